@@ -1,0 +1,182 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Process roles: `api` serves HTTP, `worker` runs jobs, `all` does both (CONTRACT.md section 1). */
+export const processRoles = ['all', 'api', 'worker'] as const;
+export type ProcessRole = (typeof processRoles)[number];
+
+export interface OAuthClientConfig {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface OidcProviderConfig extends OAuthClientConfig {
+  providerId: string;
+  issuer: string;
+}
+
+/** Everything the process reads from its environment, typed and defaulted once. */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  /** External PostgreSQL; undefined starts the embedded one under `dataDir/postgres`. */
+  databaseUrl: string | undefined;
+  /** Absolute path. */
+  dataDir: string;
+  port: number;
+  host: string;
+  /** Public URL without trailing slash. */
+  baseUrl: string;
+  /** From the environment; undefined means "generate once into DATA_DIR" (never in production). */
+  authSecret: string | undefined;
+  encryptionKey: string | undefined;
+  oidc: OidcProviderConfig | undefined;
+  google: OAuthClientConfig | undefined;
+  github: OAuthClientConfig | undefined;
+  microsoft: OAuthClientConfig | undefined;
+  /** Lower-cased. */
+  superadminEmails: string[];
+  /** Browser origins allowed to send cookie-authenticated state-changing requests. */
+  trustedOrigins: string[];
+  webhookAllowPrivateUrls: boolean;
+  role: ProcessRole;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+const optionalNonEmpty = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
+  DATABASE_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: optionalNonEmpty,
+  PORT: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number')
+      .transform(Number)
+      .pipe(z.number().max(65535, 'must be at most 65535'))
+      .optional(),
+  ),
+  HOST: optionalNonEmpty,
+  BASE_URL: optionalNonEmpty.pipe(z.url().optional()),
+  AUTH_SECRET: optionalNonEmpty.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ENCRYPTION_KEY: optionalNonEmpty.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  AUTH_OIDC_ISSUER: optionalNonEmpty.pipe(z.url().optional()),
+  AUTH_OIDC_CLIENT_ID: optionalNonEmpty,
+  AUTH_OIDC_CLIENT_SECRET: optionalNonEmpty,
+  AUTH_OIDC_PROVIDER_ID: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lower-case letters, digits, - or _')
+      .optional(),
+  ),
+  AUTH_GOOGLE_CLIENT_ID: optionalNonEmpty,
+  AUTH_GOOGLE_CLIENT_SECRET: optionalNonEmpty,
+  AUTH_GITHUB_CLIENT_ID: optionalNonEmpty,
+  AUTH_GITHUB_CLIENT_SECRET: optionalNonEmpty,
+  AUTH_MICROSOFT_CLIENT_ID: optionalNonEmpty,
+  AUTH_MICROSOFT_CLIENT_SECRET: optionalNonEmpty,
+  SUPERADMIN_EMAILS: commaList,
+  TRUSTED_ORIGINS: commaList,
+  WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag,
+  ROLE: optionalNonEmpty.pipe(z.enum(processRoles).optional()),
+  LOG_LEVEL: optionalNonEmpty.pipe(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  ),
+});
+
+type Environment = Record<string, string | undefined>;
+
+function oauthClient(
+  prefix: string,
+  clientId: string | undefined,
+  clientSecret: string | undefined,
+): OAuthClientConfig | undefined {
+  if (clientId === undefined && clientSecret === undefined) return undefined;
+  if (clientId === undefined || clientSecret === undefined) {
+    throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
+  }
+  return { clientId, clientSecret };
+}
+
+function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
+/** Reads and validates the environment (CONTRACT.md section 2); throws ConfigError naming the variable. */
+export function loadConfig(environment: Environment = process.env): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const port = env.PORT ?? 3000;
+  const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+
+  if (nodeEnv === 'production') {
+    const missing = ['AUTH_SECRET', 'ENCRYPTION_KEY', 'DATABASE_URL'].filter(
+      (name) => env[name as 'AUTH_SECRET' | 'ENCRYPTION_KEY' | 'DATABASE_URL'] === undefined,
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(`NODE_ENV=production requires ${missing.join(', ')}`);
+    }
+  }
+
+  const oidcClient = oauthClient('AUTH_OIDC', env.AUTH_OIDC_CLIENT_ID, env.AUTH_OIDC_CLIENT_SECRET);
+  if ((oidcClient === undefined) !== (env.AUTH_OIDC_ISSUER === undefined)) {
+    throw new ConfigError('AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET must be set together');
+  }
+
+  const trustedOrigins = [originOf(baseUrl), ...env.TRUSTED_ORIGINS.map((origin) => originOf(origin))];
+
+  return {
+    nodeEnv,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: path.resolve(env.DATA_DIR ?? '.data'),
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    baseUrl,
+    authSecret: env.AUTH_SECRET,
+    encryptionKey: env.ENCRYPTION_KEY,
+    oidc:
+      oidcClient && env.AUTH_OIDC_ISSUER
+        ? { ...oidcClient, issuer: env.AUTH_OIDC_ISSUER, providerId: env.AUTH_OIDC_PROVIDER_ID ?? 'oidc' }
+        : undefined,
+    google: oauthClient('AUTH_GOOGLE', env.AUTH_GOOGLE_CLIENT_ID, env.AUTH_GOOGLE_CLIENT_SECRET),
+    github: oauthClient('AUTH_GITHUB', env.AUTH_GITHUB_CLIENT_ID, env.AUTH_GITHUB_CLIENT_SECRET),
+    microsoft: oauthClient('AUTH_MICROSOFT', env.AUTH_MICROSOFT_CLIENT_ID, env.AUTH_MICROSOFT_CLIENT_SECRET),
+    superadminEmails: env.SUPERADMIN_EMAILS.map((email) => email.toLowerCase()),
+    trustedOrigins: [...new Set(trustedOrigins)],
+    webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
+    role: env.ROLE ?? 'all',
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+  };
+}
