@@ -1,0 +1,29 @@
+import type { ActorType } from '../generated/prisma/enums.js';
+
+/** Who is calling. Resolved once per request by the authentication gate. */
+export type Actor =
+  | {
+      type: 'user';
+      userId: string;
+      email: string;
+      name: string;
+      isSuperadmin: boolean;
+      sessionId: string;
+    }
+  | { type: 'api_key'; apiKeyId: string; tenantId: string; name: string }
+  /** Workers and the CLI. */
+  | { type: 'system'; name: string };
+
+export const systemActor = (name: string): Actor => ({ type: 'system', name });
+
+/** How events and records name an actor: `{type, id}` (CONTRACT.md section 6). */
+export function actorReference(actor: Actor): { type: ActorType; id: string | null } {
+  switch (actor.type) {
+    case 'user':
+      return { type: 'user', id: actor.userId };
+    case 'api_key':
+      return { type: 'api_key', id: actor.apiKeyId };
+    case 'system':
+      return { type: 'system', id: null };
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The one authentication gate (spec section 5): every non-public route and
+ * every GraphQL operation passes here first. An API key wins when both a key
+ * and a session cookie are sent; a presented but invalid key is refused even
+ * if a valid cookie came along, since the caller asked to be the key.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { unauthenticated, type AppError } from '../lib/errors.js';
+import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
+import type { Actor } from './actor.js';
+
+export type AuthenticationResult = { actor: Actor } | { actor: null; error: AppError };
+
+/** Resolves a session cookie to an actor (better-auth); absent until sign-in is configured. */
+export type SessionResolver = (headers: IncomingHttpHeaders) => Promise<Actor | null>;
+
+export interface Authenticator {
+  authenticate(headers: IncomingHttpHeaders): Promise<AuthenticationResult>;
+}
+
+const keyFailures = {
+  unknown: 'The API key is not valid',
+  revoked: 'The API key has been revoked',
+  expired: 'The API key has expired',
+} as const;
+
+export function createAuthenticator({
+  apiKeys,
+  resolveSession,
+}: {
+  apiKeys: Pick<ApiKeyService, 'check'>;
+  resolveSession?: SessionResolver;
+}): Authenticator {
+  return {
+    async authenticate(headers) {
+      const authorization = headers.authorization;
+      if (authorization !== undefined) {
+        const [scheme, token, ...rest] = authorization.trim().split(/\s+/);
+        if (scheme?.toLowerCase() !== 'bearer' || token === undefined || rest.length > 0) {
+          return { actor: null, error: unauthenticated('Send the API key as "Authorization: Bearer svc_..."') };
+        }
+        const check = await apiKeys.check(token);
+        return check.valid ? { actor: check.actor } : { actor: null, error: unauthenticated(keyFailures[check.reason]) };
+      }
+      const sessionActor = resolveSession ? await resolveSession(headers) : null;
+      if (sessionActor) return { actor: sessionActor };
+      return {
+        actor: null,
+        error: unauthenticated('Authentication required: send "Authorization: Bearer svc_..." or sign in at /api/auth/signin/{provider}'),
+      };
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { Db } from '../db/client.js';
+import { AppError, forbidden, notFound } from '../lib/errors.js';
+import type { TenantStatus } from '../generated/prisma/enums.js';
+import type { Actor } from './actor.js';
+import { canAny, canSome, grantsOf, type Action, type Grant, type Role, type Subject } from './permissions.js';
+
+/**
+ * What the tenant guard resolved for one caller in one tenant: the role, the
+ * caller's `tenantUserId` (null for API keys and the system), and the
+ * permissions of that role. Services take it as proof that the caller may
+ * enter the tenant, and scope every query by `tenantId`.
+ */
+export interface TenantAccess {
+  readonly tenantId: string;
+  readonly tenant: { id: string; name: string; slug: string; status: TenantStatus };
+  readonly actor: Actor;
+  readonly role: Role;
+  readonly tenantUserId: string | null;
+  readonly grants: readonly Grant[];
+  /** May do `action` on `subject`, at least on the caller's own records. */
+  can(action: Action, subject: Subject): boolean;
+  /** May do `action` on every record of `subject`. */
+  canAny(action: Action, subject: Subject): boolean;
+  /** Throws FORBIDDEN unless `can(action, subject)`. */
+  require(action: Action, subject: Subject): void;
+}
+
+function accessFor(
+  tenant: TenantAccess['tenant'],
+  actor: Actor,
+  role: Role,
+  tenantUserId: string | null,
+): TenantAccess {
+  return {
+    tenantId: tenant.id,
+    tenant,
+    actor,
+    role,
+    tenantUserId,
+    grants: grantsOf(role),
+    can: (action, subject) => canSome(role, action, subject),
+    canAny: (action, subject) => canAny(role, action, subject),
+    require(action, subject) {
+      if (!canSome(role, action, subject)) {
+        throw forbidden(`Your role (${role}) may not ${action} ${subject} in this tenant`);
+      }
+    },
+  };
+}
+
+/**
+ * The tenant guard. Another tenant's resources are reported as 404, never 403,
+ * so a caller learns nothing about tenants they do not belong to.
+ */
+export async function resolveTenantAccess(db: Db, actor: Actor, tenantId: string): Promise<TenantAccess> {
+  const tenant = await db.tenant.findUnique({
+    where: { id: tenantId },
+    select: {
+      id: true,
+      name: true,
+      slug: true,
+      status: true,
+      users:
+        actor.type === 'user'
+          ? { where: { userId: actor.userId, status: 'active' }, select: { id: true, role: true }, take: 1 }
+          : false,
+    },
+  });
+  if (!tenant) throw notFound('Tenant', tenantId);
+  const { users, ...tenantFields } = tenant;
+  let access: TenantAccess;
+  switch (actor.type) {
+    case 'api_key':
+      if (actor.tenantId !== tenant.id) throw notFound('Tenant', tenantId);
+      access = accessFor(tenantFields, actor, 'admin', null);
+      break;
+    case 'system':
+      access = accessFor(tenantFields, actor, 'owner', null);
+      break;
+    case 'user': {
+      const membership = users?.[0];
+      // A superadmin acts as owner in every tenant, whatever their own membership says.
+      if (actor.isSuperadmin) access = accessFor(tenantFields, actor, 'owner', membership?.id ?? null);
+      else if (membership) access = accessFor(tenantFields, actor, membership.role, membership.id);
+      else throw notFound('Tenant', tenantId);
+      break;
+    }
+  }
+  if (tenant.status === 'suspended') {
+    throw new AppError('TENANT_SUSPENDED', `Tenant ${tenant.id} is suspended`);
+  }
+  return access;
+}
+
+/** Access for the CLI and workers, which act as owner of the tenant they are told to work on. */
+export function systemAccess(tenant: TenantAccess['tenant'], actor: Actor): TenantAccess {
+  return accessFor(tenant, actor, 'owner', null);
+}

@@ -1,0 +1,180 @@
+/**
+ * The `tally` command (package bin; also `npm run cli --`). Commands that
+ * touch data use the same services as the API, acting as the system.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { systemActor } from '../auth/actor.js';
+import { systemAccess } from '../auth/tenant-access.js';
+import { ConfigError, loadConfig, processRoles, type Config, type ProcessRole } from '../config.js';
+import { createDatabaseClient, type Db } from '../db/client.js';
+import { openDatabaseServer } from '../db/database.js';
+import { migrateDatabase } from '../db/migrations.js';
+import { AppError } from '../lib/errors.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { startTally } from '../main.js';
+import { createServices, type Services } from '../services.js';
+
+const usage = `Usage: tally <command> [options]
+
+Commands:
+  serve [--role all|api|worker]        run the server (default role: $ROLE or all)
+  migrate                              apply pending database migrations
+  tenant create --name <name> --slug <slug> [--owner-email <email>]
+  api-key create --tenant <id|slug> --name <name> [--expires-in-days <1-365>]
+                                       prints the key once
+
+Configuration comes from the environment; see README.md.
+`;
+
+class UsageError extends Error {}
+
+function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(values: Record<string, string | boolean | (string | boolean)[] | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+interface DataContext {
+  config: Config;
+  log: Logger;
+  db: Db;
+  services: Services;
+}
+
+/** Opens the database (embedded or DATABASE_URL), migrates, runs `work`, closes everything. */
+async function withData<T>(config: Config, work: (context: DataContext) => Promise<T>): Promise<T> {
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const database = await openDatabaseServer(config, log);
+  const db = createDatabaseClient({ url: database.url, log });
+  try {
+    await migrateDatabase(database.url, log);
+    return await work({ config, log, db, services: createServices({ db }) });
+  } finally {
+    await db.$disconnect();
+    await database.stop();
+  }
+}
+
+async function serve(config: Config, args: string[]): Promise<void> {
+  const { values } = parse(args, { role: { type: 'string' } });
+  const role = (values.role ?? config.role) as ProcessRole;
+  if (!processRoles.includes(role)) throw new UsageError(`--role must be one of ${processRoles.join(', ')}`);
+  const log = createLogger(config.logLevel);
+  const tally = await startTally({ config: { ...config, role }, log });
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    log.info({ signal }, 'shutting down: draining requests, then stopping the database');
+    tally.stop().then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+async function migrate(config: Config): Promise<void> {
+  const log = createLogger(process.env.LOG_LEVEL ?? 'info');
+  const database = await openDatabaseServer(config, log);
+  try {
+    const applied = await migrateDatabase(database.url, log);
+    process.stdout.write(applied.length > 0 ? `applied ${applied.join(', ')}\n` : 'the database is up to date\n');
+  } finally {
+    await database.stop();
+  }
+}
+
+async function createTenant(config: Config, args: string[]): Promise<void> {
+  const { values } = parse(args, { name: { type: 'string' }, slug: { type: 'string' }, 'owner-email': { type: 'string' } });
+  const input = {
+    name: required(values, 'name'),
+    slug: required(values, 'slug'),
+    ...(typeof values['owner-email'] === 'string' ? { ownerEmail: values['owner-email'] } : {}),
+  };
+  const tenant = await withData(config, ({ services }) => services.tenants.create(systemActor('cli'), input));
+  process.stdout.write(`created tenant ${tenant.slug} (${tenant.id})\n`);
+}
+
+async function createApiKey(config: Config, args: string[]): Promise<void> {
+  const { values } = parse(args, {
+    tenant: { type: 'string' },
+    name: { type: 'string' },
+    'expires-in-days': { type: 'string' },
+  });
+  const tenantRef = required(values, 'tenant');
+  const name = required(values, 'name');
+  const days = typeof values['expires-in-days'] === 'string' ? values['expires-in-days'] : undefined;
+  if (days !== undefined && !/^\d+$/.test(days)) throw new UsageError('--expires-in-days must be a whole number');
+  const { apiKey, key } = await withData(config, async ({ services }) => {
+    const tenant = await services.tenants.findByIdOrSlug(tenantRef);
+    const actor = systemActor('cli');
+    return services.apiKeys.create(systemAccess(tenant, actor), {
+      name,
+      ...(days === undefined ? {} : { expiresInDays: Number(days) }),
+    });
+  });
+  process.stdout.write(
+    `created API key "${apiKey.name}" for tenant ${apiKey.tenantId}, expires ${apiKey.expiresAt.toISOString()}\n` +
+      'The key is shown only now:\n\n' +
+      `${key}\n`,
+  );
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, subcommand, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(usage);
+    return;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config, argv.slice(1));
+    case 'migrate':
+      return migrate(config);
+    case 'tenant':
+      if (subcommand === 'create') return createTenant(config, rest);
+      break;
+    case 'api-key':
+      if (subcommand === 'create') return createApiKey(config, rest);
+      break;
+  }
+  throw new UsageError(`unknown command: ${argv.join(' ')}`);
+}
+
+try {
+  await run(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`tally: ${error.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (error instanceof AppError && error.errors && error.errors.length > 0) {
+    process.stderr.write(`tally: invalid input\n${error.errors.map((item) => `  ${item.path}: ${item.message}\n`).join('')}`);
+    process.exit(1);
+  }
+  if (error instanceof AppError || error instanceof ConfigError) {
+    process.stderr.write(`tally: ${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,83 @@
+/**
+ * The events outbox (CONTRACT.md section 6). A service writes the event in the
+ * same transaction as the change it describes, so an event exists exactly
+ * when its change was committed. Workers fan events out to webhooks and
+ * notifications later.
+ */
+import type { Tx } from '../db/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { actorReference, type Actor } from '../auth/actor.js';
+
+export const eventTypes = [
+  'entry.created',
+  'entry.updated',
+  'entry.deleted',
+  'entry.submitted',
+  'entry.approved',
+  'entry.rejected',
+  'entry.reopened',
+  'timer.started',
+  'timer.stopped',
+  'project.created',
+  'project.updated',
+  'project.deleted',
+  'task_list.created',
+  'task_list.updated',
+  'task_list.deleted',
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'task.completed',
+  'task.assigned',
+  'vehicle.created',
+  'vehicle.updated',
+  'vehicle.deleted',
+  'note.created',
+  'note.updated',
+  'note.deleted',
+  'invoice.created',
+  'invoice.updated',
+  'invoice.deleted',
+  'invoice.ocr_completed',
+  'invoice.ocr_failed',
+  'user.added',
+  'user.updated',
+  'user.removed',
+  'sync.completed',
+  'sync.failed',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook.test',
+] as const;
+export type EventType = (typeof eventTypes)[number];
+
+export interface EventInput {
+  tenantId: string | null;
+  type: EventType;
+  actor: Actor;
+  subjectId?: string;
+  /** The resource as the API shows it; serialised to JSON here. */
+  data: unknown;
+}
+
+/** Dates become ISO strings, decimals strings, bigints strings: the JSON the API itself returns. */
+export function toJsonValue(value: unknown): Prisma.InputJsonValue {
+  return JSON.parse(
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)),
+  ) as Prisma.InputJsonValue;
+}
+
+/** Writes one event row inside the caller's transaction. */
+export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
+  const actor = actorReference(event.actor);
+  await tx.event.create({
+    data: {
+      tenantId: event.tenantId,
+      type: event.type,
+      actorType: actor.type,
+      actorId: actor.id,
+      subjectId: event.subjectId ?? null,
+      data: toJsonValue(event.data),
+    },
+  });
+}

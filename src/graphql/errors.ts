@@ -1,0 +1,79 @@
+/**
+ * One normalisation of errors for GraphQL (yoga) and REST (sofa): AppErrors
+ * keep their code; known database errors get one; anything else is INTERNAL,
+ * logged with the request id and never shown to the caller.
+ */
+import { GraphQLError } from 'graphql';
+import { Prisma } from '../generated/prisma/client.js';
+import { AppError, isErrorCode, type FieldError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+
+function originalOf(error: unknown): unknown {
+  let current = error;
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  return current;
+}
+
+function fromDatabase(error: Prisma.PrismaClientKnownRequestError): AppError | undefined {
+  switch (error.code) {
+    case 'P2025':
+      return new AppError('NOT_FOUND', 'The record does not exist (it may have just been deleted)');
+    case 'P2002': {
+      const target = (error.meta?.target as string[] | string | undefined) ?? [];
+      const fieldNames = Array.isArray(target) ? target : [target];
+      return new AppError('CONFLICT', 'A record with these values already exists', {
+        errors: fieldNames.map((path) => ({ path, message: 'is already taken' })),
+      });
+    }
+    case 'P2003':
+      return new AppError('CONFLICT', 'The record is still referenced by other records');
+    default:
+      return undefined;
+  }
+}
+
+/** The AppError an error stands for, or undefined when it is an internal failure. */
+export function knownErrorOf(error: unknown): AppError | undefined {
+  const original = originalOf(error);
+  if (original instanceof AppError) return original;
+  if (original instanceof Prisma.PrismaClientKnownRequestError) return fromDatabase(original);
+  if (original instanceof GraphQLError) {
+    const code = original.extensions.code;
+    const http = original.extensions.http as { status?: number } | undefined;
+    if (isErrorCode(code)) {
+      return new AppError(code, original.message, { errors: original.extensions.errors as FieldError[] | undefined });
+    }
+    // GraphQL's own errors: parse, validation and variable coercion failures.
+    if (original.originalError === undefined || http?.status === 400) return new AppError('BAD_REQUEST', original.message);
+  }
+  return undefined;
+}
+
+const internalError = (): AppError => new AppError('INTERNAL', 'Something went wrong on our side; it has been logged');
+
+/** Normalises, logs internal failures, and says what the caller may see. */
+export function exposedErrorOf(error: unknown, log: Logger): AppError {
+  const known = knownErrorOf(error);
+  if (known) return known;
+  log.error({ err: originalOf(error) }, 'internal error');
+  return internalError();
+}
+
+/**
+ * The GraphQL form: `extensions.code` (and `errors`) as CONTRACT.md section 7
+ * says. No HTTP status: a GraphQL response with errors is still a 200, so that
+ * partial results reach the client.
+ */
+export function toGraphQLError(error: unknown, log: Logger, requestId: string): GraphQLError {
+  const exposed = exposedErrorOf(error, log);
+  const source = error instanceof GraphQLError ? error : undefined;
+  return new GraphQLError(exposed.message, {
+    ...(source ? { nodes: source.nodes, source: source.source, positions: source.positions, path: source.path } : {}),
+    originalError: exposed,
+    extensions: {
+      code: exposed.code,
+      ...(exposed.errors ? { errors: exposed.errors } : {}),
+      requestId,
+    },
+  });
+}

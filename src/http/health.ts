@@ -1,0 +1,42 @@
+import type { Db } from '../db/client.js';
+import type { HttpResult } from './problem.js';
+
+const probeTimeoutMs = 2000;
+
+/** GET /health: public; 200 when the database answers, 503 when it does not. */
+export function createHealthCheck({ db, version, embeddedDatabase }: { db: Db; version: string; embeddedDatabase: boolean }) {
+  const startedAt = Date.now();
+  return async (): Promise<HttpResult> => {
+    const probeStarted = performance.now();
+    let databaseUp = false;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        db.$queryRaw`SELECT 1`,
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), probeTimeoutMs);
+        }),
+      ]);
+      databaseUp = true;
+    } catch {
+      databaseUp = false;
+    } finally {
+      clearTimeout(timer);
+    }
+    const body = {
+      status: databaseUp ? 'ok' : 'unavailable',
+      version,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      database: {
+        status: databaseUp ? 'up' : 'down',
+        embedded: embeddedDatabase,
+        latencyMs: Math.round((performance.now() - probeStarted) * 10) / 10,
+      },
+    };
+    return {
+      status: databaseUp ? 200 : 503,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+      body: JSON.stringify(body),
+    };
+  };
+}

@@ -1,0 +1,23 @@
+import { toProblem, type AppError } from '../lib/errors.js';
+
+export const problemContentType = 'application/problem+json';
+
+/** An HTTP answer, written to the socket by the server. */
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** RFC 9457 problem details for an AppError. */
+export function problemResult(error: AppError, requestId: string): HttpResult {
+  return {
+    status: error.status,
+    headers: { 'content-type': problemContentType, ...(error.headers ?? {}) },
+    body: JSON.stringify(toProblem({ code: error.code, detail: error.message, errors: error.errors }, requestId)),
+  };
+}
+
+export function jsonResult(status: number, value: unknown, headers: Record<string, string> = {}): HttpResult {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(value) };
+}

@@ -1,0 +1,146 @@
+/**
+ * Input shapes are defined once, as zod schemas of the JSON a client sends.
+ * From each one we derive: validation with field-named errors (services and
+ * the REST layer), the GraphQL input type or arguments (src/graphql/inputs.ts),
+ * and the OpenAPI schema (src/rest/openapi.ts). Nothing else describes an input.
+ */
+import { z } from 'zod';
+import { validationFailed, type FieldError } from './errors.js';
+
+/** GraphQL scalars that a plain zod type cannot imply. */
+export type ScalarHint = 'ID' | 'DateTime' | 'Date' | 'Decimal';
+
+/** Named input objects: GraphQL input types and OpenAPI component schemas (`id` is the name). */
+export const namedInputs = z.registry<{ id: string; description: string }>();
+export const scalarHints = z.registry<{ scalar: ScalarHint }>();
+export const enumNames = z.registry<{ name: string }>();
+
+export type StrictObject<Shape extends z.ZodRawShape = z.ZodRawShape> = z.ZodObject<Shape, z.core.$strict>;
+
+/** A request body: `Create<Resource>Dto`, `Update<Resource>Dto`... Unknown fields are rejected. */
+export function dto<Shape extends z.ZodRawShape>(name: string, description: string, shape: Shape): StrictObject<Shape> {
+  const schema = z.strictObject(shape);
+  namedInputs.add(schema, { id: name, description });
+  return schema;
+}
+
+/** The arguments of one operation (path and query parameters in REST). */
+export function args<Shape extends z.ZodRawShape>(shape: Shape): StrictObject<Shape> {
+  return z.strictObject(shape);
+}
+
+function hinted<T extends z.ZodType>(schema: T, scalar: ScalarHint, description?: string): T {
+  const described = (description === undefined ? schema : schema.describe(description)) as T;
+  scalarHints.add(described, { scalar });
+  return described;
+}
+
+const decimalPattern = /^-?\d{1,12}(\.\d{1,4})?$/;
+
+/** Field builders for the types that need a GraphQL scalar or a named enum. */
+export const fields = {
+  id: (description?: string) => hinted(z.string().trim().min(1).max(64), 'ID', description),
+  dateTime: (description?: string) =>
+    hinted(
+      z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset, e.g. 2026-01-31T09:00:00Z' }),
+      'DateTime',
+      description,
+    ),
+  date: (description?: string) =>
+    hinted(z.iso.date({ error: 'must be a date like 2026-01-31' }), 'Date', description),
+  /** Money and quantities travel as decimal strings ("85.50"); JSON numbers are accepted and normalised. */
+  decimal: (description?: string, options: { min?: number; max?: number } = {}) =>
+    hinted(
+      z
+        .union([z.string(), z.number()])
+        .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+        .pipe(
+          z
+            .string()
+            .regex(decimalPattern, 'must be a decimal number like "85.50"')
+            .refine((value) => options.min === undefined || Number(value) >= options.min, {
+              message: `must be at least ${options.min}`,
+            })
+            .refine((value) => options.max === undefined || Number(value) <= options.max, {
+              message: `must be at most ${options.max}`,
+            }),
+        ),
+      'Decimal',
+      description,
+    ),
+  enum: <const Values extends readonly [string, ...string[]]>(name: string, values: Values, description?: string) => {
+    const base = z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+    const schema = description === undefined ? base : base.describe(description);
+    enumNames.add(schema, { name });
+    return schema;
+  },
+};
+
+/** `limit` (1..200, default 50) and `offset` of every list (CONTRACT.md section 5). */
+export const pagination = {
+  limit: z.number().int().min(1).max(200).default(50).describe('Page size, 1 to 200'),
+  offset: z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip'),
+};
+
+function joinPath(prefix: string, path: readonly PropertyKey[]): string {
+  return [prefix, ...path.map(String)].filter((part) => part !== '').join('.');
+}
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      if (issue.input === null) return 'must not be null';
+      return `must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}`;
+    case 'too_small':
+      if (issue.origin === 'string') return issue.minimum === 1 ? 'must not be empty' : `must be at least ${issue.minimum} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have at least ${issue.minimum} items`;
+      return `must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${issue.maximum} items`;
+      return `must be at most ${issue.maximum}`;
+    case 'invalid_value':
+      return issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}` : `must be one of: ${issue.values.join(', ')}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** Zod issues as our field errors; `prefix` names where the value sat (`input`, a query parameter...). */
+export function fieldErrorsOf(error: z.ZodError, prefix = ''): FieldError[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: joinPath(prefix, [...issue.path, key]), message: 'is not a known field' }));
+    }
+    return [{ path: joinPath(prefix, issue.path) || '(body)', message: messageOf(issue) }];
+  });
+}
+
+/** Validates `input` against `schema`; throws VALIDATION_FAILED naming every bad field. */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, prefix = ''): z.output<Schema> {
+  const result = schema.safeParse(input, { reportInput: true });
+  if (result.success) return result.data;
+  throw validationFailed(fieldErrorsOf(result.error, prefix));
+}
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = Record<string, unknown>;
+
+const componentRef = (id: string): string => `#/components/schemas/${id}`;
+
+function withoutDialect(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** Every named input, as OpenAPI component schemas that `$ref` each other. */
+export function namedInputJsonSchemas(): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(namedInputs, { io: 'input', uri: componentRef, unrepresentable: 'any' });
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema as JsonSchema)]));
+}
+
+/** One argument's JSON Schema (for an OpenAPI parameter). */
+export function argumentJsonSchema(schema: z.ZodType): JsonSchema {
+  return withoutDialect(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+}

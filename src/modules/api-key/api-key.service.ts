@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import { actorReference } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db } from '../../db/client.js';
+import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
+import { randomBase62, sha256Hex } from '../../lib/crypto.js';
+import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { notFound } from '../../lib/errors.js';
+
+/** Every key starts with this literal prefix (spec section 5.2). */
+export const apiKeyPrefix = 'svc_';
+const randomPartLength = 40;
+const displayPrefixLength = 8;
+/** `lastUsedAt` is kept to the minute: one write per key per minute, not per request. */
+const lastUsedResolutionMs = 60_000;
+
+export const CreateApiKeyDto = dto('CreateApiKeyDto', 'A new API key for admin scripts.', {
+  name: z.string().trim().min(1).max(100).describe('What the key is for, e.g. "payroll export"'),
+  expiresInDays: z.number().int().min(1).max(365).default(90).describe('Days until the key expires: 1 to 365, default 90'),
+});
+
+export const ListApiKeysArgs = args({ tenantId: fields.id('Tenant id'), ...pagination });
+
+export type ApiKeyQuery = PrismaQuery<Prisma.ApiKeyInclude, Prisma.ApiKeySelect>;
+
+/** What the gate learns from a presented key. */
+export type ApiKeyCheck =
+  | { valid: true; actor: Extract<Actor, { type: 'api_key' }> }
+  | { valid: false; reason: 'unknown' | 'revoked' | 'expired' };
+
+/** The key record as the API shows it (never the hash). */
+export function apiKeyView(key: ApiKey) {
+  const { keyHash: _hash, ...view } = key;
+  return view;
+}
+
+export function createApiKeyService({ db }: { db: Db }) {
+  return {
+    /** Creates a key; the whole secret is returned here and never again. */
+    async create(access: TenantAccess, input: unknown, query: ApiKeyQuery = {}): Promise<{ apiKey: ApiKey; key: string }> {
+      const { name, expiresInDays } = parseInput(CreateApiKeyDto, input);
+      const key = `${apiKeyPrefix}${randomBase62(randomPartLength)}`;
+      const creator = actorReference(access.actor);
+      return db.$transaction(async (tx) => {
+        const created = await tx.apiKey.create({
+          data: {
+            tenantId: access.tenantId,
+            name,
+            prefix: key.slice(0, displayPrefixLength),
+            keyHash: sha256Hex(key),
+            createdByType: creator.type,
+            createdById: access.tenantUserId ?? creator.id,
+            expiresAt: new Date(Date.now() + expiresInDays * 24 * 60 * 60 * 1000),
+          },
+        });
+        await recordEvent(tx, {
+          tenantId: access.tenantId,
+          type: 'api_key.created',
+          actor: access.actor,
+          subjectId: created.id,
+          data: apiKeyView(created),
+        });
+        const apiKey = shapesResult(query)
+          ? await tx.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } })
+          : created;
+        return { apiKey, key };
+      });
+    },
+
+    /** The tenant's keys, newest first, revoked and expired ones included. */
+    async list(access: TenantAccess, input: unknown, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
+      const { limit, offset } = parseInput(ListApiKeysArgs, input);
+      return db.apiKey.findMany({
+        ...query,
+        where: { tenantId: access.tenantId },
+        orderBy: { id: 'desc' },
+        take: limit,
+        skip: offset,
+      });
+    },
+
+    /** Revokes a key; it fails at once on every process, since every request looks the key up. */
+    async revoke(access: TenantAccess, id: string, query: ApiKeyQuery = {}): Promise<ApiKey> {
+      return db.$transaction(async (tx) => {
+        const existing = await tx.apiKey.findFirst({ where: { id, tenantId: access.tenantId } });
+        if (!existing) throw notFound('API key', id);
+        const revoked = existing.revokedAt
+          ? existing
+          : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+        if (!existing.revokedAt) {
+          await recordEvent(tx, {
+            tenantId: access.tenantId,
+            type: 'api_key.revoked',
+            actor: access.actor,
+            subjectId: id,
+            data: apiKeyView(revoked),
+          });
+        }
+        return shapesResult(query) ? tx.apiKey.findUniqueOrThrow({ ...query, where: { id } }) : revoked;
+      });
+    },
+
+    /** Checks a presented `svc_...` key by its SHA-256; keeps `lastUsedAt`. */
+    async check(presented: string): Promise<ApiKeyCheck> {
+      if (!presented.startsWith(apiKeyPrefix) || presented.length > 200) return { valid: false, reason: 'unknown' };
+      const key = await db.apiKey.findUnique({
+        where: { keyHash: sha256Hex(presented) },
+        select: { id: true, tenantId: true, name: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
+      });
+      if (!key) return { valid: false, reason: 'unknown' };
+      if (key.revokedAt) return { valid: false, reason: 'revoked' };
+      const now = new Date();
+      if (key.expiresAt <= now) return { valid: false, reason: 'expired' };
+      if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= lastUsedResolutionMs) {
+        await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
+      }
+      return { valid: true, actor: { type: 'api_key', apiKeyId: key.id, tenantId: key.tenantId, name: key.name } };
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

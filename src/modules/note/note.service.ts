@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db } from '../../db/client.js';
+import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Note, Prisma } from '../../generated/prisma/client.js';
+import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+
+export const noteContentMaxLength = 10_000;
+
+const content = z
+  .string()
+  .max(noteContentMaxLength)
+  .refine((value) => value.trim().length > 0, 'must not be blank')
+  .describe(`The note text, 1 to ${noteContentMaxLength} characters`);
+
+export const CreateNoteDto = dto('CreateNoteDto', 'A new note.', { content });
+export const UpdateNoteDto = dto('UpdateNoteDto', 'Changes to a note.', { content });
+
+export const ListNotesArgs = args({ tenantId: fields.id('Tenant id'), ...pagination });
+
+export type NoteQuery = PrismaQuery<Prisma.NoteInclude, Prisma.NoteSelect>;
+
+/**
+ * Notes: everyone in a tenant reads and writes them; members and managers may
+ * change or delete only the notes they wrote (CONTRACT.md section 3).
+ */
+export function createNoteService({ db }: { db: Db }) {
+  async function findOwn(
+    tx: Prisma.TransactionClient,
+    access: TenantAccess,
+    id: string,
+    action: 'update' | 'delete',
+  ): Promise<Note> {
+    const note = await tx.note.findFirst({ where: { id, tenantId: access.tenantId } });
+    if (!note) throw notFound('Note', id);
+    if (!access.canAny(action, 'Note') && (access.tenantUserId === null || note.tenantUserId !== access.tenantUserId)) {
+      throw forbidden(`You may ${action} only the notes you wrote`);
+    }
+    return note;
+  }
+
+  return {
+    /** The tenant's notes, newest first. */
+    async list(access: TenantAccess, input: unknown, query: NoteQuery = {}): Promise<Note[]> {
+      const { limit, offset } = parseInput(ListNotesArgs, input);
+      return db.note.findMany({
+        ...query,
+        where: { tenantId: access.tenantId },
+        orderBy: { id: 'desc' },
+        take: limit,
+        skip: offset,
+      });
+    },
+
+    /** A page of the tenant's notes for a Relay connection (`query` carries cursor, take and skip). */
+    async page(access: TenantAccess, query: NoteQuery & Pick<Prisma.NoteFindManyArgs, 'cursor' | 'take' | 'skip'>): Promise<Note[]> {
+      return db.note.findMany({ ...query, where: { tenantId: access.tenantId }, orderBy: { id: 'desc' } });
+    },
+
+    /** One note of the tenant; 404 when it belongs to another tenant. */
+    async get(access: TenantAccess, id: string, query: NoteQuery = {}): Promise<Note> {
+      const note = await db.note.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      if (!note) throw notFound('Note', id);
+      return note;
+    },
+
+    /** Creates a note authored by the caller and records `note.created`. */
+    async create(access: TenantAccess, input: unknown, query: NoteQuery = {}): Promise<Note> {
+      const data = parseInput(CreateNoteDto, input);
+      return db.$transaction(async (tx) => {
+        const note = await tx.note.create({
+          data: { tenantId: access.tenantId, tenantUserId: access.tenantUserId, content: data.content },
+        });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'note.created', actor: access.actor, subjectId: note.id, data: note });
+        return shapesResult(query) ? tx.note.findUniqueOrThrow({ ...query, where: { id: note.id } }) : note;
+      });
+    },
+
+    /** Changes a note and records `note.updated`. */
+    async update(access: TenantAccess, id: string, input: unknown, query: NoteQuery = {}): Promise<Note> {
+      const data = parseInput(UpdateNoteDto, input);
+      return db.$transaction(async (tx) => {
+        await findOwn(tx, access, id, 'update');
+        const note = await tx.note.update({ where: { id }, data });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'note.updated', actor: access.actor, subjectId: id, data: note });
+        return shapesResult(query) ? tx.note.findUniqueOrThrow({ ...query, where: { id } }) : note;
+      });
+    },
+
+    /** Deletes a note and records `note.deleted`; returns what was deleted. */
+    async remove(access: TenantAccess, id: string, query: NoteQuery = {}): Promise<Note> {
+      return db.$transaction(async (tx) => {
+        const existing = await findOwn(tx, access, id, 'delete');
+        const deleted = await tx.note.delete({ ...query, where: { id } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'note.deleted', actor: access.actor, subjectId: id, data: existing });
+        return deleted;
+      });
+    },
+  };
+}
+
+export type NoteService = ReturnType<typeof createNoteService>;

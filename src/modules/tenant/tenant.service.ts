@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import type { Db } from '../../db/client.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Tenant } from '../../generated/prisma/client.js';
+import { dto, fields, parseInput } from '../../lib/dto.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const settingsFields = {
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').describe('IANA time zone'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').describe('ISO 4217 currency code'),
+  weekStart: fields.enum('WeekStart', ['monday', 'sunday', 'saturday'], 'First day of the week'),
+  approvalRequired: z.boolean().describe('Entries must be submitted and approved'),
+  lockedUntil: fields.date('Entries on or before this date are read-only').nullable(),
+  preventOverlap: z.boolean().describe('Refuse overlapping entries of one member'),
+  roundingMinutes: z
+    .number()
+    .int()
+    .refine((value) => [0, 1, 5, 6, 10, 15, 30, 60].includes(value), 'must be one of 0, 1, 5, 6, 10, 15, 30, 60')
+    .describe('Round durations to this many minutes (0: no rounding)'),
+};
+
+export type TenantSettings = {
+  timezone: string;
+  currency: string;
+  weekStart: 'monday' | 'sunday' | 'saturday';
+  approvalRequired: boolean;
+  lockedUntil: string | null;
+  preventOverlap: boolean;
+  roundingMinutes: number;
+};
+
+export const defaultTenantSettings: TenantSettings = {
+  timezone: 'UTC',
+  currency: 'EUR',
+  weekStart: 'monday',
+  approvalRequired: false,
+  lockedUntil: null,
+  preventOverlap: false,
+  roundingMinutes: 0,
+};
+
+export const TenantSettingsDto = dto(
+  'TenantSettingsDto',
+  'Tenant settings; fields left out keep their value.',
+  Object.fromEntries(Object.entries(settingsFields).map(([key, schema]) => [key, schema.optional()])) as {
+    [Key in keyof typeof settingsFields]: z.ZodOptional<(typeof settingsFields)[Key]>;
+  },
+);
+
+const slugSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'must be 1 to 63 lower-case letters, digits or -, not starting or ending with -')
+  .describe('Unique short name used in URLs and the CLI');
+
+export const CreateTenantDto = dto('CreateTenantDto', 'A new tenant (superadmin only).', {
+  name: z.string().trim().min(1).max(200).describe('Display name'),
+  slug: slugSchema,
+  ownerEmail: z.email('must be an e-mail address').max(320).optional().describe('Invite this person as the owner'),
+  settings: TenantSettingsDto.optional(),
+});
+
+/** Stored settings merged over the defaults; unknown or invalid stored keys fall back to the default. */
+export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
+  const stored = (tenant.settings ?? {}) as Record<string, unknown>;
+  const settings: Record<string, unknown> = { ...defaultTenantSettings };
+  for (const [key, schema] of Object.entries(settingsFields)) {
+    const parsed = schema.safeParse(stored[key]);
+    if (parsed.success) settings[key] = parsed.data;
+  }
+  return settings as TenantSettings;
+}
+
+export function createTenantService({ db }: { db: Db }) {
+  return {
+    /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
+    async create(actor: Actor, input: unknown): Promise<Tenant> {
+      if (actor.type === 'api_key' || (actor.type === 'user' && !actor.isSuperadmin)) {
+        throw forbidden('Only a superadmin may create tenants');
+      }
+      const { name, slug, ownerEmail, settings } = parseInput(CreateTenantDto, input);
+      return db.$transaction(async (tx) => {
+        if (await tx.tenant.findUnique({ where: { slug }, select: { id: true } })) {
+          throw conflict(`The slug "${slug}" is already taken`, [{ path: 'slug', message: 'is already taken' }]);
+        }
+        const tenant = await tx.tenant.create({
+          data: { name, slug, settings: { ...defaultTenantSettings, ...settings } },
+        });
+        if (ownerEmail !== undefined) {
+          const email = ownerEmail.toLowerCase();
+          const user = await tx.user.findUnique({ where: { email }, select: { id: true, name: true } });
+          const owner = await tx.tenantUser.create({
+            data: {
+              tenantId: tenant.id,
+              email,
+              role: 'owner',
+              userId: user?.id ?? null,
+              name: user?.name ?? null,
+              status: user ? 'active' : 'invited',
+            },
+          });
+          await recordEvent(tx, { tenantId: tenant.id, type: 'user.added', actor, subjectId: owner.id, data: owner });
+        }
+        return tenant;
+      });
+    },
+
+    /** A tenant by id or slug, for the CLI. */
+    async findByIdOrSlug(idOrSlug: string): Promise<Tenant> {
+      const tenant = await db.tenant.findFirst({ where: { OR: [{ id: idOrSlug }, { slug: idOrSlug.toLowerCase() }] } });
+      if (!tenant) throw notFound('Tenant', idOrSlug);
+      return tenant;
+    },
+  };
+}
+
+export type TenantService = ReturnType<typeof createTenantService>;
