@@ -12,6 +12,8 @@
  *   the main one. We create and drop shadow databases ourselves.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
@@ -42,6 +44,27 @@ const webAssembly = (
   }
 ).WebAssembly;
 
+/**
+ * The engine leaves a 10 s timer running after `free()`, which kept short
+ * commands (`tally migrate`, test setup) alive for 10 s. Its timers must not
+ * hold the process open; while it works, its database sockets do.
+ */
+function withUnrefTimers(bindings: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(bindings).map(([name, binding]) => {
+      if (!name.startsWith('__wbg_setTimeout_') || typeof binding !== 'function') return [name, binding];
+      return [
+        name,
+        (...args: unknown[]) => {
+          const timer = (binding as (...parameters: unknown[]) => unknown)(...args);
+          (timer as { unref?: () => void } | undefined)?.unref?.();
+          return timer;
+        },
+      ];
+    }),
+  );
+}
+
 let wasmReady: Promise<void> | undefined;
 
 /** Node 20 cannot `import` a .wasm file, so the module is instantiated by hand, once per process. */
@@ -54,9 +77,10 @@ function loadWasm(): Promise<void> {
         process.stderr.write(`prisma schema engine panicked: ${message}\n`);
       },
     };
-    const wasmUrl = new URL('./schema_engine_bg.wasm', import.meta.resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
-    const { instance } = await webAssembly.instantiate(fs.readFileSync(wasmUrl), {
-      './schema_engine_bg.js': engineBindings,
+    const packageEntry = createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm');
+    const wasmPath = path.join(path.dirname(packageEntry), 'schema_engine_bg.wasm');
+    const { instance } = await webAssembly.instantiate(fs.readFileSync(wasmPath), {
+      './schema_engine_bg.js': withUnrefTimers(engineBindings),
     });
     const exports = instance.exports as Record<string, unknown> & { __wbindgen_start?: () => void };
     engineBindings.__wbg_set_wasm(exports);
@@ -137,19 +161,26 @@ function poolConfigOf(databaseUrl: string): pg.PoolConfig {
 class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
   readonly provider = 'postgres' as const;
   readonly adapterName = '@prisma/adapter-pg';
-  readonly shadowDatabases = new Set<string>();
+  private readonly shadowDatabases = new Set<string>();
+  private readonly pools = new Set<pg.Pool>();
 
   constructor(private readonly config: pg.PoolConfig) {}
 
   async connect(): Promise<SqlDriverAdapter> {
-    return patchAdapter(await new PrismaPg(createPool(this.config), { disposeExternalPool: true }).connect());
+    return patchAdapter(await new PrismaPg(this.pool(this.config), { disposeExternalPool: true }).connect());
+  }
+
+  private pool(config: pg.PoolConfig): pg.Pool {
+    const pool = createPool(config);
+    this.pools.add(pool);
+    return pool;
   }
 
   async connectToShadowDb(): Promise<SqlDriverAdapter> {
     const name = `tally_shadow_${randomUUID().replaceAll('-', '')}`;
     await this.administer(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
     this.shadowDatabases.add(name);
-    const adapter = await new PrismaPg(createPool({ ...this.config, database: name }), {
+    const adapter = await new PrismaPg(this.pool({ ...this.config, database: name }), {
       disposeExternalPool: true,
     }).connect();
     const dispose = adapter.dispose.bind(adapter);
@@ -160,8 +191,14 @@ class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
     return patchAdapter(adapter);
   }
 
-  /** The engine does not always dispose shadow adapters; whatever is left is dropped here. */
-  async dropShadowDatabases(): Promise<void> {
+  /**
+   * The engine does not always dispose its adapters: close every pool (an open
+   * connection would block cloning or dropping the database) and drop any
+   * shadow database left behind.
+   */
+  async close(): Promise<void> {
+    await Promise.all([...this.pools].map((pool) => (pool.ended ? undefined : pool.end())));
+    this.pools.clear();
     for (const name of [...this.shadowDatabases]) await this.dropShadow(name);
   }
 
@@ -203,6 +240,6 @@ export async function withSchemaEngine<T>(
     return await work(engine);
   } finally {
     engine.free();
-    await factory.dropShadowDatabases();
+    await factory.close();
   }
 }

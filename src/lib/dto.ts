@@ -134,10 +134,42 @@ function withoutDialect(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-/** Every named input, as OpenAPI component schemas that `$ref` each other. */
-export function namedInputJsonSchemas(): Record<string, JsonSchema> {
+function referencedNames(value: unknown, into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedNames(item, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '$ref' && typeof item === 'string' && item.startsWith('#/components/schemas/')) {
+        into.add(item.slice('#/components/schemas/'.length));
+      } else {
+        referencedNames(item, into);
+      }
+    }
+  }
+}
+
+/**
+ * The named inputs `roots` and every named input they reference, as OpenAPI
+ * component schemas that `$ref` each other. Only what is reachable: the
+ * registry holds whatever modules happen to be loaded.
+ */
+export function namedInputJsonSchemas(roots: readonly string[]): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(namedInputs, { io: 'input', uri: componentRef, unrepresentable: 'any' });
-  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutDialect(schema as JsonSchema)]));
+  const wanted = new Set<string>();
+  const pending = [...roots];
+  while (pending.length > 0) {
+    const name = pending.pop() as string;
+    if (wanted.has(name)) continue;
+    const schema = schemas[name];
+    if (!schema) throw new Error(`no DTO named ${name}`);
+    wanted.add(name);
+    const references = new Set<string>();
+    referencedNames(schema, references);
+    pending.push(...references);
+  }
+  return Object.fromEntries(
+    [...wanted].sort().map((name) => [name, withoutDialect(schemas[name] as JsonSchema)]),
+  );
 }
 
 /** One argument's JSON Schema (for an OpenAPI parameter). */

@@ -229,7 +229,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     paths,
     components: {
       schemas: {
-        ...namedInputJsonSchemas(),
+        ...namedInputJsonSchemas(options.routes.flatMap((route) => (route.body ? [route.body.name] : []))),
         ...Object.fromEntries(Object.entries(responses.components).sort(([a], [b]) => a.localeCompare(b))),
         Problem: problemSchema(),
       },

@@ -67,7 +67,7 @@ builder.mutationFields((t) => ({
   }),
   deleteNote: t.prismaField({
     type: 'Note',
-    description: 'Deletes a note and returns it; members and managers may delete only their own.',
+    description: 'Deletes a note; members and managers may delete only their own. GraphQL returns the deleted note.',
     ...tenantOperation(t, NoteArgs, ['delete', 'Note']),
     resolve: async (query, _root, input, context) =>
       context.services.notes.remove(await context.tenantAccess(input.tenantId), input.id, query),

@@ -11,8 +11,9 @@ export const noteContentMaxLength = 10_000;
 
 const content = z
   .string()
+  .min(1)
   .max(noteContentMaxLength)
-  .refine((value) => value.trim().length > 0, 'must not be blank')
+  .refine((value) => value.length === 0 || value.trim().length > 0, 'must not be blank')
   .describe(`The note text, 1 to ${noteContentMaxLength} characters`);
 
 export const CreateNoteDto = dto('CreateNoteDto', 'A new note.', { content });

@@ -439,7 +439,7 @@ CREATE UNIQUE INDEX "tenant_users_tenantId_userId_key" ON "tenant_users"("tenant
 CREATE UNIQUE INDEX "api_keys_keyHash_key" ON "api_keys"("keyHash");
 
 -- CreateIndex
-CREATE INDEX "api_keys_tenantId_createdAt_idx" ON "api_keys"("tenantId", "createdAt");
+CREATE INDEX "api_keys_tenantId_id_idx" ON "api_keys"("tenantId", "id");
 
 -- CreateIndex
 CREATE INDEX "projects_tenantId_status_name_idx" ON "projects"("tenantId", "status", "name");
@@ -535,7 +535,7 @@ CREATE UNIQUE INDEX "webhook_deliveries_subscriptionId_eventId_key" ON "webhook_
 CREATE UNIQUE INDEX "webhook_delivery_attempts_deliveryId_attempt_key" ON "webhook_delivery_attempts"("deliveryId", "attempt");
 
 -- CreateIndex
-CREATE INDEX "notes_tenantId_createdAt_idx" ON "notes"("tenantId", "createdAt");
+CREATE INDEX "notes_tenantId_id_idx" ON "notes"("tenantId", "id");
 
 -- CreateIndex
 CREATE INDEX "notes_tenantUserId_idx" ON "notes"("tenantUserId");

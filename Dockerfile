@@ -1,0 +1,32 @@
+# Tally API image: `docker build -t tally .` then
+#   docker run -e DATABASE_URL=postgres://... -e AUTH_SECRET=... -e ENCRYPTION_KEY=... -p 3000:3000 tally
+# The image runs `tally serve` with NODE_ENV=production, which requires DATABASE_URL,
+# AUTH_SECRET and ENCRYPTION_KEY (no embedded database in production).
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Install scripts would download Prisma's native engines; we use its WASM engine instead.
+RUN npm ci --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY prisma ./prisma
+COPY src ./src
+RUN npm run build
+
+FROM node:22-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; the embedded PostgreSQL (optional) stays out.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY prisma ./prisma
+COPY bin ./bin
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "bin/tally.js"]
+CMD ["serve"]

@@ -1,0 +1,6 @@
+import { schema } from '../graphql/schema.js';
+
+/** GraphQL Code Generator schema loader: the executable schema the server runs. */
+export default function loadSchema() {
+  return schema;
+}

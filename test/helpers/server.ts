@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startTally } from '../../src/main.js';
+import { createTestDatabase } from './database.js';
+
+export interface TestServer {
+  /** Base URL, e.g. http://localhost:41234 */
+  url: string;
+  app: App;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The real server, in process, on a random port, on a database of this test
+ * file's own. `env` adds or overrides environment variables.
+ */
+export async function startTestServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-test-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    BASE_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    AUTH_SECRET: 'test-auth-secret-0123456789abcdefghijklmnop',
+    ENCRYPTION_KEY: 'test-encryption-key-0123456789abcdefghijkl',
+    ...env,
+  });
+  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  const tally = await startTally({ config, log, bootstrap: false });
+  return {
+    url: `http://localhost:${port}`,
+    app: tally.app,
+    databaseUrl: database.url,
+    async stop() {
+      await tally.stop();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
