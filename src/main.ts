@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { createApp, type App } from './app.js';
 import type { Config, ProcessRole } from './config.js';
-import { createDatabaseClient } from './db/client.js';
+import { createDatabaseClient, type DatabaseClient } from './db/client.js';
 import { openDatabaseServer } from './db/database.js';
 import { migrateDatabase } from './db/migrations.js';
 import { createHttpServer } from './http/server.js';
@@ -20,6 +20,8 @@ export interface StartOptions {
   log?: Logger;
   /** Create tenant `demo` and print a key on an empty development database (default true). */
   bootstrap?: boolean;
+  /** Sees every SQL statement (benchmarks and query-count tests). */
+  onQuery?: (sql: string) => void;
 }
 
 export interface RunningTally {
@@ -54,13 +56,19 @@ async function closeServer(server: http.Server): Promise<void> {
 
 const runsApi = (role: ProcessRole): boolean => role === 'all' || role === 'api';
 
-export async function startTally({ config, log = createLogger(config.logLevel), bootstrap = true }: StartOptions): Promise<RunningTally> {
+export async function startTally({
+  config,
+  log = createLogger(config.logLevel),
+  bootstrap = true,
+  onQuery,
+}: StartOptions): Promise<RunningTally> {
   resolveSecrets(config, log);
   const database = await openDatabaseServer(config, log);
-  let db: ReturnType<typeof createDatabaseClient> | undefined;
+  let client: DatabaseClient | undefined;
   try {
     await migrateDatabase(database.url, log);
-    db = createDatabaseClient({ url: database.url, log });
+    client = createDatabaseClient({ url: database.url, log, ...(onQuery ? { onQuery } : {}) });
+    const { db } = client;
     const app = createApp({ config, log, db, embeddedDatabase: database.embedded !== undefined });
 
     let server: http.Server | undefined;
@@ -80,7 +88,7 @@ export async function startTally({ config, log = createLogger(config.logLevel), 
       log.warn('ROLE=worker: this version has no background jobs yet; the process only keeps the schema migrated');
     }
 
-    const client = db;
+    const openClient = client;
     let stopping: Promise<void> | undefined;
     return {
       url,
@@ -89,14 +97,14 @@ export async function startTally({ config, log = createLogger(config.logLevel), 
       stop() {
         stopping ??= (async () => {
           if (server) await closeServer(server);
-          await client.$disconnect();
+          await openClient.close();
           await database.stop();
         })();
         return stopping;
       },
     };
   } catch (error) {
-    await db?.$disconnect().catch(() => undefined);
+    await client?.close().catch(() => undefined);
     await database.stop().catch(() => undefined);
     throw error;
   }

@@ -53,12 +53,12 @@ interface DataContext {
 async function withData<T>(config: Config, work: (context: DataContext) => Promise<T>): Promise<T> {
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
   const database = await openDatabaseServer(config, log);
-  const db = createDatabaseClient({ url: database.url, log });
+  const client = createDatabaseClient({ url: database.url, log });
   try {
     await migrateDatabase(database.url, log);
-    return await work({ config, log, db, services: createServices({ db }) });
+    return await work({ config, log, db: client.db, services: createServices({ db: client.db }) });
   } finally {
-    await db.$disconnect();
+    await client.close();
     await database.stop();
   }
 }

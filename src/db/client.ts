@@ -1,4 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { once } from 'node:events';
+import pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -12,22 +14,57 @@ export interface DatabaseClientOptions {
   log: Logger;
   /** Connections per process. */
   poolSize?: number;
+  /** Called with every SQL statement (benchmarks and query-count tests only). */
+  onQuery?: (sql: string) => void;
 }
 
-/** One Prisma client (and pg pool) per process, on the pure-JS driver adapter. */
-export function createDatabaseClient({ url, log, poolSize = 10 }: DatabaseClientOptions): Db {
-  const adapter = new PrismaPg(
-    { connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 },
-    { onPoolError: (error) => log.error({ err: error }, 'idle database connection failed') },
-  );
-  const client = new PrismaClient({
-    adapter,
+export interface DatabaseClient {
+  db: Db;
+  /** Resolves once every connection is closed (`$disconnect` alone does not wait for the pool). */
+  close(): Promise<void>;
+}
+
+const closeTimeoutMs = 5000;
+
+/** One Prisma client on one pg pool per process, through the pure-JS driver adapter. */
+export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: DatabaseClientOptions): DatabaseClient {
+  // We own the pool so that closing can wait for its connections: pg-pool's
+  // end() resolves as soon as it has *asked* each client to end, before the
+  // sockets close, and a database stopped in that gap fails every one of them.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  const connections = new Set<pg.PoolClient>();
+  pool.on('connect', (connection) => {
+    connections.add(connection);
+    connection.once('end', () => connections.delete(connection));
+  });
+  pool.on('error', (error) => log.error({ err: error }, 'idle database connection failed'));
+  const db = new PrismaClient({
+    adapter: new PrismaPg(pool),
     log: [
       { level: 'warn', emit: 'event' },
       { level: 'error', emit: 'event' },
+      ...(onQuery ? [{ level: 'query' as const, emit: 'event' as const }] : []),
     ],
   });
-  client.$on('warn', (event) => log.warn({ prisma: event.message }, 'prisma warning'));
-  client.$on('error', (event) => log.error({ prisma: event.message }, 'prisma error'));
-  return client;
+  db.$on('warn', (event) => log.warn({ prisma: event.message }, 'prisma warning'));
+  db.$on('error', (event) => log.error({ prisma: event.message }, 'prisma error'));
+  if (onQuery) db.$on('query', (event) => onQuery(event.query));
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    close() {
+      closing ??= (async () => {
+        await db.$disconnect();
+        const ending = Promise.all([...connections].map((connection) => once(connection, 'end')));
+        await pool.end();
+        let timer: NodeJS.Timeout | undefined;
+        const gaveUp = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, closeTimeoutMs);
+        });
+        await Promise.race([ending, gaveUp]);
+        clearTimeout(timer);
+      })();
+      return closing;
+    },
+  };
 }

@@ -17,7 +17,3 @@ export function problemResult(error: AppError, requestId: string): HttpResult {
     body: JSON.stringify(toProblem({ code: error.code, detail: error.message, errors: error.errors }, requestId)),
   };
 }
-
-export function jsonResult(status: number, value: unknown, headers: Record<string, string> = {}): HttpResult {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(value) };
-}

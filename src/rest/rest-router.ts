@@ -4,7 +4,7 @@
  * field before anything runs), then runs the GraphQL field through sofa.
  */
 import type { GraphQLContext } from '../graphql/context.js';
-import { jsonResult, problemResult, type HttpResult } from '../http/problem.js';
+import { problemResult, type HttpResult } from '../http/problem.js';
 import { fieldErrorsOf, parseInput } from '../lib/dto.js';
 import { AppError, validationFailed, type FieldError } from '../lib/errors.js';
 import type { QueryValueKind, RestRoute, RouteMatcher } from './routes.js';
@@ -121,7 +121,7 @@ export function createRestRouter({ matcher, sofa }: { matcher: RouteMatcher; sof
     const outcome = await sofa.run(route, body === undefined ? parameters : { ...parameters, input: body }, context);
     if ('error' in outcome) return problemResult(outcome.error, context.requestId);
     if (route.status === 204) return { status: 204, headers: {} };
-    return jsonResult(route.status, outcome.data);
+    return { status: route.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: outcome.json };
   }
 
   return {

@@ -50,8 +50,8 @@ function decisiveError(errors: readonly unknown[], log: Logger): AppError {
 }
 
 export interface SofaBridge {
-  /** Runs a route's field with `variables`; resolves to the field's data or an AppError. */
-  run(route: RestRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<{ data: unknown } | { error: AppError }>;
+  /** Runs a route's field with `variables`; resolves to the field's data as JSON text, or an AppError. */
+  run(route: RestRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<{ json: string } | { error: AppError }>;
 }
 
 /** `restSchema` is the flat resource schema (see flatResourceSchema). */
@@ -85,7 +85,8 @@ export function createSofaBridge(restSchema: GraphQLSchema, routes: RestRoute[])
       if (!response) throw new Error(`sofa has no route for ${route.internalPath}`);
       const errors = errorsByResponse.get(response);
       if (errors) return { error: decisiveError(errors, context.log) };
-      return { data: await response.json() };
+      // Already JSON: passed through as text rather than parsed and serialised again.
+      return { json: await response.text() };
     },
   };
 }
