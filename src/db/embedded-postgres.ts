@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
+import { runStatement } from './statement.js';
 
 export interface EmbeddedPostgresOptions {
   /** The cluster directory (DATA_DIR/postgres). Created on first start. */
@@ -174,14 +175,8 @@ async function inspectExistingServer(clusterDir: string, log: Logger): Promise<E
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    const existing = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (existing.rowCount === 0) await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
-  } finally {
-    await admin.end();
-  }
+  const existing = await runStatement(adminUrl, 'SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+  if (existing.rowCount === 0) await runStatement(adminUrl, `CREATE DATABASE ${pg.escapeIdentifier(database)}`);
 }
 
 function passwordFileOf(clusterDir: string): string {

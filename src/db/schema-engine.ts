@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { parse as parseConnectionString } from 'pg-connection-string';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { runStatement } from './statement.js';
 import {
   bindMigrationAwareSqlAdapterFactory,
   ColumnTypeEnum,
@@ -178,7 +179,7 @@ class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
 
   async connectToShadowDb(): Promise<SqlDriverAdapter> {
     const name = `tally_shadow_${randomUUID().replaceAll('-', '')}`;
-    await this.administer(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+    await runStatement(this.config, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
     this.shadowDatabases.add(name);
     const adapter = await new PrismaPg(this.pool({ ...this.config, database: name }), {
       disposeExternalPool: true,
@@ -204,18 +205,9 @@ class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
 
   private async dropShadow(name: string): Promise<void> {
     if (!this.shadowDatabases.delete(name)) return;
-    await this.administer(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    await runStatement(this.config, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
   }
 
-  private async administer(sql: string): Promise<void> {
-    const client = new pg.Client(this.config);
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
 }
 
 export interface SchemaFile {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { runStatement } from '../../src/db/statement.js';
 
 export function databaseUrl(database: string): string {
   const parsed = new URL(inject('databaseAdminUrl'));
@@ -9,13 +10,7 @@ export function databaseUrl(database: string): string {
 }
 
 async function administer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: inject('databaseAdminUrl') });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await runStatement(inject('databaseAdminUrl'), sql);
 }
 
 export interface TestDatabase {

@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
+import { runStatement } from '../../src/db/statement.js';
 import { createLogger } from '../../src/lib/logger.js';
 
 declare module 'vitest' {
@@ -23,16 +24,6 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
-}
-
-async function administer(adminUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -53,14 +44,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stopServer = () => server.stop();
   }
   const template = `tally_template_${process.pid}`;
-  await administer(adminUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)}`);
-  await administer(adminUrl, `CREATE DATABASE ${pg.escapeIdentifier(template)}`);
+  await runStatement(adminUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)}`);
+  await runStatement(adminUrl, `CREATE DATABASE ${pg.escapeIdentifier(template)}`);
   await migrateDatabase(withDatabase(adminUrl, template), log);
   project.provide('databaseAdminUrl', adminUrl);
   project.provide('templateDatabase', template);
 
   return async () => {
-    await administer(adminUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)} WITH (FORCE)`).catch(() => undefined);
+    await runStatement(adminUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)} WITH (FORCE)`).catch(() => undefined);
     await stopServer?.();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   };
