@@ -11,6 +11,7 @@ import { createDatabaseClient, type DatabaseClient } from './db/client.js';
 import { openDatabaseServer } from './db/database.js';
 import { migrateDatabase } from './db/migrations.js';
 import { createHttpServer } from './http/server.js';
+import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/websocket.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveSecrets } from './lib/secrets.js';
 import { bootstrapDemoTenant, printBootstrapKey } from './modules/tenant/bootstrap.js';
@@ -62,16 +63,17 @@ export async function startTally({
   bootstrap = true,
   onQuery,
 }: StartOptions): Promise<RunningTally> {
-  resolveSecrets(config, log);
+  const secrets = resolveSecrets(config, log);
   const database = await openDatabaseServer(config, log);
   let client: DatabaseClient | undefined;
   try {
     await migrateDatabase(database.url, log);
     client = createDatabaseClient({ url: database.url, log, ...(onQuery ? { onQuery } : {}) });
     const { db } = client;
-    const app = createApp({ config, log, db, embeddedDatabase: database.embedded !== undefined });
+    const app = createApp({ config, secrets, log, db, embeddedDatabase: database.embedded !== undefined });
 
     let server: http.Server | undefined;
+    let webSocket: GraphQLWebSocket | undefined;
     let url: string | undefined;
     if (runsApi(config.role)) {
       if (bootstrap) {
@@ -79,6 +81,7 @@ export async function startTally({
         if (created) printBootstrapKey(created, config.baseUrl);
       }
       server = createHttpServer(app);
+      webSocket = attachGraphQLWebSocket(server, app);
       const address = await listen(server, config.port, config.host);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       url = `http://${host}:${address.port}`;
@@ -96,6 +99,7 @@ export async function startTally({
       app,
       stop() {
         stopping ??= (async () => {
+          await webSocket?.close();
           if (server) await closeServer(server);
           await openClient.close();
           await database.stop();

@@ -8,7 +8,6 @@ export type Actor =
       email: string;
       name: string;
       isSuperadmin: boolean;
-      sessionId: string;
     }
   | { type: 'api_key'; apiKeyId: string; tenantId: string; name: string }
   /** Workers and the CLI. */

@@ -1,21 +1,32 @@
 /**
  * The one authentication gate (spec section 5): every non-public route and
- * every GraphQL operation passes here first. An API key wins when both a key
- * and a session cookie are sent; a presented but invalid key is refused even
- * if a valid cookie came along, since the caller asked to be the key.
+ * every GraphQL operation, over HTTP or WebSocket, passes here first. An API
+ * key wins when both a key and a session cookie are sent; a presented but
+ * invalid key is refused even if a valid cookie came along, since the caller
+ * asked to be the key.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { unauthenticated, type AppError } from '../lib/errors.js';
 import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
 import type { Actor } from './actor.js';
 
-export type AuthenticationResult = { actor: Actor } | { actor: null; error: AppError };
+export type Credential = 'api_key' | 'session';
 
-/** Resolves a session cookie to an actor (better-auth); absent until sign-in is configured. */
-export type SessionResolver = (headers: IncomingHttpHeaders) => Promise<Actor | null>;
+export type AuthenticationResult =
+  | {
+      actor: Actor;
+      credential: Credential;
+      /** Set-Cookie values to pass on (a session refreshed on use). */
+      cookies: string[];
+    }
+  | { actor: null; error: AppError };
+
+/** Resolves a session cookie to an actor (better-auth). */
+export type SessionResolver = (headers: IncomingHttpHeaders) => Promise<{ actor: Actor; cookies: string[] } | null>;
 
 export interface Authenticator {
-  authenticate(headers: IncomingHttpHeaders): Promise<AuthenticationResult>;
+  /** `authorization` overrides the header (graphql-ws sends it in connectionParams). */
+  authenticate(headers: IncomingHttpHeaders, authorization?: string): Promise<AuthenticationResult>;
 }
 
 const keyFailures = {
@@ -32,18 +43,19 @@ export function createAuthenticator({
   resolveSession?: SessionResolver;
 }): Authenticator {
   return {
-    async authenticate(headers) {
-      const authorization = headers.authorization;
+    async authenticate(headers, authorization = headers.authorization) {
       if (authorization !== undefined) {
         const [scheme, token, ...rest] = authorization.trim().split(/\s+/);
         if (scheme?.toLowerCase() !== 'bearer' || token === undefined || rest.length > 0) {
           return { actor: null, error: unauthenticated('Send the API key as "Authorization: Bearer svc_..."') };
         }
         const check = await apiKeys.check(token);
-        return check.valid ? { actor: check.actor } : { actor: null, error: unauthenticated(keyFailures[check.reason]) };
+        return check.valid
+          ? { actor: check.actor, credential: 'api_key', cookies: [] }
+          : { actor: null, error: unauthenticated(keyFailures[check.reason]) };
       }
-      const sessionActor = resolveSession ? await resolveSession(headers) : null;
-      if (sessionActor) return { actor: sessionActor };
+      const session = resolveSession ? await resolveSession(headers) : null;
+      if (session) return { actor: session.actor, credential: 'session', cookies: session.cookies };
       return {
         actor: null,
         error: unauthenticated('Authentication required: send "Authorization: Bearer svc_..." or sign in at /api/auth/signin/{provider}'),

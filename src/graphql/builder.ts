@@ -78,6 +78,9 @@ export const builder = new SchemaBuilder<BuilderTypes>({
   },
 });
 
+/** The builder's resolved type configuration, for helpers that build fields. */
+export type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
+
 builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('Date', DateScalar);
 builder.addScalarType('Decimal', DecimalScalar);

@@ -3,6 +3,7 @@ import { resolveTenantAccess, type TenantAccess } from '../auth/tenant-access.js
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';
+import { unauthenticated } from '../lib/errors.js';
 
 /** What every resolver gets. Built per request after the authentication gate has run. */
 export interface GraphQLContext {
@@ -41,4 +42,10 @@ export function createGraphQLContext(
       return access;
     },
   };
+}
+
+/** The caller of an operation that passed the `authenticated` scope. */
+export function actorOf(context: GraphQLContext): Actor {
+  if (context.actor === null) throw unauthenticated();
+  return context.actor;
 }

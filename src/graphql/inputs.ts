@@ -9,9 +9,7 @@ import type { GraphQLFieldExtensions } from 'graphql';
 import type { z } from 'zod';
 import type { Action, Subject } from '../auth/permissions.js';
 import { enumNames, namedInputs, scalarHints, type StrictObject } from '../lib/dto.js';
-import { builder, type TenantPermission } from './builder.js';
-
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+import { builder, type SchemaTypes as Types, type TenantPermission } from './builder.js';
 type TypeParameter = string | object | [string | object];
 
 interface Unwrapped {
@@ -50,6 +48,14 @@ function enumType(name: string, values: readonly string[]): object {
     enumRefs.set(name, ref);
   }
   return ref;
+}
+
+/**
+ * The GraphQL enum `name`, shared by inputs (zod `fields.enum(name, ...)`) and
+ * outputs, so that a value has one type whichever way it travels.
+ */
+export function graphqlEnum<const Values extends readonly [string, ...string[]]>(name: string, values: Values) {
+  return enumType(name, values) as PothosSchemaTypes.EnumRef<Types, Values[number], Values[number]>;
 }
 
 function inputType(schema: StrictObject, name: string, description: string): object {

@@ -6,6 +6,8 @@ export const problemContentType = 'application/problem+json';
 export interface HttpResult {
   status: number;
   headers: Record<string, string>;
+  /** Set-Cookie values (several may be sent). */
+  cookies?: string[];
   body?: string | Buffer;
 }
 

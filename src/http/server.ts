@@ -20,6 +20,7 @@ function requestIdOf(request: IncomingMessage): string {
 }
 
 function send(response: ServerResponse, result: HttpResult): void {
+  for (const cookie of result.cookies ?? []) response.appendHeader('set-cookie', cookie);
   response.writeHead(result.status, result.headers);
   response.end(result.body);
 }
@@ -68,10 +69,10 @@ function acceptsHtml(request: IncomingMessage): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
-/** A GraphQL-shaped 401, for GraphQL clients. */
-function graphqlUnauthenticated(error: AppError, requestId: string): HttpResult {
+/** A refusal before GraphQL runs (401, 403), in the shape GraphQL clients read. */
+function graphqlRefusal(error: AppError, requestId: string): HttpResult {
   return {
-    status: 401,
+    status: error.status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...(error.headers ?? {}) },
     body: JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code, requestId } }] }),
   };
@@ -84,9 +85,15 @@ interface RequestState {
 }
 
 export function createHttpServer(app: App): http.Server {
-  async function authenticate(request: IncomingMessage, state: RequestState): Promise<AppError | undefined> {
+  /** The gate: an actor, or why not. Cookie-authenticated writes must come from a trusted origin. */
+  async function authenticate(request: IncomingMessage, response: ServerResponse, state: RequestState): Promise<AppError | undefined> {
     const result = await app.authenticator.authenticate(request.headers);
     if (result.actor === null) return result.error;
+    if (result.credential === 'session') {
+      const refusal = app.origins.refusal(request.method ?? 'GET', request.headers);
+      if (refusal) return refusal;
+    }
+    for (const cookie of result.cookies) response.appendHeader('set-cookie', cookie);
     state.actor = result.actor;
     return undefined;
   }
@@ -95,7 +102,16 @@ export function createHttpServer(app: App): http.Server {
     const { pathname } = url;
     const method = request.method ?? 'GET';
 
+    const preflight = app.origins.preflight(method, request.headers);
+    if (preflight) return send(response, preflight);
+    for (const [name, value] of Object.entries(app.origins.corsHeaders(request.headers))) response.setHeader(name, value);
+
     if (pathname === '/health') return send(response, await app.health());
+
+    if (pathname.startsWith('/api/auth/')) {
+      const body = method === 'POST' ? await readBody(request) : undefined;
+      return send(response, await app.authRoutes.handle(request, url, body));
+    }
 
     if (pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml') {
       const result = app.docs.handle(pathname, request.headers['if-none-match']);
@@ -106,8 +122,8 @@ export function createHttpServer(app: App): http.Server {
       // The GraphiQL page is public; every operation needs credentials.
       const graphiqlPage = method === 'GET' && acceptsHtml(request) && !url.searchParams.has('query');
       if (!graphiqlPage) {
-        const refusal = await authenticate(request, state);
-        if (refusal) return send(response, graphqlUnauthenticated(refusal, state.requestId));
+        const refusal = await authenticate(request, response, state);
+        if (refusal) return send(response, graphqlRefusal(refusal, state.requestId));
       }
       const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
       const fetchRequest = new Request(`http://localhost${request.url ?? '/graphql'}`, {
@@ -119,7 +135,7 @@ export function createHttpServer(app: App): http.Server {
       return sendFetchResponse(response, await app.graphql.fetch(fetchRequest, context));
     }
 
-    const refusal = await authenticate(request, state);
+    const refusal = await authenticate(request, response, state);
     if (refusal) return send(response, problemResult(refusal, state.requestId));
     const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
     const result = await app.rest.handle(

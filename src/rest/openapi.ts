@@ -16,11 +16,12 @@ import {
 } from 'graphql';
 import { argumentJsonSchema, namedInputJsonSchemas, type JsonSchema } from '../lib/dto.js';
 import { errorStatus, problemTypeOf, type ErrorCode } from '../lib/errors.js';
-import { controllerTags } from './route-table.js';
-import type { RestRoute } from './routes.js';
+import { controllerTags, type NativeRouteSpec } from './route-table.js';
+import { operationIdOf, type RestRoute } from './routes.js';
 
 export interface OpenApiOptions {
   routes: readonly RestRoute[];
+  nativeRoutes: readonly NativeRouteSpec[];
   /** The schema as REST sees it (relations removed), see flatResourceSchema. */
   restSchema: GraphQLSchema;
   serverUrl: string;
@@ -202,15 +203,46 @@ function operationOf(route: RestRoute, responses: ResponseSchemas): Record<strin
   };
 }
 
+/** A public route with its own handler: documented from its row, no credentials. */
+function nativeOperationOf(route: NativeRouteSpec): Record<string, unknown> {
+  return {
+    operationId: operationIdOf(route),
+    tags: [controllerTags[route.controller]],
+    summary: route.summary,
+    description: route.description,
+    security: [],
+    parameters: route.parameters,
+    responses: Object.fromEntries(
+      Object.entries(route.responses).map(([status, response]) => [
+        status,
+        {
+          description: response.description,
+          ...(response.headers
+            ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+            : {}),
+          ...(response.schema ? { content: { 'application/json': { schema: response.schema } } } : {}),
+        },
+      ]),
+    ),
+  };
+}
+
 /** The OpenAPI document of every route in the table. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const responses = new ResponseSchemas();
   const paths: OpenApiDocument['paths'] = {};
-  for (const route of options.routes) {
-    paths[route.path] ??= {};
-    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] = operationOf(route, responses);
+  const operations: [string, string, Record<string, unknown>][] = [
+    ...options.nativeRoutes.map((route) => [route.path, route.method, nativeOperationOf(route)] as [string, string, Record<string, unknown>]),
+    ...options.routes.map((route) => [route.path, route.method, operationOf(route, responses)] as [string, string, Record<string, unknown>]),
+  ];
+  for (const [path, method, operation] of operations) {
+    paths[path] ??= {};
+    (paths[path] as Record<string, unknown>)[method.toLowerCase()] = operation;
   }
-  const usedTags = new Set(options.routes.map((route) => route.tag));
+  const usedTags = new Set([
+    ...options.routes.map((route) => route.tag),
+    ...options.nativeRoutes.map((route) => controllerTags[route.controller]),
+  ]);
   return {
     openapi: '3.1.0',
     info: {

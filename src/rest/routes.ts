@@ -9,14 +9,14 @@ import type { z } from 'zod';
 import type { Action, Subject } from '../auth/permissions.js';
 import { operationExtensionsOf } from '../graphql/inputs.js';
 import { namedInputs, type StrictObject } from '../lib/dto.js';
-import { controllerTags, type RouteSpec } from './route-table.js';
+import { controllerTags, type GraphQLRouteSpec, type NativeRouteSpec, type RouteSpec } from './route-table.js';
 
 export type PathSegment = { literal: string } | { param: string };
 
 /** How a query-string value is turned into the JSON value its argument expects. */
 export type QueryValueKind = 'string' | 'number' | 'boolean' | { list: 'string' | 'number' | 'boolean' };
 
-export interface RestRoute extends RouteSpec {
+export interface RestRoute extends GraphQLRouteSpec {
   operationId: string;
   tag: string;
   segments: PathSegment[];
@@ -74,7 +74,12 @@ function queryKindOf(schema: z.ZodType): QueryValueKind {
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-function compileRoute(schema: GraphQLSchema, spec: RouteSpec): RestRoute {
+/** `<controller>Controller<Action>` (CONTRACT.md section 5). */
+export const operationIdOf = (spec: RouteSpec): string => `${spec.controller}Controller${capitalise(spec.action)}`;
+
+export const isNative = (spec: RouteSpec): spec is NativeRouteSpec => spec.kind === 'native';
+
+function compileRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): RestRoute {
   const where = `route ${spec.method} ${spec.path}`;
   const [rootType, fieldName] = spec.field.split('.') as ['Query' | 'Mutation', string];
   const rootObject = rootType === 'Query' ? schema.getQueryType() : schema.getMutationType();
@@ -113,7 +118,7 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): RestRoute {
 
   return {
     ...spec,
-    operationId: `${spec.controller}Controller${capitalise(spec.action)}`,
+    operationId: operationIdOf(spec),
     tag: controllerTags[spec.controller],
     segments,
     rootType,
@@ -128,21 +133,20 @@ function compileRoute(schema: GraphQLSchema, spec: RouteSpec): RestRoute {
   };
 }
 
-/** Compiles the table; throws on the first row that does not fit the schema. */
+/** Compiles the GraphQL rows of the table; throws on the first row that does not fit the schema. */
 export function compileRoutes(schema: GraphQLSchema, table: readonly RouteSpec[]): RestRoute[] {
-  const routes = table.map((spec) => compileRoute(schema, spec));
   const seen = new Map<string, string>();
-  for (const route of routes) {
+  for (const spec of table) {
     for (const [key, what] of [
-      [`${route.method} ${route.path}`, 'path'],
-      [route.operationId, 'operationId'],
-      [route.field, 'field'],
+      [`${spec.method} ${spec.path}`, 'path'],
+      [operationIdOf(spec), 'operationId'],
+      [isNative(spec) ? `native ${spec.path}` : spec.field, 'field'],
     ] as const) {
       if (seen.has(key)) throw new Error(`route table: duplicate ${what} ${key}`);
       seen.set(key, what);
     }
   }
-  return routes;
+  return table.filter((spec): spec is GraphQLRouteSpec => !isNative(spec)).map((spec) => compileRoute(schema, spec));
 }
 
 export type RouteMatch =

@@ -34,6 +34,8 @@ export interface GraphQLErrorBody {
 export interface Credentials {
   apiKey?: string;
   cookie?: string;
+  /** Sent as Origin on non-GET requests, as a browser page of that origin would. */
+  origin?: string;
 }
 
 export function apiClient(baseUrl: string, credentials: Credentials = {}): ApiClient {
@@ -43,6 +45,7 @@ export function apiClient(baseUrl: string, credentials: Credentials = {}): ApiCl
     const headers: Record<string, string> = { ...options.headers };
     if (credentials.apiKey) headers.authorization = `Bearer ${credentials.apiKey}`;
     if (credentials.cookie) headers.cookie = credentials.cookie;
+    if (credentials.origin && method !== 'GET') headers.origin ??= credentials.origin;
     let payload: string | undefined;
     if (body !== undefined) {
       payload = typeof body === 'string' ? body : JSON.stringify(body);

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db } from '../../db/client.js';
-import { recordEvent } from '../../events/outbox.js';
-import type { Tenant } from '../../generated/prisma/client.js';
-import { dto, fields, parseInput } from '../../lib/dto.js';
+import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import { addMember } from '../user/user.service.js';
+import type { Prisma, Tenant } from '../../generated/prisma/client.js';
+import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 
 function isTimeZone(value: string): boolean {
@@ -71,6 +73,15 @@ export const CreateTenantDto = dto('CreateTenantDto', 'A new tenant (superadmin 
   settings: TenantSettingsDto.optional(),
 });
 
+export const UpdateTenantDto = dto('UpdateTenantDto', 'Changes to a tenant; settings left out keep their value.', {
+  name: z.string().trim().min(1).max(200).optional().describe('Display name'),
+  settings: TenantSettingsDto.optional(),
+});
+
+export const ListTenantsArgs = args({ ...pagination });
+
+export type TenantQuery = PrismaQuery<Prisma.TenantInclude, Prisma.TenantSelect>;
+
 /** Stored settings merged over the defaults; unknown or invalid stored keys fall back to the default. */
 export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
   const stored = (tenant.settings ?? {}) as Record<string, unknown>;
@@ -85,7 +96,7 @@ export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
 export function createTenantService({ db }: { db: Db }) {
   return {
     /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
-    async create(actor: Actor, input: unknown): Promise<Tenant> {
+    async create(actor: Actor, input: unknown, query: TenantQuery = {}): Promise<Tenant> {
       if (actor.type === 'api_key' || (actor.type === 'user' && !actor.isSuperadmin)) {
         throw forbidden('Only a superadmin may create tenants');
       }
@@ -98,21 +109,42 @@ export function createTenantService({ db }: { db: Db }) {
           data: { name, slug, settings: { ...defaultTenantSettings, ...settings } },
         });
         if (ownerEmail !== undefined) {
-          const email = ownerEmail.toLowerCase();
-          const user = await tx.user.findUnique({ where: { email }, select: { id: true, name: true } });
-          const owner = await tx.tenantUser.create({
-            data: {
-              tenantId: tenant.id,
-              email,
-              role: 'owner',
-              userId: user?.id ?? null,
-              name: user?.name ?? null,
-              status: user ? 'active' : 'invited',
-            },
-          });
-          await recordEvent(tx, { tenantId: tenant.id, type: 'user.added', actor, subjectId: owner.id, data: owner });
+          await addMember(tx, { tenantId: tenant.id, actor, email: ownerEmail, role: 'owner' });
         }
-        return tenant;
+        return shapesResult(query) ? tx.tenant.findUniqueOrThrow({ ...query, where: { id: tenant.id } }) : tenant;
+      });
+    },
+
+    /** The tenants the caller belongs to (all of them for a superadmin; its own for an API key), newest first. */
+    async list(actor: Actor, input: unknown, query: TenantQuery = {}): Promise<Tenant[]> {
+      const { limit, offset } = parseInput(ListTenantsArgs, input);
+      const where: Prisma.TenantWhereInput =
+        actor.type === 'api_key'
+          ? { id: actor.tenantId }
+          : actor.type === 'user' && !actor.isSuperadmin
+            ? { users: { some: { userId: actor.userId, status: 'active' } } }
+            : {};
+      return db.tenant.findMany({ ...query, where, orderBy: { id: 'desc' }, take: limit, skip: offset });
+    },
+
+    /** The tenant the guard admitted the caller to. */
+    async get(access: TenantAccess, query: TenantQuery = {}): Promise<Tenant> {
+      return db.tenant.findUniqueOrThrow({ ...query, where: { id: access.tenantId } });
+    },
+
+    /** Renames a tenant or changes its settings (merged over the current ones). */
+    async update(access: TenantAccess, input: unknown, query: TenantQuery = {}): Promise<Tenant> {
+      const { name, settings } = parseInput(UpdateTenantDto, input);
+      return db.$transaction(async (tx) => {
+        const current = await tx.tenant.findUniqueOrThrow({ where: { id: access.tenantId } });
+        return tx.tenant.update({
+          ...query,
+          where: { id: access.tenantId },
+          data: {
+            ...(name === undefined ? {} : { name }),
+            ...(settings === undefined ? {} : { settings: { ...settingsOf(current), ...settings } }),
+          },
+        });
       });
     },
 

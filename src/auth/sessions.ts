@@ -1,0 +1,28 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { fromNodeHeaders } from 'better-auth/node';
+import type { SessionResolver } from './authenticate.js';
+import type { Auth } from './better-auth.js';
+
+/** `service.session_token`, or `__Secure-service.session_token` over https. */
+const sessionCookie = /(?:^|;\s*)(?:__Secure-)?service\.session_token=/;
+
+export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
+  return typeof headers.cookie === 'string' && sessionCookie.test(headers.cookie);
+}
+
+/** Sessions through better-auth: one database lookup, only when a session cookie was sent. */
+export function createSessionResolver(auth: Auth): SessionResolver {
+  return async (headers) => {
+    if (!hasSessionCookie(headers)) return null;
+    const { headers: responseHeaders, response } = await auth.api.getSession({
+      headers: fromNodeHeaders(headers),
+      returnHeaders: true,
+    });
+    if (!response) return null;
+    const { user } = response;
+    return {
+      actor: { type: 'user', userId: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin === true },
+      cookies: responseHeaders.getSetCookie(),
+    };
+  };
+}

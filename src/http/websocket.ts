@@ -1,0 +1,95 @@
+/**
+ * GraphQL over WebSocket (graphql-ws) at /graphql, on the HTTP server. The
+ * connection passes the same gate as HTTP: a key in `connectionParams.authorization`
+ * or the session cookie of the upgrade request (whose Origin must then be
+ * trusted: browsers send cookies with cross-site upgrades). Anything else is
+ * closed with 4403. Operations run through yoga's plugins, as over HTTP.
+ */
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import type { ExecutionArgs } from 'graphql';
+import type { ServerOptions } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { App } from '../app.js';
+import type { Actor } from '../auth/actor.js';
+import { jsonBodyLimit } from './body.js';
+
+interface Connection {
+  actor: Actor;
+  connectionId: string;
+}
+
+type OperationResult = ReturnType<NonNullable<ServerOptions['execute']>>;
+
+/** yoga's execute and subscribe, with its plugins (error codes, limits) around them. */
+interface Enveloped {
+  execute: (args: ExecutionArgs) => OperationResult;
+  subscribe: (args: ExecutionArgs) => OperationResult;
+}
+
+export interface GraphQLWebSocket {
+  /** Closes every connection (1001) and stops accepting new ones. */
+  close(): Promise<void>;
+}
+
+export function attachGraphQLWebSocket(server: http.Server, app: App): GraphQLWebSocket {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: jsonBodyLimit });
+  server.on('upgrade', (request, socket, head) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(request, socket, head, (webSocket) => sockets.emit('connection', webSocket, request));
+  });
+
+  const graphqlWs = useServer<Record<string, unknown>, { connection: Connection }>(
+    {
+      onConnect: async (context) => {
+        const { request } = context.extra;
+        const fromParams = context.connectionParams?.authorization;
+        const result = await app.authenticator.authenticate(
+          request.headers,
+          typeof fromParams === 'string' ? fromParams : request.headers.authorization,
+        );
+        if (result.actor === null) return false;
+        if (result.credential === 'session' && app.origins.crossSiteRefusal(request.headers)) return false;
+        context.extra.connection = { actor: result.actor, connectionId: randomUUID() };
+        app.log.debug({ connectionId: context.extra.connection.connectionId, actor: result.actor.type }, 'graphql-ws connected');
+        return true;
+      },
+      onSubscribe: async (context, _id, payload) => {
+        const connection = context.extra.connection as Connection;
+        const requestId = randomUUID();
+        const log = app.log.child({ requestId, connectionId: connection.connectionId });
+        const { schema, execute, subscribe, contextFactory, parse, validate } = app.graphql.getEnveloped({
+          ...app.contextFor(connection.actor, requestId, log),
+          req: context.extra.request,
+          params: payload,
+        });
+        const document = parse(payload.query);
+        const errors = validate(schema, document);
+        if (errors.length > 0) return errors;
+        const enveloped: Enveloped = { execute: execute as Enveloped['execute'], subscribe: subscribe as Enveloped['subscribe'] };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName ?? null,
+          variableValues: payload.variables ?? null,
+          contextValue: await contextFactory(),
+          rootValue: enveloped,
+        };
+      },
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+    },
+    sockets,
+  );
+
+  return {
+    async close() {
+      await graphqlWs.dispose();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}

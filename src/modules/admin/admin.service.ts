@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import type { Db } from '../../db/client.js';
+import type { PrismaQuery } from '../../db/query.js';
+import type { Prisma, Tenant, User } from '../../generated/prisma/client.js';
+import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+
+export const UpdateAdminTenantDto = dto('UpdateAdminTenantDto', 'Suspend or restore a tenant.', {
+  status: fields.enum('TenantStatus', ['active', 'suspended'], 'A suspended tenant answers 403 TENANT_SUSPENDED everywhere'),
+});
+
+export const UpdateAdminUserDto = dto('UpdateAdminUserDto', "Grant or revoke a user's superadmin rights.", {
+  isSuperadmin: z.boolean().describe('Superadmins act as owner in every tenant and may use /admin'),
+});
+
+export const ListAdminTenantsArgs = args({
+  status: fields.enum('TenantStatus', ['active', 'suspended']).optional().describe('Only tenants with this status'),
+  search: z.string().trim().min(1).max(200).optional().describe('Part of the name or slug'),
+  ...pagination,
+});
+
+export const ListAdminUsersArgs = args({
+  search: z.string().trim().min(1).max(320).optional().describe('Part of the e-mail address or name'),
+  isSuperadmin: z.boolean().optional().describe('Only superadmins (true) or only others (false)'),
+  ...pagination,
+});
+
+export type AdminTenantQuery = PrismaQuery<Prisma.TenantInclude, Prisma.TenantSelect>;
+export type AdminUserQuery = PrismaQuery<Prisma.UserInclude, Prisma.UserSelect>;
+
+export interface AdminStats {
+  tenants: number;
+  suspendedTenants: number;
+  users: number;
+  superadmins: number;
+  activeSessions: number;
+  activeApiKeys: number;
+  notes: number;
+  entries: number;
+  invoices: number;
+  /** Outbox events not yet fanned out to webhooks and notifications. */
+  pendingEvents: number;
+  pendingWebhookDeliveries: number;
+}
+
+function requireSuperadmin(actor: Actor): void {
+  const allowed = actor.type === 'system' || (actor.type === 'user' && actor.isSuperadmin);
+  if (!allowed) throw forbidden('Only a superadmin may do this');
+}
+
+/** Operations across tenants, for superadmins (and the CLI). */
+export function createAdminService({ db }: { db: Db }) {
+  async function setSuperadmin(where: Prisma.UserWhereUniqueInput, isSuperadmin: boolean, query: AdminUserQuery = {}) {
+    return db.$transaction(async (tx) => {
+      // One change of superadmins at a time, so that the last one cannot be revoked concurrently.
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(7263810003)`;
+      const user = await tx.user.findUnique({ where });
+      if (!user) throw notFound('User', where.id ?? where.email);
+      if (user.isSuperadmin && !isSuperadmin && (await tx.user.count({ where: { isSuperadmin: true } })) <= 1) {
+        throw conflict('The last superadmin cannot be revoked; grant another one first');
+      }
+      return tx.user.update({ ...query, where: { id: user.id }, data: { isSuperadmin } });
+    });
+  }
+
+  return {
+    /** Every tenant, newest first. */
+    async listTenants(actor: Actor, input: unknown, query: AdminTenantQuery = {}): Promise<Tenant[]> {
+      requireSuperadmin(actor);
+      const { status, search, limit, offset } = parseInput(ListAdminTenantsArgs, input);
+      return db.tenant.findMany({
+        ...query,
+        where: {
+          ...(status ? { status } : {}),
+          ...(search
+            ? { OR: [{ name: { contains: search, mode: 'insensitive' } }, { slug: { contains: search.toLowerCase() } }] }
+            : {}),
+        },
+        orderBy: { id: 'desc' },
+        take: limit,
+        skip: offset,
+      });
+    },
+
+    /** Suspends or restores a tenant. */
+    async updateTenant(actor: Actor, tenantId: string, input: unknown, query: AdminTenantQuery = {}): Promise<Tenant> {
+      requireSuperadmin(actor);
+      const { status } = parseInput(UpdateAdminTenantDto, input);
+      const existing = await db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
+      if (!existing) throw notFound('Tenant', tenantId);
+      return db.tenant.update({ ...query, where: { id: tenantId }, data: { status } });
+    },
+
+    /** Every user who ever signed in, newest first. */
+    async listUsers(actor: Actor, input: unknown, query: AdminUserQuery = {}): Promise<User[]> {
+      requireSuperadmin(actor);
+      const { search, isSuperadmin, limit, offset } = parseInput(ListAdminUsersArgs, input);
+      return db.user.findMany({
+        ...query,
+        where: {
+          ...(isSuperadmin === undefined ? {} : { isSuperadmin }),
+          ...(search
+            ? {
+                OR: [
+                  { email: { contains: search.toLowerCase() } },
+                  { name: { contains: search, mode: 'insensitive' } },
+                ],
+              }
+            : {}),
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit,
+        skip: offset,
+      });
+    },
+
+    /** Grants or revokes superadmin; the last superadmin stays. */
+    async updateUser(actor: Actor, userId: string, input: unknown, query: AdminUserQuery = {}): Promise<User> {
+      requireSuperadmin(actor);
+      const { isSuperadmin } = parseInput(UpdateAdminUserDto, input);
+      return setSuperadmin({ id: userId }, isSuperadmin, query);
+    },
+
+    /** `tally superadmin grant|revoke <email>`: the person must have signed in once. */
+    async setSuperadminByEmail(actor: Actor, email: string, isSuperadmin: boolean): Promise<User> {
+      requireSuperadmin(actor);
+      return setSuperadmin({ email: email.trim().toLowerCase() }, isSuperadmin);
+    },
+
+    /** Counts for the operator's dashboard. */
+    async stats(actor: Actor): Promise<AdminStats> {
+      requireSuperadmin(actor);
+      const now = new Date();
+      const [tenants, suspendedTenants, users, superadmins, activeSessions, activeApiKeys, notes, entries, invoices, pendingEvents, pendingWebhookDeliveries] =
+        await db.$transaction([
+          db.tenant.count(),
+          db.tenant.count({ where: { status: 'suspended' } }),
+          db.user.count(),
+          db.user.count({ where: { isSuperadmin: true } }),
+          db.session.count({ where: { expiresAt: { gt: now } } }),
+          db.apiKey.count({ where: { revokedAt: null, expiresAt: { gt: now } } }),
+          db.note.count(),
+          db.entry.count(),
+          db.invoice.count(),
+          db.event.count({ where: { processedAt: null } }),
+          db.webhookDelivery.count({ where: { status: 'pending' } }),
+        ]);
+      return { tenants, suspendedTenants, users, superadmins, activeSessions, activeApiKeys, notes, entries, invoices, pendingEvents, pendingWebhookDeliveries };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

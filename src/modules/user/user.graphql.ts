@@ -1,0 +1,131 @@
+import { actions, roles, subjects, type Grant } from '../../auth/permissions.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { builder } from '../../graphql/builder.js';
+import { graphqlEnum, tenantOperation } from '../../graphql/inputs.js';
+import type { TenantUser } from '../../generated/prisma/client.js';
+import { args, fields } from '../../lib/dto.js';
+import { CreateUserDto, ListUsersArgs, UpdateUserDto, type Membership } from './user.service.js';
+
+const RoleEnum = graphqlEnum('TenantRole', roles);
+const MemberStatusEnum = graphqlEnum('TenantUserStatus', ['invited', 'active', 'deactivated']);
+export const ActorTypeEnum = graphqlEnum('ActorType', ['user', 'api_key', 'system']);
+const ActionEnum = graphqlEnum('Action', actions);
+const SubjectEnum = graphqlEnum('Subject', subjects);
+
+/**
+ * Rates are pay: only those who manage members see them, and each member
+ * sees their own. Everyone else reads null.
+ */
+async function visibleRate(member: TenantUser, context: GraphQLContext, rate: 'hourlyRate' | 'costRate') {
+  const access = await context.tenantAccess(member.tenantId);
+  return access.canAny('update', 'TenantUser') || access.tenantUserId === member.id ? member[rate] : null;
+}
+
+builder.prismaObject('TenantUser', {
+  description: "A person's membership of a tenant; its id is the `tenantUserId`.",
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    tenantId: t.exposeID('tenantId'),
+    userId: t.exposeID('userId', { nullable: true, description: 'The signed-in user; null while invited' }),
+    email: t.exposeString('email'),
+    name: t.exposeString('name', { nullable: true }),
+    role: t.expose('role', { type: RoleEnum }),
+    status: t.expose('status', { type: MemberStatusEnum }),
+    hourlyRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Billing rate per hour (visible to owners, admins and the member)',
+      resolve: (member, _args, context) => visibleRate(member, context, 'hourlyRate'),
+    }),
+    costRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Cost rate per hour (visible to owners, admins and the member)',
+      resolve: (member, _args, context) => visibleRate(member, context, 'costRate'),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const PermissionObject = builder.objectRef<Grant>('Permission').implement({
+  description: 'A granted (action, subject) pair; `own` limits it to the caller\u2019s own records.',
+  fields: (t) => ({
+    action: t.expose('action', { type: ActionEnum }),
+    subject: t.expose('subject', { type: SubjectEnum }),
+    own: t.exposeBoolean('own'),
+  }),
+});
+
+const memberField = <Key extends keyof TenantUser>(membership: Membership, key: Key): TenantUser[Key] | null =>
+  membership.member ? membership.member[key] : null;
+
+const MembershipObject = builder.objectRef<Membership>('Membership').implement({
+  description:
+    "The caller in a tenant: their member record (empty for API keys, and for superadmins who are not members), role and permissions.",
+  fields: (t) => ({
+    id: t.id({ nullable: true, description: 'The tenantUserId', resolve: (membership) => memberField(membership, 'id') }),
+    tenantId: t.exposeID('tenantId'),
+    userId: t.id({ nullable: true, resolve: (membership) => memberField(membership, 'userId') }),
+    email: t.string({ nullable: true, resolve: (membership) => memberField(membership, 'email') }),
+    name: t.string({ nullable: true, resolve: (membership) => memberField(membership, 'name') }),
+    role: t.expose('role', { type: RoleEnum, description: 'Effective role: an API key is admin, a superadmin owner' }),
+    status: t.field({ type: MemberStatusEnum, nullable: true, resolve: (membership) => memberField(membership, 'status') }),
+    hourlyRate: t.field({ type: 'Decimal', nullable: true, resolve: (membership) => memberField(membership, 'hourlyRate') }),
+    costRate: t.field({ type: 'Decimal', nullable: true, resolve: (membership) => memberField(membership, 'costRate') }),
+    actorType: t.expose('actorType', { type: ActorTypeEnum, description: 'How the caller authenticated' }),
+    permissions: t.field({ type: [PermissionObject], resolve: (membership) => [...membership.permissions] }),
+    createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (membership) => memberField(membership, 'createdAt') }),
+    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (membership) => memberField(membership, 'updatedAt') }),
+  }),
+});
+
+const tenantId = fields.id('Tenant id');
+const memberId = fields.id('The tenantUserId');
+
+builder.queryFields((t) => ({
+  users: t.prismaField({
+    type: ['TenantUser'],
+    description: 'Members of the tenant, newest first.',
+    ...tenantOperation(t, ListUsersArgs, ['read', 'TenantUser']),
+    resolve: async (query, _root, input, context) =>
+      context.services.users.list(await context.tenantAccess(input.tenantId), input, query),
+  }),
+  me: t.field({
+    type: MembershipObject,
+    description: 'The caller in this tenant: member record, role and permissions.',
+    ...tenantOperation(t, args({ tenantId }), ['read', 'Tenant']),
+    resolve: async (_root, input, context) => context.services.users.me(await context.tenantAccess(input.tenantId)),
+  }),
+  user: t.prismaField({
+    type: 'TenantUser',
+    description: 'One member of the tenant.',
+    ...tenantOperation(t, args({ tenantId, id: memberId }), ['read', 'TenantUser']),
+    resolve: async (query, _root, input, context) =>
+      context.services.users.get(await context.tenantAccess(input.tenantId), input.id, query),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  inviteUser: t.prismaField({
+    type: 'TenantUser',
+    description: 'Invites a person by e-mail with a role; they become active when they sign in.',
+    ...tenantOperation(t, args({ tenantId, input: CreateUserDto }), ['create', 'TenantUser']),
+    resolve: async (query, _root, input, context) =>
+      context.services.users.invite(await context.tenantAccess(input.tenantId), input.input, query),
+  }),
+  updateUser: t.prismaField({
+    type: 'TenantUser',
+    description: "Changes a member's role, status, name or rates. Only owners change the owner role; the last owner stays.",
+    ...tenantOperation(t, args({ tenantId, id: memberId, input: UpdateUserDto }), ['update', 'TenantUser']),
+    resolve: async (query, _root, input, context) =>
+      context.services.users.update(await context.tenantAccess(input.tenantId), input.id, input.input, query),
+  }),
+  removeUser: t.prismaField({
+    type: 'TenantUser',
+    description: 'Removes a member (deactivates them, or deletes an unaccepted invitation). The last owner stays.',
+    ...tenantOperation(t, args({ tenantId, id: memberId }), ['delete', 'TenantUser']),
+    resolve: async (query, _root, input, context) =>
+      context.services.users.remove(await context.tenantAccess(input.tenantId), input.id, query),
+  }),
+}));

@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import { roles, type Grant } from '../../auth/permissions.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Tx } from '../../db/client.js';
+import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
+import type { TenantRole, TenantUserStatus } from '../../generated/prisma/enums.js';
+import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+
+const role = fields.enum('TenantRole', roles, 'Role in the tenant');
+const memberStatuses = ['invited', 'active', 'deactivated'] as const satisfies readonly TenantUserStatus[];
+const rate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
+
+export const CreateUserDto = dto('CreateUserDto', 'Invite a person to the tenant by e-mail.', {
+  email: z.email('must be an e-mail address').max(320).describe('They become a member when they sign in with this address'),
+  role: role.default('member'),
+  name: z.string().trim().min(1).max(200).optional().describe('Display name until they sign in'),
+  hourlyRate: rate('Billing rate').optional(),
+  costRate: rate('Cost rate').optional(),
+});
+
+export const UpdateUserDto = dto('UpdateUserDto', "Changes to a member's role, status or rates.", {
+  name: z.string().trim().min(1).max(200).optional().describe('Display name'),
+  role: role.optional(),
+  status: fields
+    .enum('MemberStatusChange', ['active', 'deactivated'], 'Deactivate a member, or reactivate one')
+    .optional(),
+  hourlyRate: rate('Billing rate').nullable().optional(),
+  costRate: rate('Cost rate').nullable().optional(),
+});
+
+export const ListUsersArgs = args({
+  tenantId: fields.id('Tenant id'),
+  role: role.optional().describe('Only members with this role'),
+  status: fields.enum('TenantUserStatus', memberStatuses, 'Only members with this status').optional(),
+  ...pagination,
+});
+
+export type TenantUserQuery = PrismaQuery<Prisma.TenantUserInclude, Prisma.TenantUserSelect>;
+
+/** What `users/me` answers: the caller's membership (empty for API keys and superadmins without one), role and grants. */
+export interface Membership {
+  tenantId: string;
+  role: TenantRole;
+  permissions: readonly Grant[];
+  actorType: Actor['type'];
+  member: TenantUser | null;
+}
+
+export interface NewMember {
+  tenantId: string;
+  actor: Actor;
+  email: string;
+  role: TenantRole;
+  name?: string | undefined;
+  hourlyRate?: string | undefined;
+  costRate?: string | undefined;
+}
+
+/**
+ * Adds a member inside the caller's transaction (invitations, and the owner of
+ * a new tenant). A person who already signed in with this verified address is
+ * active at once; otherwise they are invited until they sign in. A
+ * deactivated member is invited again.
+ */
+export async function addMember(tx: Tx, member: NewMember): Promise<TenantUser> {
+  const email = member.email.toLowerCase();
+  const existing = await tx.tenantUser.findUnique({ where: { tenantId_email: { tenantId: member.tenantId, email } } });
+  if (existing && existing.status !== 'deactivated') {
+    throw conflict(`${email} is already ${existing.status === 'invited' ? 'invited to' : 'a member of'} this tenant`, [
+      { path: 'email', message: 'is already a member' },
+    ]);
+  }
+  const user = await tx.user.findUnique({ where: { email }, select: { id: true, name: true, emailVerified: true } });
+  // An unverified address proves nothing: that person waits like anyone invited.
+  const linked = user?.emailVerified ? user : null;
+  const values = {
+    role: member.role,
+    name: member.name ?? linked?.name ?? existing?.name ?? null,
+    userId: linked?.id ?? existing?.userId ?? null,
+    status: (linked || existing?.userId ? 'active' : 'invited') as TenantUserStatus,
+    ...(member.hourlyRate === undefined ? {} : { hourlyRate: member.hourlyRate }),
+    ...(member.costRate === undefined ? {} : { costRate: member.costRate }),
+  };
+  const saved = existing
+    ? await tx.tenantUser.update({ where: { id: existing.id }, data: values })
+    : await tx.tenantUser.create({ data: { tenantId: member.tenantId, email, ...values } });
+  await recordEvent(tx, { tenantId: member.tenantId, type: 'user.added', actor: member.actor, subjectId: saved.id, data: saved });
+  return saved;
+}
+
+export function createUserService({ db }: { db: Db }) {
+  /** Serialises membership changes of one tenant, so that two concurrent changes cannot remove its last owner. */
+  async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
+    await tx.$queryRaw`SELECT 1 FROM tenants WHERE id = ${tenantId} FOR UPDATE`;
+  }
+
+  async function findMember(tx: Tx | Db, access: TenantAccess, id: string): Promise<TenantUser> {
+    const member = await tx.tenantUser.findFirst({ where: { id, tenantId: access.tenantId } });
+    if (!member) throw notFound('User', id);
+    return member;
+  }
+
+  async function activeOwners(tx: Tx, tenantId: string): Promise<number> {
+    return tx.tenantUser.count({ where: { tenantId, role: 'owner', status: 'active' } });
+  }
+
+  /** Owners alone grant, change or take the owner role (CONTRACT.md section 3). */
+  function requireOwnerFor(access: TenantAccess, member: TenantUser | undefined, newRole: TenantRole | undefined): void {
+    const touchesOwner = newRole === 'owner' || member?.role === 'owner';
+    if (touchesOwner && access.role !== 'owner') throw forbidden('Only an owner may grant, change or take the owner role');
+  }
+
+  async function reread(tx: Tx, id: string, query: TenantUserQuery, row: TenantUser): Promise<TenantUser> {
+    return shapesResult(query) ? tx.tenantUser.findUniqueOrThrow({ ...query, where: { id } }) : row;
+  }
+
+  return {
+    /** Members of the tenant, newest first, filtered by role and status. */
+    async list(access: TenantAccess, input: unknown, query: TenantUserQuery = {}): Promise<TenantUser[]> {
+      const { limit, offset, role: roleFilter, status } = parseInput(ListUsersArgs, input);
+      return db.tenantUser.findMany({
+        ...query,
+        where: { tenantId: access.tenantId, ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) },
+        orderBy: { id: 'desc' },
+        take: limit,
+        skip: offset,
+      });
+    },
+
+    /** One member of the tenant. */
+    async get(access: TenantAccess, id: string, query: TenantUserQuery = {}): Promise<TenantUser> {
+      const member = await db.tenantUser.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      if (!member) throw notFound('User', id);
+      return member;
+    },
+
+    /** The caller's own membership and what it may do. */
+    async me(access: TenantAccess): Promise<Membership> {
+      const member = access.tenantUserId
+        ? await db.tenantUser.findUnique({ where: { id: access.tenantUserId } })
+        : null;
+      return { tenantId: access.tenantId, role: access.role, permissions: access.grants, actorType: access.actor.type, member };
+    },
+
+    /** Invites an e-mail address (see addMember). Only owners may invite owners. */
+    async invite(access: TenantAccess, input: unknown, query: TenantUserQuery = {}): Promise<TenantUser> {
+      const data = parseInput(CreateUserDto, input);
+      requireOwnerFor(access, undefined, data.role);
+      return db.$transaction(async (tx) => {
+        await lockTenant(tx, access.tenantId);
+        const member = await addMember(tx, { ...data, tenantId: access.tenantId, actor: access.actor });
+        return reread(tx, member.id, query, member);
+      });
+    },
+
+    /** Changes role, status, name or rates; never leaves the tenant without an active owner. */
+    async update(access: TenantAccess, id: string, input: unknown, query: TenantUserQuery = {}): Promise<TenantUser> {
+      const data = parseInput(UpdateUserDto, input);
+      return db.$transaction(async (tx) => {
+        await lockTenant(tx, access.tenantId);
+        const member = await findMember(tx, access, id);
+        if (Object.keys(data).length === 0) return reread(tx, id, query, member);
+        if (data.role !== undefined && data.role !== member.role) requireOwnerFor(access, member, data.role);
+        if (data.status !== undefined && data.status !== member.status && member.role === 'owner') requireOwnerFor(access, member, undefined);
+        if (data.status === 'active' && member.status === 'invited') {
+          throw new AppError('INVALID_STATE', 'An invitation becomes active when the person signs in', {
+            errors: [{ path: 'status', message: 'cannot activate an invitation' }],
+          });
+        }
+        const staysActiveOwner = (data.role ?? member.role) === 'owner' && (data.status ?? member.status) === 'active';
+        if (member.role === 'owner' && member.status === 'active' && !staysActiveOwner && (await activeOwners(tx, access.tenantId)) <= 1) {
+          throw conflict('The last owner of a tenant cannot be demoted or deactivated; make someone else owner first');
+        }
+        const updated = await tx.tenantUser.update({ where: { id }, data });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'user.updated', actor: access.actor, subjectId: id, data: updated });
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /**
+     * Removes a member. An invitation nobody accepted is deleted; a member is
+     * deactivated, so that their time entries keep their author. The last
+     * owner cannot be removed.
+     */
+    async remove(access: TenantAccess, id: string, query: TenantUserQuery = {}): Promise<TenantUser> {
+      return db.$transaction(async (tx) => {
+        await lockTenant(tx, access.tenantId);
+        const member = await findMember(tx, access, id);
+        if (member.role === 'owner') requireOwnerFor(access, member, undefined);
+        if (member.role === 'owner' && member.status === 'active' && (await activeOwners(tx, access.tenantId)) <= 1) {
+          throw conflict('The last owner of a tenant cannot be removed; make someone else owner first');
+        }
+        const removed =
+          member.status === 'invited' && member.userId === null
+            ? await tx.tenantUser.delete({ ...query, where: { id } })
+            : await tx.tenantUser.update({ ...query, where: { id }, data: { status: 'deactivated' } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'user.removed', actor: access.actor, subjectId: id, data: member });
+        return removed;
+      });
+    },
+
+    /** On sign-in: every pending invitation for this verified address becomes an active membership. */
+    async activateInvitations(user: { id: string; email: string; name: string; isSuperadmin: boolean }): Promise<number> {
+      const actor: Actor = { type: 'user', userId: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin };
+      const invitations = await db.tenantUser.findMany({
+        where: { email: user.email.toLowerCase(), status: 'invited', userId: null },
+      });
+      for (const invitation of invitations) {
+        await db.$transaction(async (tx) => {
+          const activated = await tx.tenantUser.update({
+            where: { id: invitation.id },
+            data: { userId: user.id, status: 'active', name: invitation.name ?? user.name },
+          });
+          await recordEvent(tx, {
+            tenantId: invitation.tenantId,
+            type: 'user.updated',
+            actor,
+            subjectId: invitation.id,
+            data: activated,
+          });
+        });
+      }
+      return invitations.length;
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;
