@@ -4,51 +4,24 @@
  * CLI beside a running server, clean shutdown on signals, data kept across
  * restarts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, type RunningCommand } from './helpers/cli.js';
 import { apiClient } from './helpers/http.js';
 import { freePort } from './helpers/server.js';
-
-const cli = path.resolve('bin/tally.js');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
 
 let dataDir: string;
 let port: number;
 let baseUrl: string;
 
-/** The environment of a newcomer: nothing of ours set, except where to put data and listen. */
-function environment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(DATABASE_URL|BASE_URL|PORT|HOST|AUTH_|ENCRYPTION_KEY|ROLE|NODE_ENV|VITEST|TEST_)/.test(name)) env[name] = value;
-  }
-  return { ...env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
-}
+/** A newcomer's server and CLI: only where to put data and where to listen. */
+const newcomer = (): Record<string, string> => ({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' });
+const start = (args: string[]): RunningCommand => startCli(args, newcomer());
+const run = (args: string[]) => runCli(args, newcomer());
 
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [cli, ...args], { env: environment(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function run(args: string[]): Promise<{ code: number | null; output: string }> {
-  const process = start(args);
-  const code = await process.exited;
-  return { code, output: process.output() };
-}
-
-async function waitForHealth(running: Running, withinMs: number): Promise<number> {
+async function waitForHealth(running: RunningCommand, withinMs: number): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < withinMs) {
     if (running.child.exitCode !== null) throw new Error(`the server exited:\n${running.output()}`);

@@ -3,7 +3,7 @@ import { createTenantWithKey } from './helpers/fixtures.js';
 import { Browser } from './helpers/browser.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { freePort, startTestServer, type TestServer } from './helpers/server.js';
 import { signIn, uniqueEmail } from './helpers/sessions.js';
 
 let provider: IdentityProvider;
@@ -218,6 +218,28 @@ describe('cookies, origins and API keys together', () => {
     const untrusted = await preflight('https://evil.example');
     expect(untrusted.status).toBe(204);
     expect(untrusted.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('behind https', () => {
+  it('names the cookie __Secure-service.session_token, marks it Secure, and accepts it', async () => {
+    const port = await freePort();
+    const secureBase = `https://localhost:${port}`;
+    const secure = await startTestServer({ env: { ...provider.env, PORT: String(port), BASE_URL: secureBase } });
+    try {
+      // TLS ends in front of Tally (a proxy); the test talks plain HTTP to the port.
+      const browser = new Browser(secureBase, (url) => (url.origin === secureBase ? new URL(url.toString().replace('https:', 'http:')) : url));
+      provider.signInAs({ sub: 'secure-1', email: uniqueEmail('secure'), name: 'Secure' });
+      const hops = await browser.navigate(`${secureBase}/api/auth/signin/oidc`);
+      expect(hops.at(-1)?.status).toBe(200);
+      const cookie = browser.cookie(secureBase, '__Secure-service.session_token');
+      expect(cookie?.attributes).toEqual(expect.arrayContaining(['Secure', 'HttpOnly', 'SameSite=Lax']));
+      expect(browser.cookie(secureBase, 'service.session_token')).toBeUndefined();
+      const tenants = await apiClient(secure.url, { cookie: browser.cookieHeader(secureBase) }).get('/tenants');
+      expect(tenants.status).toBe(200);
+    } finally {
+      await secure.stop();
+    }
   });
 });
 

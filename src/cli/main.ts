@@ -22,6 +22,8 @@ Commands:
   tenant create --name <name> --slug <slug> [--owner-email <email>]
   api-key create --tenant <id|slug> --name <name> [--expires-in-days <1-365>]
                                        prints the key once
+  superadmin grant <email>             make a user who has signed in a superadmin
+  superadmin revoke <email>            take it back (the last superadmin stays)
 
 Configuration comes from the environment; see README.md.
 `;
@@ -139,6 +141,24 @@ async function createApiKey(config: Config, args: string[]): Promise<void> {
   );
 }
 
+async function setSuperadmin(config: Config, args: string[], isSuperadmin: boolean): Promise<void> {
+  const { positionals } = parse(args, {});
+  const [email] = positionals;
+  if (email === undefined || positionals.length > 1) throw new UsageError('give one e-mail address');
+  try {
+    await withData(config, ({ services }) => services.admin.setSuperadminByEmail(systemActor('cli'), email, isSuperadmin));
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') {
+      throw new AppError(
+        'NOT_FOUND',
+        `No user ${email.toLowerCase()} yet: they must sign in first (or put the address in SUPERADMIN_EMAILS)`,
+      );
+    }
+    throw error;
+  }
+  process.stdout.write(`${email.toLowerCase()} is ${isSuperadmin ? 'now' : 'no longer'} a superadmin\n`);
+}
+
 async function run(argv: string[]): Promise<void> {
   const [command, subcommand, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -156,6 +176,9 @@ async function run(argv: string[]): Promise<void> {
       break;
     case 'api-key':
       if (subcommand === 'create') return createApiKey(config, rest);
+      break;
+    case 'superadmin':
+      if (subcommand === 'grant' || subcommand === 'revoke') return setSuperadmin(config, rest, subcommand === 'grant');
       break;
   }
   throw new UsageError(`unknown command: ${argv.join(' ')}`);

@@ -5,7 +5,7 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { Action, Subject } from '../auth/permissions.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
@@ -18,6 +18,18 @@ export interface TenantPermission {
   tenantId: string;
   action: Action;
   subject: Subject;
+}
+
+/** The scope that failed, wherever scope-auth nested it ($any, $all, scope functions). */
+function scopeFailureOf(failure: AuthFailure): Extract<AuthFailure, { kind: AuthScopeFailureType.AuthScope }> | undefined {
+  if (failure.kind === AuthScopeFailureType.AuthScope) return failure;
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    for (const nested of failure.failures) {
+      const found = scopeFailureOf(nested);
+      if (found) return found;
+    }
+  }
+  return undefined;
 }
 
 export interface BuilderTypes {
@@ -51,13 +63,13 @@ export const builder = new SchemaBuilder<BuilderTypes>({
     cacheKey: (value) => JSON.stringify(value),
     unauthorizedError: (_parent, context, _info, result) => {
       if (context.actor === null) return unauthenticated();
-      const failure = result.failure;
-      if (failure.kind === 'AuthScope' && failure.error instanceof AppError) return failure.error;
-      if (failure.kind === 'AuthScope' && failure.scope === 'tenantPermission') {
+      const failure = scopeFailureOf(result.failure);
+      if (failure?.error instanceof AppError) return failure.error;
+      if (failure?.scope === 'tenantPermission') {
         const { action, subject } = failure.parameter as TenantPermission;
         return forbidden(`You may not ${action} ${subject} in this tenant`);
       }
-      if (failure.kind === 'AuthScope' && failure.scope === 'superadmin') return forbidden('Only a superadmin may do this');
+      if (failure?.scope === 'superadmin') return forbidden('Only a superadmin may do this');
       return forbidden();
     },
   },

@@ -22,6 +22,8 @@ export class Browser {
   constructor(
     /** The Origin header sent with non-GET requests, as a page of this origin would. */
     readonly origin?: string,
+    /** Where requests really go: lets a test serve an https BASE_URL from a plain-http listener. */
+    private readonly rewrite: (url: URL) => URL = (url) => url,
   ) {}
 
   private jar(url: URL): Map<string, StoredCookie> {
@@ -62,7 +64,12 @@ export class Browser {
     const cookies = this.cookieHeader(address);
     if (cookies !== '') headers.cookie = cookies;
     if (method !== 'GET' && this.origin && headers.origin === undefined) headers.origin = this.origin;
-    const response = await fetch(url, { method, headers, redirect: 'manual', ...(init.body === undefined ? {} : { body: init.body }) });
+    const response = await fetch(this.rewrite(url), {
+      method,
+      headers,
+      redirect: 'manual',
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
     this.store(url, response);
     return { status: response.status, headers: response.headers, url: url.toString(), text: await response.text() };
   }

@@ -31,9 +31,18 @@ export async function freePort(): Promise<number> {
  * The real server, in process, on a random port, on a database of this test
  * file's own. `env` adds or overrides environment variables.
  */
-export async function startTestServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
-  const port = await freePort();
+export async function startTestServer({
+  env = {},
+  databaseUrl,
+}: {
+  env?: Record<string, string>;
+  /** Share this database (a second server process) instead of making one. */
+  databaseUrl?: string;
+} = {}): Promise<TestServer> {
+  const database = databaseUrl
+    ? { url: databaseUrl, drop: async () => undefined }
+    : await createTestDatabase();
+  const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-test-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',

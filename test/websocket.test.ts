@@ -1,0 +1,129 @@
+/**
+ * GraphQL over WebSocket behind the same gate as HTTP, with a real
+ * graphql-ws client: a key in connectionParams, or the session cookie of the
+ * upgrade request from a trusted origin; anything else is closed with 4403.
+ */
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenantWithKey, type TenantWithKey } from './helpers/fixtures.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { signIn, uniqueEmail } from './helpers/sessions.js';
+
+let provider: IdentityProvider;
+let server: TestServer;
+let tenant: TenantWithKey;
+
+beforeAll(async () => {
+  provider = await startIdentityProvider();
+  server = await startTestServer({ env: provider.env });
+  tenant = await createTenantWithKey(server);
+});
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+/** A WebSocket class that sends these headers with the upgrade request, as a browser would its cookie and Origin. */
+function socketWithHeaders(headers: Record<string, string>): unknown {
+  return class extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  };
+}
+
+interface Connection {
+  client: Client;
+  /** Resolves with the close code if the server closes the connection. */
+  closed: Promise<number>;
+}
+
+function connect(options: { headers?: Record<string, string>; authorization?: string; path?: string }): Connection {
+  let onClosed: (code: number) => void = () => undefined;
+  const closed = new Promise<number>((resolve) => (onClosed = resolve));
+  const client = createClient({
+    url: `${server.url.replace('http', 'ws')}${options.path ?? '/graphql'}`,
+    webSocketImpl: socketWithHeaders(options.headers ?? {}),
+    retryAttempts: 0,
+    lazy: false,
+    ...(options.authorization ? { connectionParams: { authorization: options.authorization } } : {}),
+    on: { closed: (event) => onClosed((event as { code: number }).code) },
+    onNonLazyError: () => undefined,
+  });
+  return { client, closed };
+}
+
+async function query<Data>(client: Client, document: string, variables: Record<string, unknown> = {}) {
+  return new Promise<{ data?: Data; errors?: { message: string; extensions?: { code?: string } }[] }>((resolve, reject) => {
+    let result: { data?: Data; errors?: { message: string }[] } = {};
+    client.subscribe<Data>(
+      { query: document, variables },
+      { next: (value) => (result = value as typeof result), error: reject, complete: () => resolve(result) },
+    );
+  });
+}
+
+describe('graphql-ws connections', () => {
+  it('accept an API key in connectionParams.authorization', async () => {
+    const { client } = connect({ authorization: `Bearer ${tenant.key}` });
+    try {
+      const result = await query<{ tenants: { id: string }[] }>(client, '{ tenants { id } }');
+      expect(result.data?.tenants.map((each) => each.id)).toEqual([tenant.tenant.id]);
+      const missing = await query(client, 'query ($t: ID!) { note(tenantId: $t, id: "nope") { id } }', { t: tenant.tenant.id });
+      expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('accept the session cookie of the upgrade request from a trusted origin', async () => {
+    const email = uniqueEmail('ws');
+    await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email, role: 'manager' });
+    const person = await signIn(server, provider, { email });
+    const { client } = connect({ headers: { cookie: person.cookie, origin: server.url } });
+    try {
+      const result = await query<{ me: { role: string; email: string } }>(client, 'query ($t: ID!) { me(tenantId: $t) { role email } }', {
+        t: tenant.tenant.id,
+      });
+      expect(result.data?.me).toEqual({ role: 'manager', email });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it.each([
+    ['no credentials', {}],
+    ['an unknown key', { authorization: 'Bearer svc_unknownKeyUnknownKeyUnknownKey000000' }],
+    ['a key without the Bearer scheme', { authorization: tenant?.key ?? 'svc_x' }],
+  ])('close with 4403 for %s', async (_case, options) => {
+    const { client, closed } = connect(options);
+    try {
+      expect(await closed).toBe(4403);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('close with 4403 for a session cookie sent from an untrusted origin', async () => {
+    const email = uniqueEmail('cswsh');
+    await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email });
+    const person = await signIn(server, provider, { email });
+    const { client, closed } = connect({ headers: { cookie: person.cookie, origin: 'https://evil.example' } });
+    try {
+      expect(await closed).toBe(4403);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuse upgrades anywhere but /graphql', async () => {
+    const socket = new WebSocket(`${server.url.replace('http', 'ws')}/tenants`);
+    const status = await new Promise<number>((resolve) => {
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('error', () => resolve(-1));
+    });
+    expect(status).toBe(404);
+  });
+});
