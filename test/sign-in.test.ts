@@ -243,3 +243,37 @@ describe('behind https', () => {
   });
 });
 
+describe('built-in providers', () => {
+  it('send Google, GitHub and Microsoft sign-ins to their consent screens when configured', async () => {
+    const builtIn = await startTestServer({
+      env: {
+        AUTH_GOOGLE_CLIENT_ID: 'google-id',
+        AUTH_GOOGLE_CLIENT_SECRET: 'google-secret',
+        AUTH_GITHUB_CLIENT_ID: 'github-id',
+        AUTH_GITHUB_CLIENT_SECRET: 'github-secret',
+        AUTH_MICROSOFT_CLIENT_ID: 'microsoft-id',
+        AUTH_MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
+      },
+    });
+    try {
+      for (const [name, host] of [
+        ['google', 'accounts.google.com'],
+        ['github', 'github.com'],
+        ['microsoft', 'login.microsoftonline.com'],
+      ] as const) {
+        const response = await apiClient(builtIn.url).get(`/api/auth/signin/${name}`);
+        expect(response.status, name).toBe(302);
+        const location = new URL(response.headers.get('location') as string);
+        expect(location.host, name).toBe(host);
+        expect(location.searchParams.get('client_id'), name).toBe(`${name}-id`);
+        expect(location.searchParams.get('redirect_uri'), name).toBe(`${builtIn.url}/api/auth/callback/${name}`);
+      }
+      expect((await apiClient(builtIn.url).get<Json>('/api/auth/signin/oidc')).body.detail).toBe(
+        'No identity provider "oidc"; configured: google, github, microsoft',
+      );
+    } finally {
+      await builtIn.stop();
+    }
+  });
+});
+
