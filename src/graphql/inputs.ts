@@ -142,10 +142,13 @@ export function argsFrom<Shape extends z.ZodRawShape>(
   ) as unknown as InputFieldsFromShape<Types, z.input<StrictObject<Shape>>, 'Arg'>;
 }
 
-/** What REST and OpenAPI read from a field: its argument schema and the permission it needs. */
+/** What REST and OpenAPI read from a field: its argument schema and what the caller needs. */
 export interface OperationExtensions {
   argsSchema: StrictObject;
+  /** The (action, subject) a tenant operation needs in its tenant. */
   permission?: { action: Action; subject: Subject };
+  /** For operations outside a tenant: any caller, or superadmins only. */
+  access?: 'authenticated' | 'superadmin';
 }
 
 export function operationExtensionsOf(extensions: Readonly<GraphQLFieldExtensions<unknown, unknown>> | null | undefined) {
@@ -170,11 +173,16 @@ export function tenantOperation<Shape extends z.ZodRawShape & { tenantId: z.ZodT
   };
 }
 
-/** An operation outside any tenant (for example /tenants or /admin). */
-export function plainOperation<Shape extends z.ZodRawShape>(t: { arg: ArgBuilder<Types> }, schema: StrictObject<Shape>) {
+/** An operation outside any tenant (/tenants, /admin): for any caller, or for superadmins only. */
+export function plainOperation<Shape extends z.ZodRawShape>(
+  t: { arg: ArgBuilder<Types> },
+  schema: StrictObject<Shape>,
+  access: 'authenticated' | 'superadmin' = 'authenticated',
+) {
   return {
     args: argsFrom(t, schema),
-    extensions: { argsSchema: schema } satisfies OperationExtensions,
+    authScopes: access === 'superadmin' ? { superadmin: true } : { authenticated: true },
+    extensions: { argsSchema: schema, access } satisfies OperationExtensions,
   };
 }
 

@@ -145,7 +145,7 @@ function problemSchema(): JsonSchema {
 
 function errorResponsesOf(route: RestRoute): ProblemResponse[] {
   const responses: ProblemResponse[] = ['BadRequest', 'Unauthorized'];
-  if (route.permission || route.path.includes('{tenantId}')) responses.push('Forbidden');
+  if (route.permission || route.superadminOnly || route.path.includes('{tenantId}')) responses.push('Forbidden');
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
   if (route.method !== 'GET') responses.push('Conflict');
   if (route.body) responses.push('PayloadTooLarge', 'UnsupportedMediaType');
@@ -171,6 +171,7 @@ function operationOf(route: RestRoute, responses: ResponseSchemas): Record<strin
   if (route.permission) {
     descriptionParts.push(`Requires permission \`${route.permission.action}\` on \`${route.permission.subject}\`.`);
   }
+  if (route.superadminOnly) descriptionParts.push('Superadmins only.');
   descriptionParts.push(`GraphQL: \`${route.fieldName}\`.`);
   return {
     operationId: route.operationId,
@@ -200,6 +201,7 @@ function operationOf(route: RestRoute, responses: ResponseSchemas): Record<strin
       ),
     },
     ...(route.permission ? { 'x-permission': route.permission } : {}),
+    ...(route.superadminOnly ? { 'x-superadmin': true } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ export interface RestRoute extends GraphQLRouteSpec {
   /** Path and query arguments (everything but the body). */
   parametersSchema: StrictObject;
   permission: { action: Action; subject: Subject } | undefined;
+  /** Superadmins only (a route outside the tenants). */
+  superadminOnly: boolean;
   /** Path parameter name -> argument name. */
   pathArguments: Record<string, string>;
   queryArguments: Record<string, QueryValueKind>;
@@ -126,6 +128,7 @@ function compileRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): RestRoute 
     graphqlField,
     parametersSchema: body ? argsSchema.omit({ [bodyArgument]: true }) : argsSchema,
     permission: extensions.permission,
+    superadminOnly: extensions.access === 'superadmin',
     pathArguments,
     queryArguments,
     body,

@@ -63,28 +63,23 @@ const AdminStatsObject = builder.objectRef<AdminStats>('AdminStats').implement({
   }),
 });
 
-const superadmin = { superadmin: true } as const;
-
 builder.queryFields((t) => ({
   adminTenants: t.prismaField({
     type: [AdminTenant],
     description: 'Every tenant, newest first, with counts. Superadmins only.',
-    authScopes: superadmin,
-    ...plainOperation(t, ListAdminTenantsArgs),
+    ...plainOperation(t, ListAdminTenantsArgs, 'superadmin'),
     resolve: (query, _root, input, context) => context.services.admin.listTenants(actorOf(context), input, query),
   }),
   adminUsers: t.prismaField({
     type: ['User'],
     description: 'Every user, newest first. Superadmins only.',
-    authScopes: superadmin,
-    ...plainOperation(t, ListAdminUsersArgs),
+    ...plainOperation(t, ListAdminUsersArgs, 'superadmin'),
     resolve: (query, _root, input, context) => context.services.admin.listUsers(actorOf(context), input, query),
   }),
   adminStats: t.field({
     type: AdminStatsObject,
     description: 'Counts across all tenants. Superadmins only.',
-    authScopes: superadmin,
-    ...plainOperation(t, args({})),
+    ...plainOperation(t, args({}), 'superadmin'),
     resolve: (_root, _input, context) => context.services.admin.stats(actorOf(context)),
   }),
 }));
@@ -93,16 +88,14 @@ builder.mutationFields((t) => ({
   adminUpdateTenant: t.prismaField({
     type: AdminTenant,
     description: 'Suspends or restores a tenant. Superadmins only.',
-    authScopes: superadmin,
-    ...plainOperation(t, args({ tenantId: fields.id('Tenant id'), input: UpdateAdminTenantDto })),
+    ...plainOperation(t, args({ tenantId: fields.id('Tenant id'), input: UpdateAdminTenantDto }), 'superadmin'),
     resolve: (query, _root, input, context) =>
       context.services.admin.updateTenant(actorOf(context), input.tenantId, input.input, query),
   }),
   adminUpdateUser: t.prismaField({
     type: 'User',
     description: 'Grants or revokes superadmin rights; the last superadmin stays. Superadmins only.',
-    authScopes: superadmin,
-    ...plainOperation(t, args({ userId: fields.id('User id'), input: UpdateAdminUserDto })),
+    ...plainOperation(t, args({ userId: fields.id('User id'), input: UpdateAdminUserDto }), 'superadmin'),
     resolve: (query, _root, input, context) =>
       context.services.admin.updateUser(actorOf(context), input.userId, input.input, query),
   }),

@@ -39,7 +39,6 @@ builder.queryFields((t) => ({
   tenants: t.prismaField({
     type: ['Tenant'],
     description: "The caller's tenants, newest first: all of them for a superadmin, its own for an API key.",
-    authScopes: { authenticated: true },
     ...plainOperation(t, ListTenantsArgs),
     resolve: (query, _root, input, context) => context.services.tenants.list(actorOf(context), input, query),
   }),
@@ -56,8 +55,7 @@ builder.mutationFields((t) => ({
   createTenant: t.prismaField({
     type: 'Tenant',
     description: 'Creates a tenant, optionally inviting its owner. Superadmins only.',
-    authScopes: { superadmin: true },
-    ...plainOperation(t, args({ input: CreateTenantDto })),
+    ...plainOperation(t, args({ input: CreateTenantDto }), 'superadmin'),
     resolve: (query, _root, input, context) => context.services.tenants.create(actorOf(context), input.input, query),
   }),
   updateTenant: t.prismaField({
