@@ -192,6 +192,7 @@ describe('bad input gets a clear answer and loses nothing', () => {
       const response = await alpha.api.post<Problem>(notesPath(alpha.tenant.id), { content: 'x'.repeat(1024 * 1024 + 10) });
       expect(response.status).toBe(413);
       expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(response.headers.get('connection')).toBe('close');
     });
   });
 

@@ -157,10 +157,13 @@ export function createHttpServer(app: App): http.Server {
       const appError =
         error instanceof AppError ? error : new AppError('INTERNAL', 'Something went wrong on our side; it has been logged');
       if (!(error instanceof AppError)) state.log.error({ err: error }, 'unhandled error');
-      if (!response.headersSent) send(response, problemResult(appError, requestId));
-      else response.destroy();
-      // A body we stopped reading (413) must not be read as the next request.
-      if (appError.code === 'PAYLOAD_TOO_LARGE') response.shouldKeepAlive = false;
+      if (response.headersSent) {
+        response.destroy();
+      } else {
+        // The rest of a body we stopped reading (413) must not be read as the next request.
+        if (appError.code === 'PAYLOAD_TOO_LARGE') response.setHeader('connection', 'close');
+        send(response, problemResult(appError, requestId));
+      }
     } finally {
       const actor = state.actor;
       const entry = {

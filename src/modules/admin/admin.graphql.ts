@@ -2,8 +2,7 @@ import { actorOf } from '../../graphql/context.js';
 import { builder } from '../../graphql/builder.js';
 import { plainOperation } from '../../graphql/inputs.js';
 import { args, fields } from '../../lib/dto.js';
-import { TenantSettingsObject, TenantStatusEnum } from '../tenant/tenant.graphql.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { TenantRecord } from '../tenant/tenant.graphql.js';
 import {
   ListAdminTenantsArgs,
   ListAdminUsersArgs,
@@ -15,19 +14,13 @@ import {
 const AdminTenant = builder.prismaObject('Tenant', {
   variant: 'AdminTenant',
   description: 'A tenant as superadmins see it, with counts.',
+  interfaces: [TenantRecord],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    status: t.expose('status', { type: TenantStatusEnum }),
-    settings: t.field({ type: TenantSettingsObject, resolve: (tenant) => settingsOf(tenant) }),
     memberCount: t.relationCount('users', { where: { status: 'active' }, description: 'Active members' }),
     apiKeyCount: t.relationCount('apiKeys', { where: { revokedAt: null }, description: 'API keys not revoked' }),
     noteCount: t.relationCount('notes'),
     entryCount: t.relationCount('entries'),
     invoiceCount: t.relationCount('invoices'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 

@@ -1,13 +1,14 @@
 import { actorOf } from '../../graphql/context.js';
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum, plainOperation, tenantOperation } from '../../graphql/inputs.js';
+import type { Tenant } from '../../generated/prisma/client.js';
 import { args, fields } from '../../lib/dto.js';
 import { CreateTenantDto, ListTenantsArgs, settingsOf, UpdateTenantDto, type TenantSettings } from './tenant.service.js';
 
 export const TenantStatusEnum = graphqlEnum('TenantStatus', ['active', 'suspended']);
 const WeekStartEnum = graphqlEnum('WeekStart', ['monday', 'sunday', 'saturday']);
 
-export const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings').implement({
+const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings').implement({
   description: 'How a tenant tracks time.',
   fields: (t) => ({
     timezone: t.exposeString('timezone', { description: 'IANA time zone' }),
@@ -20,8 +21,9 @@ export const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSet
   }),
 });
 
-builder.prismaObject('Tenant', {
-  description: 'An organisation: its members, projects and time live inside it.',
+/** The fields of a tenant, shared by `Tenant` and the superadmins' `AdminTenant`. */
+export const TenantRecord = builder.interfaceRef<Tenant>('TenantRecord').implement({
+  description: 'What every view of a tenant shows.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -31,6 +33,12 @@ builder.prismaObject('Tenant', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
+});
+
+builder.prismaObject('Tenant', {
+  description: 'An organisation: its members, projects and time live inside it.',
+  interfaces: [TenantRecord],
+  fields: () => ({}),
 });
 
 const tenantId = fields.id('Tenant id');
