@@ -6,7 +6,7 @@ import type { Auth } from './better-auth.js';
 /** `service.session_token`, or `__Secure-service.session_token` over https. */
 const sessionCookie = /(?:^|;\s*)(?:__Secure-)?service\.session_token=/;
 
-export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
+function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
   return typeof headers.cookie === 'string' && sessionCookie.test(headers.cookie);
 }
 

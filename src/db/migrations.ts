@@ -11,15 +11,15 @@ import type { Logger } from '../lib/logger.js';
 import { withSchemaEngine, type SchemaFile } from './schema-engine.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-export const prismaDirectory = path.join(projectRoot, 'prisma');
-export const migrationsDirectory = path.join(prismaDirectory, 'migrations');
+const prismaDirectory = path.join(projectRoot, 'prisma');
+const migrationsDirectory = path.join(prismaDirectory, 'migrations');
 const schemaPath = path.join(prismaDirectory, 'schema.prisma');
 
 const noFilters = { externalTables: [], externalEnums: [] };
 /** Arbitrary, stable key: several processes may start at once; one migrates, the others wait. */
 const migrationLockKey = 7_263_810_001;
 
-export function readSchema(): SchemaFile {
+function readSchema(): SchemaFile {
   return { path: 'schema.prisma', content: fs.readFileSync(schemaPath, 'utf8') };
 }
 

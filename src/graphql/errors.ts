@@ -33,7 +33,7 @@ function fromDatabase(error: Prisma.PrismaClientKnownRequestError): AppError | u
 }
 
 /** The AppError an error stands for, or undefined when it is an internal failure. */
-export function knownErrorOf(error: unknown): AppError | undefined {
+function knownErrorOf(error: unknown): AppError | undefined {
   const original = originalOf(error);
   if (original instanceof AppError) return original;
   if (original instanceof Prisma.PrismaClientKnownRequestError) return fromDatabase(original);

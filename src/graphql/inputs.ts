@@ -122,7 +122,7 @@ function describeField(field: z.ZodType, where: string) {
 }
 
 /** GraphQL arguments for every key of an argument schema. */
-export function argsFrom<Shape extends z.ZodRawShape>(
+function argsFrom<Shape extends z.ZodRawShape>(
   t: { arg: ArgBuilder<Types> },
   schema: StrictObject<Shape>,
 ): InputFieldsFromShape<Types, z.input<StrictObject<Shape>>, 'Arg'> {

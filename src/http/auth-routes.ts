@@ -23,7 +23,7 @@ const defaultCallback = '/api/auth/session';
 const defaultErrorCallback = '/api/auth/error';
 
 /** Request headers as better-auth wants them, with the client address it may record on the session. */
-export function authHeaders(request: IncomingMessage): Headers {
+function authHeaders(request: IncomingMessage): Headers {
   const headers = fromNodeHeaders(request.headers);
   headers.set(clientAddressHeader, request.socket.remoteAddress ?? '');
   return headers;

@@ -16,7 +16,7 @@ const allowedHeaders = 'authorization, content-type, x-request-id';
 const preflightMaxAgeSeconds = 600;
 
 /** The origin a browser says the request comes from: Origin, else the Referer's origin. */
-export function requestOrigin(headers: IncomingHttpHeaders): string | undefined {
+function requestOrigin(headers: IncomingHttpHeaders): string | undefined {
   const origin = headers.origin;
   if (typeof origin === 'string' && origin !== '') return origin;
   const referer = headers.referer;

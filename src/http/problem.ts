@@ -1,6 +1,6 @@
 import { toProblem, type AppError } from '../lib/errors.js';
 
-export const problemContentType = 'application/problem+json';
+const problemContentType = 'application/problem+json';
 
 /** An HTTP answer, written to the socket by the server. */
 export interface HttpResult {

@@ -76,8 +76,6 @@ export class AppError extends Error {
 export const isErrorCode = (value: unknown): value is ErrorCode =>
   typeof value === 'string' && Object.hasOwn(errorStatus, value);
 
-export const titleOf = (code: ErrorCode): string => errorTitles[code];
-
 /** Shorthands for the errors services throw most. */
 export const notFound = (resource: string, id?: string): AppError =>
   new AppError('NOT_FOUND', id === undefined ? `${resource} not found` : `${resource} ${id} not found`);
@@ -97,8 +95,6 @@ export const validationFailed = (errors: FieldError[], detail?: string): AppErro
 
 export const conflict = (detail: string, errors?: FieldError[]): AppError =>
   new AppError('CONFLICT', detail, errors === undefined ? {} : { errors });
-
-export const invalidState = (detail: string): AppError => new AppError('INVALID_STATE', detail);
 
 /** RFC 9457 problem details, with our `code`, field `errors` and `requestId`. */
 export interface ProblemDetails {

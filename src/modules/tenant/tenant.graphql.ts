@@ -5,7 +5,7 @@ import type { Tenant } from '../../generated/prisma/client.js';
 import { args, fields } from '../../lib/dto.js';
 import { CreateTenantDto, ListTenantsArgs, settingsOf, UpdateTenantDto, type TenantSettings } from './tenant.service.js';
 
-export const TenantStatusEnum = graphqlEnum('TenantStatus', ['active', 'suspended']);
+const TenantStatusEnum = graphqlEnum('TenantStatus', ['active', 'suspended']);
 const WeekStartEnum = graphqlEnum('WeekStart', ['monday', 'sunday', 'saturday']);
 
 const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings').implement({
