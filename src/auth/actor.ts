@@ -1,4 +1,5 @@
 import type { ActorType } from '../generated/prisma/enums.js';
+import { forbidden } from '../lib/errors.js';
 
 /** Who is calling. Resolved once per request by the authentication gate. */
 export type Actor =
@@ -14,6 +15,12 @@ export type Actor =
   | { type: 'system'; name: string };
 
 export const systemActor = (name: string): Actor => ({ type: 'system', name });
+
+/** Superadmin-only work (creating tenants, /admin): a superadmin, or the system (CLI). */
+export function requireSuperadmin(actor: Actor): void {
+  const allowed = actor.type === 'system' || (actor.type === 'user' && actor.isSuperadmin);
+  if (!allowed) throw forbidden('Only a superadmin may do this');
+}
 
 /** How events and records name an actor: `{type, id}` (CONTRACT.md section 6). */
 export function actorReference(actor: Actor): { type: ActorType; id: string | null } {

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
+import { sessionCookiePrefix } from './session-cookie.js';
 
 /** better-auth reads the client address from this header; the server overwrites it on every request. */
 export const clientAddressHeader = 'x-tally-client-ip';
@@ -61,7 +62,7 @@ export function createAuth({ config, secrets, db, log, afterSignIn }: AuthOption
       },
     },
     advanced: {
-      cookiePrefix: 'service',
+      cookiePrefix: sessionCookiePrefix,
       // Vitest sets NODE_ENV=test, which would switch better-auth's origin check off.
       disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [clientAddressHeader] },

@@ -2,9 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { SessionResolver } from './authenticate.js';
 import type { Auth } from './better-auth.js';
+import { sessionCookieName } from './session-cookie.js';
 
-/** `service.session_token`, or `__Secure-service.session_token` over https. */
-const sessionCookie = /(?:^|;\s*)(?:__Secure-)?service\.session_token=/;
+/** The session cookie, or its `__Secure-` form over https. */
+const sessionCookie = new RegExp(`(?:^|;\\s*)(?:__Secure-)?${sessionCookieName.replaceAll('.', '\\.')}=`);
 
 function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
   return typeof headers.cookie === 'string' && sessionCookie.test(headers.cookie);

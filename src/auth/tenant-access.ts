@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import { AppError, forbidden, notFound } from '../lib/errors.js';
+import { AppError, notFound } from '../lib/errors.js';
 import type { TenantStatus } from '../generated/prisma/enums.js';
 import type { Actor } from './actor.js';
 import { canAny, canSome, grantsOf, type Action, type Grant, type Role, type Subject } from './permissions.js';
@@ -21,8 +21,6 @@ export interface TenantAccess {
   can(action: Action, subject: Subject): boolean;
   /** May do `action` on every record of `subject`. */
   canAny(action: Action, subject: Subject): boolean;
-  /** Throws FORBIDDEN unless `can(action, subject)`. */
-  require(action: Action, subject: Subject): void;
 }
 
 function accessFor(
@@ -40,11 +38,6 @@ function accessFor(
     grants: grantsOf(role),
     can: (action, subject) => canSome(role, action, subject),
     canAny: (action, subject) => canAny(role, action, subject),
-    require(action, subject) {
-      if (!canSome(role, action, subject)) {
-        throw forbidden(`Your role (${role}) may not ${action} ${subject} in this tenant`);
-      }
-    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
+import { sessionCookieName } from '../auth/session-cookie.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 import { routeTable, type NativeRouteSpec } from './route-table.js';
 import { compileRoutes, isNative, type RestRoute } from './routes.js';
@@ -20,9 +21,6 @@ export function compileRestApi(schema: GraphQLSchema): RestApi {
     restSchema: flatResourceSchema(schema),
   };
 }
-
-/** Name of the session cookie on plain http (better-auth adds `__Secure-` behind https). */
-export const sessionCookieName = 'service.session_token';
 
 export function openApiDocumentOf(api: RestApi, serverUrl: string, version: string): OpenApiDocument {
   return buildOpenApiDocument({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { Actor } from '../../auth/actor.js';
+import { requireSuperadmin, type Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/client.js';
 import type { PrismaQuery } from '../../db/query.js';
 import type { Prisma, Tenant, User } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 
 export const UpdateAdminTenantDto = dto('UpdateAdminTenantDto', 'Suspend or restore a tenant.', {
   status: fields.enum('TenantStatus', ['active', 'suspended'], 'A suspended tenant answers 403 TENANT_SUSPENDED everywhere'),
@@ -42,11 +42,6 @@ export interface AdminStats {
   /** Outbox events not yet fanned out to webhooks and notifications. */
   pendingEvents: number;
   pendingWebhookDeliveries: number;
-}
-
-function requireSuperadmin(actor: Actor): void {
-  const allowed = actor.type === 'system' || (actor.type === 'user' && actor.isSuperadmin);
-  if (!allowed) throw forbidden('Only a superadmin may do this');
 }
 
 /** Operations across tenants, for superadmins (and the CLI). */

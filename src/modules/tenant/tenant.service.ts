@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { Actor } from '../../auth/actor.js';
+import { requireSuperadmin, type Actor } from '../../auth/actor.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { addMember } from '../user/user.service.js';
 import type { Prisma, Tenant } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { conflict, notFound } from '../../lib/errors.js';
 
 function isTimeZone(value: string): boolean {
   try {
@@ -97,9 +97,7 @@ export function createTenantService({ db }: { db: Db }) {
   return {
     /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
     async create(actor: Actor, input: unknown, query: TenantQuery = {}): Promise<Tenant> {
-      if (actor.type === 'api_key' || (actor.type === 'user' && !actor.isSuperadmin)) {
-        throw forbidden('Only a superadmin may create tenants');
-      }
+      requireSuperadmin(actor);
       const { name, slug, ownerEmail, settings } = parseInput(CreateTenantDto, input);
       return db.$transaction(async (tx) => {
         if (await tx.tenant.findUnique({ where: { slug }, select: { id: true } })) {
