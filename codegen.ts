@@ -6,7 +6,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
  */
 const config: CodegenConfig = {
   overwrite: true,
-  schema: { 'src/graphql/schema.ts': { loader: './src/codegen/schema-loader.ts' } },
+  schema: { 'src/schema.ts': { loader: './src/codegen/schema-loader.ts' } },
   generates: {
     'schema/schema.graphql': { plugins: ['./src/codegen/graphql-schema.plugin.ts'] },
     'schema/openapi.json': { plugins: ['./src/codegen/openapi.plugin.ts'] },

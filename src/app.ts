@@ -3,30 +3,32 @@
  * (schema, routes, OpenAPI, services) and shared by every request.
  */
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from './config.js';
 import type { Actor } from './auth/actor.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
 import { createAuth, type Auth } from './auth/better-auth.js';
+import { createOriginPolicy, type OriginPolicy } from './auth/origins.js';
 import { createSessionResolver } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
+import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { createGraphQLContext, type GraphQLContext } from './graphql/context.js';
-import { schema } from './graphql/schema.js';
-import { createAuthRoutes, type AuthRoutes } from './http/auth-routes.js';
+import { createGraphQLContext, type GraphQLContext, type Services } from './graphql/context.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
+import { createGate } from './http/gate.js';
 import { createGraphQLServer, type GraphQLServer } from './http/graphql.js';
 import { createHealthCheck } from './http/health.js';
-import { createOriginPolicy, type OriginPolicy } from './http/origins.js';
-import type { HttpResult } from './http/problem.js';
 import type { Logger } from './lib/logger.js';
+import type { HttpResult } from './lib/problem.js';
 import type { Secrets } from './lib/secrets.js';
+import { RouteMatcher } from './rest/compile.js';
 import type { OpenApiDocument } from './rest/openapi.js';
 import { compileRestApi, openApiDocumentOf } from './rest/rest-api.js';
-import { createRestRouter, type RestRouter } from './rest/rest-router.js';
-import { RouteMatcher } from './rest/routes.js';
+import { createRestRouter, type GateResult, type RequestState, type RestRouter } from './rest/router.js';
 import { createSofaBridge } from './rest/sofa.js';
-import { createServices, type Services } from './services.js';
+import { routeTable } from './routes.js';
+import { schema } from './schema.js';
+import { createServices } from './services.js';
 import { version } from './version.js';
+import type { IncomingMessage } from 'node:http';
 
 export interface App {
   config: Config;
@@ -36,15 +38,16 @@ export interface App {
   schema: GraphQLSchema;
   openApi: OpenApiDocument;
   auth: Auth;
-  authRoutes: AuthRoutes;
   origins: OriginPolicy;
   authenticator: Authenticator;
   graphql: GraphQLServer;
   rest: RestRouter;
   docs: DocsHandler;
   health(): Promise<HttpResult>;
+  /** The authentication gate of HTTP requests. */
+  gate(request: IncomingMessage): Promise<GateResult>;
   /** The GraphQL context of one request (REST runs through GraphQL too). */
-  contextFor(actor: Actor | null, requestId: string, log: Logger): GraphQLContext;
+  contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
 }
 
 export interface AppOptions {
@@ -55,13 +58,20 @@ export interface AppOptions {
   embeddedDatabase: boolean;
 }
 
+/** The REST paths under which even an unknown path is public (sign-in). */
+const publicPrefixes = ['/api/auth/'];
+
 export function createApp({ config, secrets, log, db, embeddedDatabase }: AppOptions): App {
-  const services = createServices({ db });
-  const restApi = compileRestApi(schema);
+  const services = createServices({ db, log, config, secrets });
+  const restApi = compileRestApi(schema, routeTable);
   const openApi = openApiDocumentOf(restApi, config.baseUrl, version);
   const origins = createOriginPolicy(config.trustedOrigins);
   const afterSignIn = createSignInRules({ db, users: services.users, superadminEmails: config.superadminEmails, log });
   const auth = createAuth({ config, secrets, db, log, afterSignIn });
+  const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: createSessionResolver(auth) });
+  const gate = createGate({ authenticator, origins });
+  const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
+    createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log });
   return {
     config,
     log,
@@ -70,17 +80,20 @@ export function createApp({ config, secrets, log, db, embeddedDatabase }: AppOpt
     schema,
     openApi,
     auth,
-    authRoutes: createAuthRoutes({ auth, config, origins }),
     origins,
-    authenticator: createAuthenticator({ apiKeys: services.apiKeys, resolveSession: createSessionResolver(auth) }),
+    authenticator,
     graphql: createGraphQLServer({ schema, log }),
     rest: createRestRouter({
       matcher: new RouteMatcher(restApi.routes),
       sofa: createSofaBridge(restApi.restSchema, restApi.routes),
+      platform: { config, auth, origins },
+      gate,
+      contextFor,
+      publicPrefixes,
     }),
     docs: createDocsHandler(openApi),
     health: createHealthCheck({ db, version, embeddedDatabase }),
-    contextFor: (actor, requestId, requestLog) =>
-      createGraphQLContext({ db, services }, { actor, requestId, log: requestLog }),
+    gate,
+    contextFor,
   };
 }

@@ -1,19 +1,21 @@
-import type { Db } from './db/client.js';
-import { createAdminService } from './modules/admin/admin.service.js';
-import { createApiKeyService } from './modules/api-key/api-key.service.js';
-import { createNoteService } from './modules/note/note.service.js';
-import { createTenantService } from './modules/tenant/tenant.service.js';
-import { createUserService } from './modules/user/user.service.js';
+/**
+ * The domain services, one per module, built once per process and shared by
+ * GraphQL, REST, workers and the CLI.
+ */
+import type { Services } from './graphql/context.js';
+import type { ModuleDefinition, ServiceDependencies } from './modules/module.js';
+import { modules } from './modules/index.js';
 
-/** Every domain service, built once per process and shared by GraphQL, REST, workers and the CLI. */
-export function createServices({ db }: { db: Db }) {
-  return {
-    tenants: createTenantService({ db }),
-    users: createUserService({ db }),
-    apiKeys: createApiKeyService({ db }),
-    notes: createNoteService({ db }),
-    admin: createAdminService({ db }),
-  };
+type ServicesOf<List extends readonly ModuleDefinition[]> = {
+  [Module in List[number] as Module['name']]: ReturnType<Module['createService']>;
+};
+type Built = ServicesOf<typeof modules>;
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<Condition extends true> = Condition;
+/** Compile-time proof that the module list builds exactly the services the modules declare. */
+export type ModuleListBuildsServices = Assert<Same<Built, Services>>;
+
+export function createServices(dependencies: ServiceDependencies): Services {
+  return Object.fromEntries(modules.map((module) => [module.name, module.createService(dependencies)])) as Built;
 }
-
-export type Services = ReturnType<typeof createServices>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeTable } from '../src/rest/route-table.js';
+import { routeTable } from '../src/routes.js';
 import { createTenantWithKey } from './helpers/fixtures.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -60,7 +60,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every route of the table with its operationId, tag and method', () => {
-    for (const route of routeTable) {
+    for (const route of routeTable.filter((row) => row.kind !== 'native' || !row.hidden)) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       const action = route.action.charAt(0).toUpperCase() + route.action.slice(1);
       expect(operation?.operationId, `${route.method} ${route.path}`).toBe(`${route.controller}Controller${action}`);

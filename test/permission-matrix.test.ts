@@ -42,9 +42,9 @@ const system = () => systemAccess(tenant, systemActor('test'));
 
 /** Records an operation works on, made by the system, so nobody owns them. */
 const targets = {
-  member: async () => (await server.app.services.users.invite(system(), { email: uniqueEmail('target') })).id,
+  member: async () => (await server.app.services.users.invite(system(), { email: uniqueEmail('target'), role: 'member' })).id,
   note: async () => (await server.app.services.notes.create(system(), { content: 'not yours' })).id,
-  apiKey: async () => (await server.app.services.apiKeys.create(system(), { name: 'target' })).apiKey.id,
+  apiKey: async () => (await server.app.services.apiKeys.create(system(), { name: 'target', expiresInDays: 90 })).apiKey.id,
 };
 
 type Outcome = 'allowed' | 'forbidden' | `unexpected ${string}`;

@@ -22,7 +22,7 @@ export function requireSuperadmin(actor: Actor): void {
   if (!allowed) throw forbidden('Only a superadmin may do this');
 }
 
-/** How events and records name an actor: `{type, id}` (CONTRACT.md section 6). */
+/** How events and records name an actor: `{type, id}`, as webhook envelopes carry it. */
 export function actorReference(actor: Actor): { type: ActorType; id: string | null } {
   switch (actor.type) {
     case 'user':

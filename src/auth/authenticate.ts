@@ -1,5 +1,5 @@
 /**
- * The one authentication gate (spec section 5): every non-public route and
+ * The one authentication gate: every non-public route and
  * every GraphQL operation, over HTTP or WebSocket, passes here first. An API
  * key wins when both a key and a session cookie are sent; a presented but
  * invalid key is refused even if a valid cookie came along, since the caller
@@ -7,8 +7,17 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { unauthenticated, type AppError } from '../lib/errors.js';
-import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
 import type { Actor } from './actor.js';
+
+/** What the gate learns from a presented API key. */
+export type ApiKeyCheck =
+  | { valid: true; actor: Extract<Actor, { type: 'api_key' }> }
+  | { valid: false; reason: 'unknown' | 'revoked' | 'expired' };
+
+/** Looks a presented `svc_...` key up (the API-key module implements it). */
+export interface ApiKeyChecker {
+  check(presented: string): Promise<ApiKeyCheck>;
+}
 
 export type Credential = 'api_key' | 'session';
 
@@ -39,7 +48,7 @@ export function createAuthenticator({
   apiKeys,
   resolveSession,
 }: {
-  apiKeys: Pick<ApiKeyService, 'check'>;
+  apiKeys: ApiKeyChecker;
   resolveSession?: SessionResolver;
 }): Authenticator {
   return {

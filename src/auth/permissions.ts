@@ -1,33 +1,45 @@
 /**
- * The role-to-permission matrix of CONTRACT.md section 3, as data. Every
- * check in the service (GraphQL scopes, REST, jobs, the CLI) reads it here.
+ * The role-to-permission matrix, as data. Every check in the service (GraphQL
+ * scopes, REST, jobs, the CLI) reads it here.
  *
  * A grant is (action, subject) and may be limited to the caller's own
  * records (`own`): what "own" means is up to the subject's service (the
  * author of a note, the owner of an entry, the assignee of a task...).
  * `manage` stands for read, create, update and delete; `approve` is separate.
  */
+import { defineEnum } from '../lib/vocabulary.js';
 
-export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve'] as const;
-export type Action = (typeof actions)[number];
+const crud = ['read', 'create', 'update', 'delete', 'manage'] as const;
 
-export const subjects = [
-  'Tenant',
-  'TenantUser',
-  'Entry',
-  'Project',
-  'TaskList',
-  'Task',
-  'Vehicle',
-  'Invoice',
-  'Note',
-  'Notification',
-  'Sync',
-  'ApiKey',
-  'Webhook',
-  'Search',
-] as const;
-export type Subject = (typeof subjects)[number];
+/** What can be done to each subject: a pair outside this list does not compile. */
+export const statements = {
+  Tenant: ['read', 'update'],
+  TenantUser: crud,
+  Entry: [...crud, 'approve'],
+  Project: crud,
+  TaskList: crud,
+  Task: crud,
+  Vehicle: crud,
+  Invoice: crud,
+  Note: crud,
+  Notification: ['read', 'update', 'delete'],
+  Sync: crud,
+  ApiKey: crud,
+  Webhook: crud,
+  Search: ['read'],
+} as const;
+
+export type Subject = keyof typeof statements;
+export type ActionOn<S extends Subject> = (typeof statements)[S][number];
+export type Action = ActionOn<Subject>;
+/** An (action, subject) pair that exists: `['approve', 'Entry']`, never `['approve', 'Note']`. */
+export type Permission = { [S in Subject]: readonly [ActionOn<S>, S] }[Subject];
+
+export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve'] as const satisfies readonly Action[];
+export const subjects = Object.keys(statements) as Subject[];
+
+export const actionEnum = defineEnum('Action', actions);
+export const subjectEnum = defineEnum('Subject', subjects as [Subject, ...Subject[]]);
 
 export const roles = ['owner', 'admin', 'manager', 'member'] as const;
 export type Role = (typeof roles)[number];
@@ -39,9 +51,10 @@ export interface Grant {
   own: boolean;
 }
 
-type GrantSpec = Action | `${Action}:own`;
+type GrantSpec<S extends Subject> = ActionOn<S> | `${ActionOn<S>}:own`;
+type RoleGrants = { [S in Subject]?: readonly GrantSpec<S>[] };
 
-const adminGrants: Partial<Record<Subject, GrantSpec[]>> = {
+const adminGrants: RoleGrants = {
   Tenant: ['read', 'update'],
   TenantUser: ['manage'],
   Entry: ['manage', 'approve'],
@@ -58,7 +71,7 @@ const adminGrants: Partial<Record<Subject, GrantSpec[]>> = {
   Search: ['read'],
 };
 
-const matrix: Record<Role, Partial<Record<Subject, GrantSpec[]>>> = {
+const matrix: Record<Role, RoleGrants> = {
   owner: adminGrants,
   admin: adminGrants,
   manager: {
@@ -92,7 +105,7 @@ const matrix: Record<Role, Partial<Record<Subject, GrantSpec[]>>> = {
   },
 };
 
-function parseSpec(subject: Subject, spec: GrantSpec): Grant {
+function parseSpec(subject: Subject, spec: string): Grant {
   const [action, scope] = spec.split(':') as [Action, 'own' | undefined];
   return { action, subject, own: scope === 'own' };
 }
@@ -102,7 +115,7 @@ const grantsByRole: Record<Role, readonly Grant[]> = Object.fromEntries(
     role,
     Object.freeze(
       Object.entries(matrix[role]).flatMap(([subject, specs]) =>
-        (specs ?? []).map((spec) => parseSpec(subject as Subject, spec)),
+        ((specs ?? []) as readonly string[]).map((spec) => parseSpec(subject as Subject, spec)),
       ),
     ),
   ]),

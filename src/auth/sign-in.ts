@@ -1,6 +1,10 @@
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
-import type { UserService } from '../modules/user/user.service.js';
+
+/** Turns pending invitations for a verified address into memberships (the user module implements it). */
+export interface InvitationActivator {
+  activateInvitations(user: { id: string; email: string; name: string; isSuperadmin: boolean }): Promise<number>;
+}
 
 /**
  * What a sign-in changes besides the session: an address in SUPERADMIN_EMAILS
@@ -17,7 +21,7 @@ export function createSignInRules({
   log,
 }: {
   db: Db;
-  users: Pick<UserService, 'activateInvitations'>;
+  users: InvitationActivator;
   superadminEmails: readonly string[];
   log: Logger;
 }) {

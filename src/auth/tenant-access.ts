@@ -1,14 +1,15 @@
 import type { Db } from '../db/client.js';
-import { AppError, notFound } from '../lib/errors.js';
+import { AppError, forbidden, notFound } from '../lib/errors.js';
 import type { TenantStatus } from '../generated/prisma/enums.js';
 import type { Actor } from './actor.js';
-import { canAny, canSome, grantsOf, type Action, type Grant, type Role, type Subject } from './permissions.js';
+import { canAny, canSome, grantsOf, type ActionOn, type Grant, type Permission, type Role, type Subject } from './permissions.js';
 
 /**
  * What the tenant guard resolved for one caller in one tenant: the role, the
  * caller's `tenantUserId` (null for API keys and the system), and the
  * permissions of that role. Services take it as proof that the caller may
- * enter the tenant, and scope every query by `tenantId`.
+ * enter the tenant, scope every query by `tenantId`, and check grants on it
+ * themselves when a caller (a worker, the CLI) has no API layer in front.
  */
 export interface TenantAccess {
   readonly tenantId: string;
@@ -18,10 +19,18 @@ export interface TenantAccess {
   readonly tenantUserId: string | null;
   readonly grants: readonly Grant[];
   /** May do `action` on `subject`, at least on the caller's own records. */
-  can(action: Action, subject: Subject): boolean;
+  can<S extends Subject>(action: ActionOn<S>, subject: S): boolean;
   /** May do `action` on every record of `subject`. */
-  canAny(action: Action, subject: Subject): boolean;
+  canAny<S extends Subject>(action: ActionOn<S>, subject: S): boolean;
+  /** `can` for a declared pair (a route's or an operation's permission). */
+  holds(permission: Permission): boolean;
+  /** Throws FORBIDDEN unless `can(action, subject)`. */
+  assert<S extends Subject>(action: ActionOn<S>, subject: S): void;
 }
+
+/** The refusal every layer uses, so that REST, GraphQL and jobs word it alike. */
+export const permissionRefusal = (action: string, subject: string): AppError =>
+  forbidden(`You may not ${action} ${subject} in this tenant`);
 
 function accessFor(
   tenant: TenantAccess['tenant'],
@@ -38,6 +47,10 @@ function accessFor(
     grants: grantsOf(role),
     can: (action, subject) => canSome(role, action, subject),
     canAny: (action, subject) => canAny(role, action, subject),
+    holds: ([action, subject]) => canSome(role, action, subject),
+    assert(action, subject) {
+      if (!canSome(role, action, subject)) throw permissionRefusal(action, subject);
+    },
   };
 }
 

@@ -12,7 +12,12 @@ import { migrateDatabase } from '../db/migrations.js';
 import { AppError } from '../lib/errors.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { startTally } from '../main.js';
-import { createServices, type Services } from '../services.js';
+import type { Services } from '../graphql/context.js';
+import { parseInput } from '../lib/dto.js';
+import { resolveSecrets } from '../lib/secrets.js';
+import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';
+import { CreateTenantDto } from '../modules/tenant/tenant.service.js';
+import { createServices } from '../services.js';
 
 const usage = `Usage: tally <command> [options]
 
@@ -58,7 +63,8 @@ async function withData<T>(config: Config, work: (context: DataContext) => Promi
   const client = createDatabaseClient({ url: database.url, log });
   try {
     await migrateDatabase(database.url, log);
-    return await work({ config, log, db: client.db, services: createServices({ db: client.db }) });
+    const services = createServices({ db: client.db, log, config, secrets: resolveSecrets(config, log) });
+    return await work({ config, log, db: client.db, services });
   } finally {
     await client.close();
     await database.stop();
@@ -107,11 +113,11 @@ async function migrate(config: Config): Promise<void> {
 
 async function createTenant(config: Config, args: string[]): Promise<void> {
   const { values } = parse(args, { name: { type: 'string' }, slug: { type: 'string' }, 'owner-email': { type: 'string' } });
-  const input = {
+  const input = parseInput(CreateTenantDto, {
     name: required(values, 'name'),
     slug: required(values, 'slug'),
     ...(typeof values['owner-email'] === 'string' ? { ownerEmail: values['owner-email'] } : {}),
-  };
+  });
   const tenant = await withData(config, ({ services }) => services.tenants.create(systemActor('cli'), input));
   process.stdout.write(`created tenant ${tenant.slug} (${tenant.id})\n`);
 }
@@ -126,13 +132,10 @@ async function createApiKey(config: Config, args: string[]): Promise<void> {
   const name = required(values, 'name');
   const days = typeof values['expires-in-days'] === 'string' ? values['expires-in-days'] : undefined;
   if (days !== undefined && !/^\d+$/.test(days)) throw new UsageError('--expires-in-days must be a whole number');
+  const input = parseInput(CreateApiKeyDto, { name, ...(days === undefined ? {} : { expiresInDays: Number(days) }) });
   const { apiKey, key } = await withData(config, async ({ services }) => {
     const tenant = await services.tenants.findByIdOrSlug(tenantRef);
-    const actor = systemActor('cli');
-    return services.apiKeys.create(systemAccess(tenant, actor), {
-      name,
-      ...(days === undefined ? {} : { expiresInDays: Number(days) }),
-    });
+    return services.apiKeys.create(systemAccess(tenant, systemActor('cli')), input);
   });
   process.stdout.write(
     `created API key "${apiKey.name}" for tenant ${apiKey.tenantId}, expires ${apiKey.expiresAt.toISOString()}\n` +

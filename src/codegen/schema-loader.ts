@@ -1,4 +1,4 @@
-import { schema } from '../graphql/schema.js';
+import { schema } from '../schema.js';
 
 /** GraphQL Code Generator schema loader: the executable schema the server runs. */
 export default function loadSchema() {

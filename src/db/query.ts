@@ -8,6 +8,14 @@ export interface PrismaQuery<Include, Select> {
   select?: Select;
 }
 
+/** What Pothos hands a Relay connection: the selection plus its window. */
+export interface PrismaPageQuery<Include, WhereUnique> {
+  include?: Include;
+  cursor?: WhereUnique;
+  take: number;
+  skip: number;
+}
+
 /** True when the caller asked for a shape other than the plain row. */
 export function shapesResult(query: PrismaQuery<unknown, unknown>): boolean {
   return query.include !== undefined || query.select !== undefined;

@@ -6,7 +6,8 @@ import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
-import type { Action, Subject } from '../auth/permissions.js';
+import type { Permission } from '../auth/permissions.js';
+import { permissionRefusal } from '../auth/tenant-access.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
@@ -16,8 +17,7 @@ import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.js';
 /** The (action, subject) an operation needs in the tenant named by its `tenantId` argument. */
 export interface TenantPermission {
   tenantId: string;
-  action: Action;
-  subject: Subject;
+  permission: Permission;
 }
 
 /** The scope that failed, wherever scope-auth nested it ($any, $all, scope functions). */
@@ -49,15 +49,14 @@ export interface BuilderTypes {
 }
 
 export const builder = new SchemaBuilder<BuilderTypes>({
-  // Scope auth must run before the other plugins wrap resolvers (ENVIRONMENT.md).
+  // Scope auth first: after the errors or prisma plugins, a refusal would not stop the resolver chain early.
   plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({
       authenticated: context.actor !== null,
       superadmin: context.actor?.type === 'user' && context.actor.isSuperadmin,
-      tenantPermission: async ({ tenantId, action, subject }) =>
-        (await context.tenantAccess(tenantId)).can(action, subject),
+      tenantPermission: async ({ tenantId, permission }) => (await context.tenantAccess(tenantId)).holds(permission),
     }),
     // Scope parameters are objects; identical ones share one check per request.
     cacheKey: (value) => JSON.stringify(value),
@@ -66,8 +65,8 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       const failure = scopeFailureOf(result.failure);
       if (failure?.error instanceof AppError) return failure.error;
       if (failure?.scope === 'tenantPermission') {
-        const { action, subject } = failure.parameter as TenantPermission;
-        return forbidden(`You may not ${action} ${subject} in this tenant`);
+        const [action, subject] = (failure.parameter as TenantPermission).permission;
+        return permissionRefusal(action, subject);
       }
       if (failure?.scope === 'superadmin') return forbidden('Only a superadmin may do this');
       return forbidden();

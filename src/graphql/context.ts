@@ -2,8 +2,22 @@ import type { Actor } from '../auth/actor.js';
 import { resolveTenantAccess, type TenantAccess } from '../auth/tenant-access.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
-import type { Services } from '../services.js';
 import { unauthenticated } from '../lib/errors.js';
+
+/**
+ * The domain services, one per module, built once per process. Each module
+ * adds its own entry from its manifest (`declare module` on this interface),
+ * so that this layer does not import the modules above it; src/services.ts
+ * checks at compile time that the module list builds exactly these.
+ */
+export interface Services {}
+
+/** Arguments the REST router has already validated for the one root field it runs. */
+export interface PreparsedArguments {
+  /** `Query.notes`, `Mutation.createNote`... */
+  field: string;
+  input: unknown;
+}
 
 /** What every resolver gets. Built per request after the authentication gate has run. */
 export interface GraphQLContext {
@@ -13,6 +27,8 @@ export interface GraphQLContext {
   actor: Actor | null;
   db: Db;
   services: Services;
+  /** Set by the REST router, so that the field's input is validated once, not twice. */
+  preparsed: PreparsedArguments | undefined;
   /** The tenant guard, memoised per request: one lookup per tenant however many fields ask. */
   tenantAccess(tenantId: string): Promise<TenantAccess>;
 }
@@ -31,9 +47,10 @@ export function createGraphQLContext(
     ...request,
     db,
     services,
+    preparsed: undefined,
     tenantAccess(tenantId) {
       const { actor } = request;
-      if (actor === null) return Promise.reject(new Error('tenantAccess needs an authenticated actor'));
+      if (actor === null) return Promise.reject(unauthenticated());
       let access = accessByTenant.get(tenantId);
       if (!access) {
         access = resolveTenantAccess(db, actor, tenantId);

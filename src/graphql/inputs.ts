@@ -1,15 +1,13 @@
 /**
- * GraphQL arguments and input types derived from the zod schemas in
- * src/lib/dto.ts, so that an input is described once. The field extensions
- * set here (`argsSchema`, `permission`) are what the REST layer and the
- * OpenAPI document read back from the schema.
+ * GraphQL arguments, input types and enums derived from the zod schemas in
+ * src/lib/dto.ts and the vocabularies of src/lib/vocabulary.ts, so that an
+ * input is described once.
  */
 import type { ArgBuilder, InputFieldsFromShape } from '@pothos/core';
-import type { GraphQLFieldExtensions } from 'graphql';
 import type { z } from 'zod';
-import type { Action, Subject } from '../auth/permissions.js';
 import { enumNames, namedInputs, scalarHints, type StrictObject } from '../lib/dto.js';
-import { builder, type SchemaTypes as Types, type TenantPermission } from './builder.js';
+import type { Vocabulary } from '../lib/vocabulary.js';
+import { builder, type SchemaTypes as Types } from './builder.js';
 type TypeParameter = string | object | [string | object];
 
 interface Unwrapped {
@@ -41,21 +39,24 @@ function unwrap(schema: z.ZodType): Unwrapped {
 const enumRefs = new Map<string, object>();
 const inputRefs = new Map<string, object>();
 
-function enumType(name: string, values: readonly string[]): object {
+function enumType(name: string, values: readonly string[], description?: string): object {
   let ref = enumRefs.get(name);
   if (!ref) {
-    ref = builder.enumType(name, { values: values as [string, ...string[]] });
+    ref = builder.enumType(name, {
+      values: values as [string, ...string[]],
+      ...(description === undefined ? {} : { description }),
+    });
     enumRefs.set(name, ref);
   }
   return ref;
 }
 
 /**
- * The GraphQL enum `name`, shared by inputs (zod `fields.enum(name, ...)`) and
+ * The GraphQL enum of a vocabulary, shared by inputs (its zod schema) and
  * outputs, so that a value has one type whichever way it travels.
  */
-export function graphqlEnum<const Values extends readonly [string, ...string[]]>(name: string, values: Values) {
-  return enumType(name, values) as PothosSchemaTypes.EnumRef<Types, Values[number], Values[number]>;
+export function graphqlEnum<Value extends string>(vocabulary: Vocabulary<Value>) {
+  return enumType(vocabulary.name, vocabulary.values, vocabulary.description) as PothosSchemaTypes.EnumRef<Types, Value, Value>;
 }
 
 function inputType(schema: StrictObject, name: string, description: string): object {
@@ -122,7 +123,7 @@ function describeField(field: z.ZodType, where: string) {
 }
 
 /** GraphQL arguments for every key of an argument schema. */
-function argsFrom<Shape extends z.ZodRawShape>(
+export function argsFrom<Shape extends z.ZodRawShape>(
   t: { arg: ArgBuilder<Types> },
   schema: StrictObject<Shape>,
 ): InputFieldsFromShape<Types, z.input<StrictObject<Shape>>, 'Arg'> {
@@ -140,49 +141,5 @@ function argsFrom<Shape extends z.ZodRawShape>(
       ];
     }),
   ) as unknown as InputFieldsFromShape<Types, z.input<StrictObject<Shape>>, 'Arg'>;
-}
-
-/** What REST and OpenAPI read from a field: its argument schema and what the caller needs. */
-export interface OperationExtensions {
-  argsSchema: StrictObject;
-  /** The (action, subject) a tenant operation needs in its tenant. */
-  permission?: { action: Action; subject: Subject };
-  /** For operations outside a tenant: any caller, or superadmins only. */
-  access?: 'authenticated' | 'superadmin';
-}
-
-export function operationExtensionsOf(extensions: Readonly<GraphQLFieldExtensions<unknown, unknown>> | null | undefined) {
-  return (extensions ?? {}) as Partial<OperationExtensions>;
-}
-
-/**
- * A tenant-scoped operation: its arguments (with `tenantId`), the (action,
- * subject) it requires through the tenant guard, and the extensions REST uses.
- */
-export function tenantOperation<Shape extends z.ZodRawShape & { tenantId: z.ZodType<string> }>(
-  t: { arg: ArgBuilder<Types> },
-  schema: StrictObject<Shape>,
-  [action, subject]: [Action, Subject],
-) {
-  return {
-    args: argsFrom(t, schema),
-    authScopes: (_parent: unknown, fieldArgs: { tenantId: string }) => ({
-      tenantPermission: { tenantId: fieldArgs.tenantId, action, subject } satisfies TenantPermission,
-    }),
-    extensions: { argsSchema: schema, permission: { action, subject } } satisfies OperationExtensions,
-  };
-}
-
-/** An operation outside any tenant (/tenants, /admin): for any caller, or for superadmins only. */
-export function plainOperation<Shape extends z.ZodRawShape>(
-  t: { arg: ArgBuilder<Types> },
-  schema: StrictObject<Shape>,
-  access: 'authenticated' | 'superadmin' = 'authenticated',
-) {
-  return {
-    args: argsFrom(t, schema),
-    authScopes: access === 'superadmin' ? { superadmin: true } : { authenticated: true },
-    extensions: { argsSchema: schema, access } satisfies OperationExtensions,
-  };
 }
 

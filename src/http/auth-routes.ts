@@ -1,5 +1,6 @@
 /**
- * /api/auth/*: the spec's sign-in paths on top of better-auth.
+ * /api/auth/*: the spec's sign-in paths on top of better-auth, as native
+ * route rows (public: they are how a caller gets credentials).
  *
  *   GET  /api/auth/signin/{provider}    302 to the provider (our handler; better-auth's is a POST)
  *   GET  /api/auth/callback/{provider}  better-auth's own callback
@@ -13,14 +14,49 @@
 import type { IncomingMessage } from 'node:http';
 import { APIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
-import { clientAddressHeader, configuredProviders, type Auth } from '../auth/better-auth.js';
-import type { Config } from '../config.js';
+import { z } from 'zod';
+import { clientAddressHeader, configuredProviders } from '../auth/better-auth.js';
+import { sessionCookieName } from '../auth/session-cookie.js';
 import { AppError, validationFailed } from '../lib/errors.js';
-import type { OriginPolicy } from './origins.js';
-import type { HttpResult } from './problem.js';
+import type { HttpResult } from '../lib/problem.js';
+import { nativeRoute, type JsonSchemaObject, type NativeRouteSpec, type Platform } from '../rest/route.js';
 
 const defaultCallback = '/api/auth/session';
 const defaultErrorCallback = '/api/auth/error';
+
+const sessionUser: JsonSchemaObject = {
+  type: 'object',
+  required: ['id', 'name', 'email', 'emailVerified', 'isSuperadmin', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    email: { type: 'string' },
+    emailVerified: { type: 'boolean' },
+    image: { type: ['string', 'null'] },
+    isSuperadmin: { type: 'boolean' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+const sessionRecord: JsonSchemaObject = {
+  type: 'object',
+  required: ['id', 'userId', 'expiresAt', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'string' },
+    userId: { type: 'string' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    ipAddress: { type: ['string', 'null'] },
+    userAgent: { type: ['string', 'null'] },
+  },
+};
+
+const provider = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]*$/)
+  .describe('A configured identity provider: `oidc` (or AUTH_OIDC_PROVIDER_ID), `google`, `github`, `microsoft`');
 
 /** Request headers as better-auth wants them, with the client address it may record on the session. */
 function authHeaders(request: IncomingMessage): Headers {
@@ -59,106 +95,203 @@ function fromAuthError(error: unknown): AppError {
   return new AppError('UNAVAILABLE', 'Sign-in is not available right now', { cause: error });
 }
 
-export interface AuthRoutes {
-  /** The answer for an /api/auth/* request. */
-  handle(request: IncomingMessage, url: URL, body: Buffer | undefined): Promise<HttpResult>;
+/** A path on this server, or a URL of a trusted origin: never an open redirect. */
+function destination(platform: Platform, value: string | undefined, fallback: string, name: string): string {
+  if (value === undefined || value === '') return fallback;
+  if (/^\/(?![/\\])/.test(value)) return value;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !platform.origins.isTrusted(url.origin)) {
+    throw validationFailed([{ path: name, message: 'must be a path on this server or a URL of a trusted origin' }]);
+  }
+  return url.toString();
 }
 
-export function createAuthRoutes({ auth, config, origins }: { auth: Auth; config: Config; origins: OriginPolicy }): AuthRoutes {
-  const providers = configuredProviders(config);
-
-  /** A path on this server, or a URL of a trusted origin: never an open redirect. */
-  function destination(value: string | null, fallback: string, name: string): string {
-    if (value === null || value === '') return fallback;
-    if (/^\/(?![/\\])/.test(value)) return value;
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !origins.isTrusted(url.origin)) {
-      throw validationFailed([{ path: name, message: 'must be a path on this server or a URL of a trusted origin' }]);
-    }
-    return url.toString();
-  }
-
-  async function signIn(request: IncomingMessage, url: URL, provider: string): Promise<HttpResult> {
-    if (!providers.includes(provider)) {
+const signIn = nativeRoute({
+  controller: 'auth',
+  action: 'signIn',
+  method: 'GET',
+  path: '/api/auth/signin/{provider}',
+  summary: 'Start signing in with an identity provider',
+  description:
+    "Redirects (302) to the provider's consent screen. After it, the provider returns to /api/auth/callback/{provider}, " +
+    'which sets the session cookie and redirects to `callbackUrl`.',
+  access: 'public',
+  parameters: z.strictObject({
+    provider,
+    callbackUrl: z
+      .string()
+      .optional()
+      .describe('Where to go once signed in: a path on this server, or a URL of a trusted origin. Default /api/auth/session'),
+    errorCallbackUrl: z
+      .string()
+      .optional()
+      .describe('Where to go when sign-in fails (`?error=<code>` is added). Default /api/auth/error'),
+  }),
+  responses: {
+    '302': { description: "To the provider's consent screen", headers: { location: 'The provider URL', 'set-cookie': 'The sign-in state cookie' } },
+    '400': { description: 'callbackUrl or errorCallbackUrl is not on this server or a trusted origin' },
+    '404': { description: 'No such provider is configured' },
+  },
+  async handler({ http, parameters, platform }) {
+    const providers = configuredProviders(platform.config);
+    if (!providers.includes(parameters.provider)) {
       throw new AppError(
         'NOT_FOUND',
         providers.length === 0
           ? 'No identity provider is configured (see AUTH_OIDC_* in README.md)'
-          : `No identity provider "${provider}"; configured: ${providers.join(', ')}`,
+          : `No identity provider "${parameters.provider}"; configured: ${providers.join(', ')}`,
       );
     }
-    const callbackURL = destination(url.searchParams.get('callbackUrl'), defaultCallback, 'callbackUrl');
-    const errorCallbackURL = destination(url.searchParams.get('errorCallbackUrl'), defaultErrorCallback, 'errorCallbackUrl');
+    const callbackURL = destination(platform, parameters.callbackUrl, defaultCallback, 'callbackUrl');
+    const errorCallbackURL = destination(platform, parameters.errorCallbackUrl, defaultErrorCallback, 'errorCallbackUrl');
     try {
-      const { headers, response } = await auth.api.signInSocial({
-        body: { provider, callbackURL, errorCallbackURL, disableRedirect: true },
-        headers: authHeaders(request),
+      const { headers, response } = await platform.auth.api.signInSocial({
+        body: { provider: parameters.provider, callbackURL, errorCallbackURL, disableRedirect: true },
+        headers: authHeaders(http),
         returnHeaders: true,
       });
-      if (!response.url) throw new AppError('UNAVAILABLE', `The provider "${provider}" gave no sign-in address`);
+      if (!response.url) throw new AppError('UNAVAILABLE', `The provider "${parameters.provider}" gave no sign-in address`);
       // The state cookie ties the callback to this browser.
       return { status: 302, headers: { location: response.url, 'cache-control': 'no-store' }, cookies: headers.getSetCookie() };
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw fromAuthError(error);
     }
-  }
+  },
+});
 
-  async function signOut(request: IncomingMessage): Promise<HttpResult> {
-    const refusal = origins.refusal('POST', request.headers);
+/** The provider's redirect (GET) or form post (POST), handed to better-auth as it came. */
+async function callback({ http, url, rawBody, platform }: Parameters<NativeRouteSpec['handler']>[0]): Promise<HttpResult> {
+  const target = new URL(`${url.pathname}${url.search}`, platform.config.baseUrl);
+  const response = await platform.auth.handler(
+    new Request(target, {
+      method: http.method ?? 'GET',
+      headers: authHeaders(http),
+      ...(rawBody === undefined ? {} : { body: new Uint8Array(rawBody) }),
+    }),
+  );
+  return fromFetchResponse(response);
+}
+
+/** Whatever the provider sends back (code, state, iss, scope...) goes to better-auth unchanged. */
+const callbackParameters = z.looseObject({
+  provider,
+  code: z.string().optional().describe('Supplied by the provider'),
+  state: z.string().optional().describe('Supplied by the provider'),
+});
+
+const callbackResponses = {
+  '302': { description: 'Signed in: to callbackUrl. Failed: to errorCallbackUrl with `?error=<code>`', headers: { 'set-cookie': 'The session cookie' } },
+};
+
+const callbackRoutes = [
+  nativeRoute({
+    controller: 'auth',
+    action: 'callback',
+    method: 'GET',
+    path: '/api/auth/callback/{provider}',
+    summary: 'Return from the identity provider',
+    description:
+      'Reached by redirect from the provider. Creates or updates the user, account and session, sets the session cookie ' +
+      `\`${sessionCookieName}\` (\`__Secure-${sessionCookieName}\` over https) and redirects to the callbackUrl of the sign-in.`,
+    access: 'public',
+    parameters: callbackParameters,
+    responses: callbackResponses,
+    handler: callback,
+  }),
+  nativeRoute({
+    controller: 'auth',
+    action: 'callbackPost',
+    method: 'POST',
+    path: '/api/auth/callback/{provider}',
+    summary: 'Return from the identity provider (form post)',
+    description: 'The same as the GET callback, for providers that post the answer (response_mode=form_post).',
+    access: 'public',
+    parameters: callbackParameters,
+    body: { kind: 'raw' },
+    responses: callbackResponses,
+    hidden: true,
+    handler: callback,
+  }),
+];
+
+const signOut = nativeRoute({
+  controller: 'auth',
+  action: 'signOut',
+  method: 'POST',
+  path: '/api/auth/signout',
+  summary: 'Sign out',
+  description:
+    'Ends the session of the cookie sent (the cookie then gets 401 everywhere) and clears it. Browsers must send an Origin ' +
+    'that is this server or a trusted origin. Signing out without a session also succeeds.',
+  access: 'public',
+  parameters: z.strictObject({}),
+  responses: {
+    '200': { description: 'Signed out', schema: { type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } } },
+    '403': { description: 'The request came from an untrusted browser origin' },
+  },
+  async handler({ http, platform }) {
+    const refusal = platform.origins.refusal('POST', http.headers);
     if (refusal) throw refusal;
-    const { headers } = await auth.api.signOut({
+    const { headers } = await platform.auth.api.signOut({
       body: { disableRedirect: true },
-      headers: authHeaders(request),
+      headers: authHeaders(http),
       returnHeaders: true,
     });
     return json({ success: true }, headers.getSetCookie());
-  }
+  },
+});
 
-  async function session(request: IncomingMessage): Promise<HttpResult> {
-    const { headers, response } = await auth.api.getSession({ headers: authHeaders(request), returnHeaders: true });
+const session = nativeRoute({
+  controller: 'auth',
+  action: 'session',
+  method: 'GET',
+  path: '/api/auth/session',
+  summary: 'The current session and user',
+  description: 'Answers 200 with `{session, user}` for a valid session cookie, and 200 with `null` without one (API keys have no session).',
+  access: 'public',
+  parameters: z.strictObject({}),
+  responses: {
+    '200': {
+      description: 'The session and its user, or null',
+      schema: {
+        anyOf: [{ type: 'object', required: ['session', 'user'], properties: { session: sessionRecord, user: sessionUser } }, { type: 'null' }],
+      },
+    },
+  },
+  async handler({ http, platform }) {
+    const { headers, response } = await platform.auth.api.getSession({ headers: authHeaders(http), returnHeaders: true });
     if (!response) return json(null, headers.getSetCookie());
     // The token is the cookie's value: it stays in the HttpOnly cookie, out of reach of scripts.
     const { token: _token, ...visibleSession } = response.session;
     return json({ session: visibleSession, user: response.user }, headers.getSetCookie());
-  }
+  },
+});
 
-  async function callback(request: IncomingMessage, url: URL, body: Buffer | undefined): Promise<HttpResult> {
-    const target = new URL(`${url.pathname}${url.search}`, config.baseUrl);
-    const response = await auth.handler(
-      new Request(target, {
-        method: request.method ?? 'GET',
-        headers: authHeaders(request),
-        ...(body === undefined ? {} : { body: new Uint8Array(body) }),
-      }),
+const signInError = nativeRoute({
+  controller: 'auth',
+  action: 'error',
+  method: 'GET',
+  path: '/api/auth/error',
+  summary: 'Where a failed sign-in lands',
+  description: 'Answers 401 with the reason the identity provider gave.',
+  access: 'public',
+  parameters: z.looseObject({ error: z.string().optional() }),
+  responses: { '401': { description: 'Sign-in failed' } },
+  hidden: true,
+  async handler({ parameters }) {
+    const code = parameters.error ?? '';
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `Sign-in failed (${/^[a-z0-9_]{1,64}$/i.test(code) ? code : 'unknown'}). Start again at /api/auth/signin/{provider}.`,
     );
-    return fromFetchResponse(response);
-  }
+  },
+});
 
-  return {
-    async handle(request, url, body) {
-      const method = request.method ?? 'GET';
-      const { pathname } = url;
-      const signInProvider = /^\/api\/auth\/signin\/([^/]+)$/.exec(pathname)?.[1];
-      if (signInProvider !== undefined && method === 'GET') return signIn(request, url, decodeURIComponent(signInProvider));
-      if (/^\/api\/auth\/callback\/[^/]+$/.test(pathname) && (method === 'GET' || method === 'POST')) {
-        return callback(request, url, body);
-      }
-      if (pathname === '/api/auth/signout' && method === 'POST') return signOut(request);
-      if (pathname === '/api/auth/session' && method === 'GET') return session(request);
-      if (pathname === '/api/auth/error' && method === 'GET') {
-        const code = url.searchParams.get('error') ?? '';
-        throw new AppError(
-          'UNAUTHENTICATED',
-          `Sign-in failed (${/^[a-z0-9_]{1,64}$/i.test(code) ? code : 'unknown'}). Start again at /api/auth/signin/{provider}.`,
-        );
-      }
-      throw new AppError('NOT_FOUND', `No route ${method} ${pathname}; sign-in routes are listed under Auth in /docs`);
-    },
-  };
-}
+/** The sign-in rows, ahead of every module's rows in the route table. */
+export const authRoutes: readonly NativeRouteSpec[] = [signIn, ...callbackRoutes, signOut, session, signInError];

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { stringify } from 'yaml';
 import type { OpenApiDocument } from '../rest/openapi.js';
-import type { HttpResult } from './problem.js';
+import type { HttpResult } from '../lib/problem.js';
 
 const require = createRequire(import.meta.url);
 const swaggerDirectory = path.dirname(require.resolve('swagger-ui-dist/package.json'));

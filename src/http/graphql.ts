@@ -42,6 +42,8 @@ export function createGraphQLServer({ schema, log }: { schema: GraphQLSchema; lo
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // The server applies the one CORS policy of every path; yoga's own would reflect any Origin with credentials.
+    cors: false,
     batching: false,
     renderGraphiQL,
     graphiql: { title: 'Tally GraphQL', credentials: 'include' },

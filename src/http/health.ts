@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import type { HttpResult } from './problem.js';
+import type { HttpResult } from '../lib/problem.js';
 
 const probeTimeoutMs = 2000;
 

@@ -1,16 +1,36 @@
 /**
- * The one Node HTTP server. It decides what is public (health, docs, the
- * GraphiQL page, sign-in), runs the authentication gate for everything else,
- * and hands the request to GraphQL (yoga) or REST (route table + sofa).
+ * The one Node HTTP server. It gives every request an id and the CORS policy,
+ * serves the infrastructure paths (health, docs, GraphQL), and hands every
+ * other path to the REST router, which owns the gate, the tenant guard and
+ * the resources. The gate itself lives here, shared by REST, GraphQL and the
+ * WebSocket upgrade.
  */
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { App } from '../app.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Actor } from '../auth/actor.js';
+import type { OriginPolicy } from '../auth/origins.js';
+import type { GraphQLContext } from '../graphql/context.js';
 import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { readBody } from './body.js';
-import { problemResult, type HttpResult } from './problem.js';
+import { problemResult, type HttpResult } from '../lib/problem.js';
+import { readBody } from '../rest/body.js';
+import type { GateResult, RequestState, RestRouter } from '../rest/router.js';
+import type { DocsHandler } from './docs.js';
+import type { GraphQLServer } from './graphql.js';
+
+/** What the server needs from the process (the App satisfies it). */
+export interface HttpServerDependencies {
+  log: Logger;
+  origins: OriginPolicy;
+  rest: RestRouter;
+  docs: DocsHandler;
+  graphql: GraphQLServer;
+  health(): Promise<HttpResult>;
+  gate(request: IncomingMessage): Promise<GateResult>;
+  contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
+}
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -19,9 +39,16 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
 }
 
-function send(response: ServerResponse, result: HttpResult): void {
+async function send(response: ServerResponse, result: HttpResult): Promise<void> {
   for (const cookie of result.cookies ?? []) response.appendHeader('set-cookie', cookie);
+  // The rest of a body we stopped reading (413) must not be read as the next request.
+  if (result.status === 413) response.setHeader('connection', 'close');
   response.writeHead(result.status, result.headers);
+  if (result.body instanceof Readable) {
+    // A client that goes away destroys the stream, which closes what it reads from.
+    await pipeline(result.body, response).catch(() => result.body instanceof Readable && result.body.destroy());
+    return;
+  }
   response.end(result.body);
 }
 
@@ -78,71 +105,45 @@ function graphqlRefusal(error: AppError, requestId: string): HttpResult {
   };
 }
 
-interface RequestState {
-  requestId: string;
-  log: Logger;
-  actor: Actor | null;
-}
+const isDocsPath = (pathname: string): boolean =>
+  pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml';
 
-export function createHttpServer(app: App): http.Server {
-  /** The gate: an actor, or why not. Cookie-authenticated writes must come from a trusted origin. */
-  async function authenticate(request: IncomingMessage, response: ServerResponse, state: RequestState): Promise<AppError | undefined> {
-    const result = await app.authenticator.authenticate(request.headers);
-    if (result.actor === null) return result.error;
-    if (result.credential === 'session') {
-      const refusal = app.origins.refusal(request.method ?? 'GET', request.headers);
-      if (refusal) return refusal;
+export function createHttpServer(app: HttpServerDependencies): http.Server {
+  async function serveGraphQL(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
+    const method = request.method ?? 'GET';
+    // The GraphiQL page is public; every operation needs credentials.
+    const graphiqlPage = method === 'GET' && acceptsHtml(request) && !url.searchParams.has('query');
+    if (!graphiqlPage) {
+      const admitted = await app.gate(request);
+      if ('error' in admitted) return send(response, graphqlRefusal(admitted.error, state.requestId));
+      for (const cookie of admitted.cookies) response.appendHeader('set-cookie', cookie);
+      state.actor = admitted.actor;
     }
-    for (const cookie of result.cookies) response.appendHeader('set-cookie', cookie);
-    state.actor = result.actor;
-    return undefined;
+    const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
+    const fetchRequest = new Request(`http://localhost${request.url ?? '/graphql'}`, {
+      method,
+      headers: headersOf(request),
+      ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+    });
+    return sendFetchResponse(response, await app.graphql.fetch(fetchRequest, app.contextFor(state.actor, state)));
   }
 
-  async function dispatch(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState) {
+  async function dispatch(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
     const { pathname } = url;
     const method = request.method ?? 'GET';
 
+    // One CORS policy for every path: credentials only for BASE_URL and TRUSTED_ORIGINS.
     const preflight = app.origins.preflight(method, request.headers);
     if (preflight) return send(response, preflight);
     for (const [name, value] of Object.entries(app.origins.corsHeaders(request.headers))) response.setHeader(name, value);
 
     if (pathname === '/health') return send(response, await app.health());
-
-    if (pathname.startsWith('/api/auth/')) {
-      const body = method === 'POST' ? await readBody(request) : undefined;
-      return send(response, await app.authRoutes.handle(request, url, body));
-    }
-
-    if (pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml') {
+    if (isDocsPath(pathname)) {
       const result = app.docs.handle(pathname, request.headers['if-none-match']);
       return send(response, result ?? problemResult(new AppError('NOT_FOUND', `No document at ${pathname}`), state.requestId));
     }
-
-    if (pathname === '/graphql') {
-      // The GraphiQL page is public; every operation needs credentials.
-      const graphiqlPage = method === 'GET' && acceptsHtml(request) && !url.searchParams.has('query');
-      if (!graphiqlPage) {
-        const refusal = await authenticate(request, response, state);
-        if (refusal) return send(response, graphqlRefusal(refusal, state.requestId));
-      }
-      const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
-      const fetchRequest = new Request(`http://localhost${request.url ?? '/graphql'}`, {
-        method,
-        headers: headersOf(request),
-        ...(body === undefined ? {} : { body: new Uint8Array(body) }),
-      });
-      const context = app.contextFor(state.actor, state.requestId, state.log);
-      return sendFetchResponse(response, await app.graphql.fetch(fetchRequest, context));
-    }
-
-    const refusal = await authenticate(request, response, state);
-    if (refusal) return send(response, problemResult(refusal, state.requestId));
-    const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
-    const result = await app.rest.handle(
-      { method, url, contentType: request.headers['content-type'], body },
-      app.contextFor(state.actor, state.requestId, state.log),
-    );
-    return send(response, result);
+    if (pathname === '/graphql') return serveGraphQL(request, response, url, state);
+    return send(response, await app.rest.handle(request, url, state));
   }
 
   const server = http.createServer(async (request, response) => {
@@ -160,9 +161,7 @@ export function createHttpServer(app: App): http.Server {
       if (response.headersSent) {
         response.destroy();
       } else {
-        // The rest of a body we stopped reading (413) must not be read as the next request.
-        if (appError.code === 'PAYLOAD_TOO_LARGE') response.setHeader('connection', 'close');
-        send(response, problemResult(appError, requestId));
+        await send(response, problemResult(appError, requestId));
       }
     } finally {
       const actor = state.actor;
@@ -183,4 +182,3 @@ export function createHttpServer(app: App): http.Server {
   server.keepAliveTimeout = 5_000;
   return server;
 }
-

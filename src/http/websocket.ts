@@ -11,9 +11,23 @@ import type { ExecutionArgs } from 'graphql';
 import type { ServerOptions } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { App } from '../app.js';
 import type { Actor } from '../auth/actor.js';
-import { jsonBodyLimit } from './body.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { OriginPolicy } from '../auth/origins.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import type { Logger } from '../lib/logger.js';
+import { jsonBodyLimit } from '../rest/body.js';
+import type { RequestState } from '../rest/router.js';
+import type { GraphQLServer } from './graphql.js';
+
+/** What the WebSocket endpoint needs from the process (the App satisfies it). */
+export interface GraphQLWebSocketDependencies {
+  log: Logger;
+  authenticator: Authenticator;
+  origins: OriginPolicy;
+  graphql: GraphQLServer;
+  contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
+}
 
 interface Connection {
   actor: Actor;
@@ -33,7 +47,7 @@ export interface GraphQLWebSocket {
   close(): Promise<void>;
 }
 
-export function attachGraphQLWebSocket(server: http.Server, app: App): GraphQLWebSocket {
+export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocketDependencies): GraphQLWebSocket {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: jsonBodyLimit });
   server.on('upgrade', (request, socket, head) => {
     if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
@@ -63,7 +77,7 @@ export function attachGraphQLWebSocket(server: http.Server, app: App): GraphQLWe
         const requestId = randomUUID();
         const log = app.log.child({ requestId, connectionId: connection.connectionId });
         const { schema, execute, subscribe, contextFactory, parse, validate } = app.graphql.getEnveloped({
-          ...app.contextFor(connection.actor, requestId, log),
+          ...app.contextFor(connection.actor, { requestId, log, actor: connection.actor }),
           req: context.extra.request,
           params: payload,
         });

@@ -37,7 +37,7 @@ function hinted<T extends z.ZodType>(schema: T, scalar: ScalarHint, description?
 
 const decimalPattern = /^-?\d{1,12}(\.\d{1,4})?$/;
 
-/** Field builders for the types that need a GraphQL scalar or a named enum. */
+/** Field builders for the types that need a GraphQL scalar (named enums come from src/lib/vocabulary.ts). */
 export const fields = {
   id: (description?: string) => hinted(z.string().trim().min(1).max(64), 'ID', description),
   dateTime: (description?: string) =>
@@ -68,15 +68,9 @@ export const fields = {
       'Decimal',
       description,
     ),
-  enum: <const Values extends readonly [string, ...string[]]>(name: string, values: Values, description?: string) => {
-    const base = z.enum(values, { error: `must be one of: ${values.join(', ')}` });
-    const schema = description === undefined ? base : base.describe(description);
-    enumNames.add(schema, { name });
-    return schema;
-  },
 };
 
-/** `limit` (1..200, default 50) and `offset` of every list (CONTRACT.md section 5). */
+/** `limit` (1..200, default 50) and `offset`: every list pages the same way. */
 export const pagination = {
   limit: z.number().int().min(1).max(200).default(50).describe('Page size, 1 to 200'),
   offset: z.number().int().min(0).max(1_000_000).default(0).describe('Items to skip'),

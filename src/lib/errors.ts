@@ -1,8 +1,8 @@
 /**
- * The one error vocabulary of the service (CONTRACT.md section 7). Services
- * throw AppError; the GraphQL layer puts `code` into `extensions`, the REST
- * layer renders RFC 9457 problem+json. Anything else is an internal error and
- * is never shown to the caller.
+ * The one error vocabulary of the service. Services throw AppError; the
+ * GraphQL layer puts `code` into `extensions`, the REST layer renders RFC 9457
+ * problem+json with the same `code` (README, "Using the API"). Anything else
+ * is an internal error and is never shown to the caller.
  */
 
 export const errorStatus = {
@@ -66,10 +66,6 @@ export class AppError extends Error {
     this.status = errorStatus[code];
     this.errors = options.errors;
     this.headers = options.headers;
-  }
-
-  get title(): string {
-    return errorTitles[this.code];
   }
 }
 

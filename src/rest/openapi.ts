@@ -5,6 +5,7 @@
  * written to schema/openapi.json by `npm run codegen`.
  */
 import {
+  GraphQLNonNull,
   isEnumType,
   isListType,
   isNonNullType,
@@ -14,14 +15,13 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { argumentJsonSchema, namedInputJsonSchemas, type JsonSchema } from '../lib/dto.js';
+import { argumentJsonSchema, namedInputJsonSchemas, namedInputs, type JsonSchema } from '../lib/dto.js';
 import { errorStatus, problemTypeOf, type ErrorCode } from '../lib/errors.js';
-import { controllerTags, type NativeRouteSpec } from './route-table.js';
-import { operationIdOf, type RestRoute } from './routes.js';
+import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute } from './compile.js';
+import { controllers, type NativeResponse } from './route.js';
 
 export interface OpenApiOptions {
-  routes: readonly RestRoute[];
-  nativeRoutes: readonly NativeRouteSpec[];
+  routes: readonly CompiledRoute[];
   /** The schema as REST sees it (relations removed), see flatResourceSchema. */
   restSchema: GraphQLSchema;
   serverUrl: string;
@@ -42,23 +42,6 @@ const scalarSchemas: Record<string, JsonSchema> = {
   Decimal: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', examples: ['85.50'] },
 };
 
-const tagDescriptions: Record<string, string> = {
-  Auth: 'Sign-in with an external identity provider, sign-out, the current session',
-  Tenants: 'Tenants (organisations) and their settings',
-  Users: 'Members of a tenant, their roles and rates',
-  Entries: 'Time entries, timers and approval',
-  Invoices: 'Received invoices and receipts, with OCR',
-  Projects: 'Projects',
-  TaskLists: 'Task lists and their tasks',
-  Vehicles: 'Vehicles for mileage entries',
-  Notifications: "The caller's in-app notifications",
-  Syncs: 'IMAP mailboxes that import invoices',
-  Search: 'Full-text search over entries, invoices and projects',
-  ApiKeys: 'API keys for admin scripts',
-  Webhooks: 'Webhook subscriptions and their deliveries',
-  Notes: 'Short notes shared within a tenant',
-  Admin: 'Superadmin operations',
-};
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
@@ -143,16 +126,16 @@ function problemSchema(): JsonSchema {
   };
 }
 
-function errorResponsesOf(route: RestRoute): ProblemResponse[] {
+function errorResponsesOf(route: CompiledRoute): ProblemResponse[] {
   const responses: ProblemResponse[] = ['BadRequest', 'Unauthorized'];
-  if (route.permission || route.superadminOnly || route.path.includes('{tenantId}')) responses.push('Forbidden');
+  if (route.access.kind === 'tenant' || route.access.kind === 'superadmin' || route.path.includes('{tenantId}')) responses.push('Forbidden');
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
   if (route.method !== 'GET') responses.push('Conflict');
   if (route.body) responses.push('PayloadTooLarge', 'UnsupportedMediaType');
   return responses;
 }
 
-function operationOf(route: RestRoute, responses: ResponseSchemas): Record<string, unknown> {
+function parametersOf(route: CompiledRoute): Record<string, unknown>[] {
   const parameterSchemas = argumentJsonSchema(route.parametersSchema);
   const properties = (parameterSchemas.properties ?? {}) as Record<string, JsonSchema>;
   const requiredParameters = new Set((parameterSchemas.required ?? []) as string[]);
@@ -167,21 +150,44 @@ function operationOf(route: RestRoute, responses: ResponseSchemas): Record<strin
       ...(location === 'query' && schema.type === 'array' ? { style: 'form', explode: false } : {}),
     };
   };
-  const descriptionParts = [route.graphqlField.description ?? route.summary];
-  if (route.permission) {
-    descriptionParts.push(`Requires permission \`${route.permission.action}\` on \`${route.permission.subject}\`.`);
+  return [
+    ...Object.entries(route.pathArguments).map(([name, argument]) => parameter(name, argument, 'path')),
+    ...Object.keys(route.queryArguments).map((name) => parameter(name, name, 'query')),
+  ];
+}
+
+/** The route's own words, then who may call it. */
+function descriptionOf(route: CompiledRoute, own: string, extra: string[]): string {
+  const parts = [own];
+  if (route.access.kind === 'tenant') {
+    const [action, subject] = route.access.permission;
+    parts.push(`Requires permission \`${action}\` on \`${subject}\`.`);
   }
-  if (route.superadminOnly) descriptionParts.push('Superadmins only.');
-  descriptionParts.push(`GraphQL: \`${route.fieldName}\`.`);
+  if (route.access.kind === 'superadmin') parts.push('Superadmins only.');
+  return [...parts, ...extra].join('\n\n');
+}
+
+function errorResponses(route: CompiledRoute): Record<string, unknown> {
+  return Object.fromEntries(
+    errorResponsesOf(route).map((name) => [String(errorStatus[problemResponses[name][1][0]]), { $ref: `#/components/responses/${name}` }]),
+  );
+}
+
+function permissionExtensions(route: CompiledRoute): Record<string, unknown> {
+  if (route.access.kind === 'tenant') {
+    const [action, subject] = route.access.permission;
+    return { 'x-permission': { action, subject } };
+  }
+  return route.access.kind === 'superadmin' ? { 'x-superadmin': true } : {};
+}
+
+function operationOf(route: CompiledGraphQLRoute, responses: ResponseSchemas): Record<string, unknown> {
   return {
     operationId: route.operationId,
     tags: [route.tag],
     summary: route.summary,
-    description: descriptionParts.join('\n\n'),
-    parameters: [
-      ...Object.entries(route.pathArguments).map(([name, argument]) => parameter(name, argument, 'path')),
-      ...Object.keys(route.queryArguments).map((name) => parameter(name, name, 'query')),
-    ],
+    description: descriptionOf(route, route.graphqlField.description ?? route.summary, [`GraphQL: \`${route.fieldName}\`.`]),
+    parameters: parametersOf(route),
     ...(route.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } }
       : {}),
@@ -193,58 +199,97 @@ function operationOf(route: RestRoute, responses: ResponseSchemas): Record<strin
               description: route.summary,
               content: { 'application/json': { schema: responses.of(route.graphqlField.type) } },
             },
-      ...Object.fromEntries(
-        errorResponsesOf(route).map((name) => [
-          String(errorStatus[problemResponses[name][1][0]]),
-          { $ref: `#/components/responses/${name}` },
-        ]),
-      ),
+      ...errorResponses(route),
     },
-    ...(route.permission ? { 'x-permission': route.permission } : {}),
-    ...(route.superadminOnly ? { 'x-superadmin': true } : {}),
+    ...permissionExtensions(route),
   };
 }
 
-/** A public route with its own handler: documented from its row, no credentials. */
-function nativeOperationOf(route: NativeRouteSpec): Record<string, unknown> {
+function nativeBodyOf(route: CompiledNativeRoute): Record<string, unknown> | undefined {
+  const body = route.body;
+  if (!body || body.kind === 'raw') return undefined;
+  if (body.kind === 'json') {
+    const named = namedInputs.get(body.dto);
+    return { required: true, content: { 'application/json': { schema: named ? ref(named.id) : argumentJsonSchema(body.dto) } } };
+  }
+  const fields = argumentJsonSchema(body.fields);
   return {
-    operationId: operationIdOf(route),
-    tags: [controllerTags[route.controller]],
-    summary: route.summary,
-    description: route.description,
-    security: [],
-    parameters: route.parameters,
-    responses: Object.fromEntries(
-      Object.entries(route.responses).map(([status, response]) => [
-        status,
-        {
-          description: response.description,
-          ...(response.headers
-            ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
-            : {}),
-          ...(response.schema ? { content: { 'application/json': { schema: response.schema } } } : {}),
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          ...fields,
+          required: [body.fileField, ...((fields.required as string[] | undefined) ?? [])],
+          properties: {
+            [body.fileField]: { type: 'string', format: 'binary', description: body.fileDescription },
+            ...((fields.properties as Record<string, unknown> | undefined) ?? {}),
+          },
         },
-      ]),
-    ),
+      },
+    },
   };
+}
+
+function nativeResponseOf(response: NativeResponse, responses: ResponseSchemas, restSchema: GraphQLSchema): Record<string, unknown> {
+  let content: Record<string, unknown> | undefined;
+  if (response.graphqlType !== undefined) {
+    const type = restSchema.getType(response.graphqlType);
+    if (!type || !isObjectType(type)) throw new Error(`a native route answers with ${response.graphqlType}, which is not an object type`);
+    content = { 'application/json': { schema: responses.of(new GraphQLNonNull(type)) } };
+  } else if (response.schema) {
+    content = { 'application/json': { schema: response.schema } };
+  } else if (response.contentType) {
+    content = { [response.contentType]: { schema: { type: 'string', format: 'binary' } } };
+  }
+  return {
+    description: response.description,
+    ...(response.headers
+      ? { headers: Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }
+      : {}),
+    ...(content ? { content } : {}),
+  };
+}
+
+/** A route with its own handler, documented from its row. Public ones declare every answer themselves. */
+function nativeOperationOf(route: CompiledNativeRoute, responses: ResponseSchemas, restSchema: GraphQLSchema): Record<string, unknown> {
+  const isPublic = route.access.kind === 'public';
+  const requestBody = nativeBodyOf(route);
+  return {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    description: descriptionOf(route, route.description, []),
+    ...(isPublic ? { security: [] } : {}),
+    parameters: parametersOf(route),
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      ...Object.fromEntries(
+        Object.entries(route.responses).map(([status, response]) => [status, nativeResponseOf(response, responses, restSchema)]),
+      ),
+      ...(isPublic ? {} : errorResponses(route)),
+    },
+    ...permissionExtensions(route),
+  };
+}
+
+/** The named DTOs a route's body refers to. */
+function bodyDtoNames(route: CompiledRoute): string[] {
+  if (route.kind === 'graphql') return route.body ? [route.body.name] : [];
+  const named = route.body?.kind === 'json' ? namedInputs.get(route.body.dto) : undefined;
+  return named ? [named.id] : [];
 }
 
 /** The OpenAPI document of every route in the table. */
 export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const responses = new ResponseSchemas();
   const paths: OpenApiDocument['paths'] = {};
-  const operations: [string, string, Record<string, unknown>][] = [
-    ...options.nativeRoutes.map((route) => [route.path, route.method, nativeOperationOf(route)] as [string, string, Record<string, unknown>]),
-    ...options.routes.map((route) => [route.path, route.method, operationOf(route, responses)] as [string, string, Record<string, unknown>]),
-  ];
-  for (const [path, method, operation] of operations) {
-    paths[path] ??= {};
-    (paths[path] as Record<string, unknown>)[method.toLowerCase()] = operation;
+  const documented = options.routes.filter((route) => route.kind === 'graphql' || !route.hidden);
+  for (const route of documented) {
+    paths[route.path] ??= {};
+    (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] =
+      route.kind === 'graphql' ? operationOf(route, responses) : nativeOperationOf(route, responses, options.restSchema);
   }
-  const usedTags = new Set([
-    ...options.routes.map((route) => route.tag),
-    ...options.nativeRoutes.map((route) => controllerTags[route.controller]),
-  ]);
+  const usedTags = new Set(documented.map((route) => route.tag));
   return {
     openapi: '3.1.0',
     info: {
@@ -256,14 +301,14 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         'Every operation is also available over GraphQL at /graphql.',
     },
     servers: [{ url: options.serverUrl }],
-    tags: Object.values(controllerTags)
-      .filter((tag) => usedTags.has(tag))
-      .map((name) => ({ name, description: tagDescriptions[name] })),
+    tags: Object.values(controllers)
+      .filter(({ tag }) => usedTags.has(tag))
+      .map(({ tag, description }) => ({ name: tag, description })),
     security: [{ bearerAuth: [] }, { cookieAuth: [] }],
     paths,
     components: {
       schemas: {
-        ...namedInputJsonSchemas(options.routes.flatMap((route) => (route.body ? [route.body.name] : []))),
+        ...namedInputJsonSchemas(options.routes.flatMap(bodyDtoNames)),
         ...Object.fromEntries(Object.entries(responses.components).sort(([a], [b]) => a.localeCompare(b))),
         Problem: problemSchema(),
       },

@@ -18,7 +18,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import type { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import type { RestRoute } from './routes.js';
+import type { CompiledGraphQLRoute, CompiledRoute } from './compile.js';
 
 const rootTypes = new Set(['Query', 'Mutation', 'Subscription']);
 
@@ -51,16 +51,19 @@ function decisiveError(errors: readonly unknown[], log: Logger): AppError {
 
 export interface SofaBridge {
   /** Runs a route's field with `variables`; resolves to the field's data as JSON text, or an AppError. */
-  run(route: RestRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<{ json: string } | { error: AppError }>;
+  run(route: CompiledGraphQLRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<{ json: string } | { error: AppError }>;
 }
 
 /** `restSchema` is the flat resource schema (see flatResourceSchema). */
-export function createSofaBridge(restSchema: GraphQLSchema, routes: RestRoute[]): SofaBridge {
+const internalPathOf = (route: CompiledGraphQLRoute): string => `/${route.rootType}/${route.fieldName}`;
+
+export function createSofaBridge(restSchema: GraphQLSchema, routes: readonly CompiledRoute[]): SofaBridge {
+  const graphqlRoutes = routes.filter((route): route is CompiledGraphQLRoute => route.kind === 'graphql');
   const errorsByResponse = new WeakMap<object, readonly unknown[]>();
   const router = useSofa({
     schema: restSchema,
     basePath: '/',
-    routes: Object.fromEntries(routes.map((route) => [route.field, { method: 'POST', path: route.internalPath }])),
+    routes: Object.fromEntries(graphqlRoutes.map((route) => [route.field, { method: 'POST', path: internalPathOf(route) }])),
     // The tools executor reports variable errors as 400 where graphql-js says 500.
     // sofa's types predate its incremental-delivery results, which sofa never asks for.
     execute: toolsExecute as unknown as typeof graphqlExecute,
@@ -76,13 +79,13 @@ export function createSofaBridge(restSchema: GraphQLSchema, routes: RestRoute[])
 
   return {
     async run(route, variables, context) {
-      const request = new Request(`http://sofa.internal${route.internalPath}`, {
+      const request = new Request(`http://sofa.internal${internalPathOf(route)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(variables),
       });
       const response = (await router.fetch(request, context)) as Response | undefined;
-      if (!response) throw new Error(`sofa has no route for ${route.internalPath}`);
+      if (!response) throw new Error(`sofa has no route for ${internalPathOf(route)}`);
       const errors = errorsByResponse.get(response);
       if (errors) return { error: decisiveError(errors, context.log) };
       // Already JSON: passed through as text rather than parsed and serialised again.

@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     const base = tally.url as string;
     const actor = systemActor('bench');
     const tenant = await tally.app.services.tenants.create(actor, { name: 'Bench', slug: 'bench' });
-    const { key } = await tally.app.services.apiKeys.create(systemAccess(tenant, actor), { name: 'bench' });
+    const { key } = await tally.app.services.apiKeys.create(systemAccess(tenant, actor), { name: 'bench', expiresInDays: 30 });
     const access = systemAccess(tenant, actor);
     const noteIds: string[] = [];
     for (let index = 0; index < 1000; index += 1) {

@@ -21,7 +21,7 @@ export async function createTenantWithKey(server: TestServer, options: { expires
   const tenant = await server.app.services.tenants.create(actor, { name: 'Test tenant', slug: uniqueSlug() });
   const { apiKey, key } = await server.app.services.apiKeys.create(systemAccess(tenant, actor), {
     name: 'test key',
-    ...(options.expiresInDays === undefined ? {} : { expiresInDays: options.expiresInDays }),
+    expiresInDays: options.expiresInDays ?? 90,
   });
   return { tenant, key, apiKeyId: apiKey.id, api: apiClient(server.url, { apiKey: key }) };
 }

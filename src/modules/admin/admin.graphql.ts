@@ -1,14 +1,15 @@
-import { actorOf } from '../../graphql/context.js';
 import { builder } from '../../graphql/builder.js';
-import { plainOperation } from '../../graphql/inputs.js';
-import { args, fields } from '../../lib/dto.js';
+import { plainOperation } from '../../graphql/operations.js';
 import { TenantRecord } from '../tenant/tenant.graphql.js';
 import {
+  AdminStatsArgs,
   ListAdminTenantsArgs,
   ListAdminUsersArgs,
-  UpdateAdminTenantDto,
-  UpdateAdminUserDto,
+  UpdateAdminTenantArgs,
+  UpdateAdminUserArgs,
   type AdminStats,
+  type AdminTenantQuery,
+  type AdminUserQuery,
 } from './admin.service.js';
 
 const AdminTenant = builder.prismaObject('Tenant', {
@@ -56,24 +57,30 @@ const AdminStatsObject = builder.objectRef<AdminStats>('AdminStats').implement({
   }),
 });
 
+const listTenants = plainOperation(ListAdminTenantsArgs, 'superadmin');
+const listUsers = plainOperation(ListAdminUsersArgs, 'superadmin');
+const readStats = plainOperation(AdminStatsArgs, 'superadmin');
+const updateTenant = plainOperation(UpdateAdminTenantArgs, 'superadmin');
+const updateUser = plainOperation(UpdateAdminUserArgs, 'superadmin');
+
 builder.queryFields((t) => ({
   adminTenants: t.prismaField({
     type: [AdminTenant],
     description: 'Every tenant, newest first, with counts. Superadmins only.',
-    ...plainOperation(t, ListAdminTenantsArgs, 'superadmin'),
-    resolve: (query, _root, input, context) => context.services.admin.listTenants(actorOf(context), input, query),
+    ...listTenants.field(t),
+    resolve: listTenants.resolveQuery((input, actor, query: AdminTenantQuery, { services }) => services.admin.listTenants(actor, input, query)),
   }),
   adminUsers: t.prismaField({
     type: ['User'],
     description: 'Every user, newest first. Superadmins only.',
-    ...plainOperation(t, ListAdminUsersArgs, 'superadmin'),
-    resolve: (query, _root, input, context) => context.services.admin.listUsers(actorOf(context), input, query),
+    ...listUsers.field(t),
+    resolve: listUsers.resolveQuery((input, actor, query: AdminUserQuery, { services }) => services.admin.listUsers(actor, input, query)),
   }),
   adminStats: t.field({
     type: AdminStatsObject,
     description: 'Counts across all tenants. Superadmins only.',
-    ...plainOperation(t, args({}), 'superadmin'),
-    resolve: (_root, _input, context) => context.services.admin.stats(actorOf(context)),
+    ...readStats.field(t),
+    resolve: readStats.resolve((_input, actor, { services }) => services.admin.stats(actor)),
   }),
 }));
 
@@ -81,15 +88,17 @@ builder.mutationFields((t) => ({
   adminUpdateTenant: t.prismaField({
     type: AdminTenant,
     description: 'Suspends or restores a tenant. Superadmins only.',
-    ...plainOperation(t, args({ tenantId: fields.id('Tenant id'), input: UpdateAdminTenantDto }), 'superadmin'),
-    resolve: (query, _root, input, context) =>
-      context.services.admin.updateTenant(actorOf(context), input.tenantId, input.input, query),
+    ...updateTenant.field(t),
+    resolve: updateTenant.resolveQuery((input, actor, query: AdminTenantQuery, { services }) =>
+      services.admin.updateTenant(actor, input.tenantId, input.input, query),
+    ),
   }),
   adminUpdateUser: t.prismaField({
     type: 'User',
     description: 'Grants or revokes superadmin rights; the last superadmin stays. Superadmins only.',
-    ...plainOperation(t, args({ userId: fields.id('User id'), input: UpdateAdminUserDto }), 'superadmin'),
-    resolve: (query, _root, input, context) =>
-      context.services.admin.updateUser(actorOf(context), input.userId, input.input, query),
+    ...updateUser.field(t),
+    resolve: updateUser.resolveQuery((input, actor, query: AdminUserQuery, { services }) =>
+      services.admin.updateUser(actor, input.userId, input.input, query),
+    ),
   }),
 }));

@@ -3,11 +3,12 @@ import { requireSuperadmin, type Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/client.js';
 import type { PrismaQuery } from '../../db/query.js';
 import type { Prisma, Tenant, User } from '../../generated/prisma/client.js';
-import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { enums } from '../../lib/enums.js';
 import { conflict, notFound } from '../../lib/errors.js';
 
 export const UpdateAdminTenantDto = dto('UpdateAdminTenantDto', 'Suspend or restore a tenant.', {
-  status: fields.enum('TenantStatus', ['active', 'suspended'], 'A suspended tenant answers 403 TENANT_SUSPENDED everywhere'),
+  status: enums.TenantStatus.schema('A suspended tenant answers 403 TENANT_SUSPENDED everywhere'),
 });
 
 export const UpdateAdminUserDto = dto('UpdateAdminUserDto', "Grant or revoke a user's superadmin rights.", {
@@ -15,7 +16,7 @@ export const UpdateAdminUserDto = dto('UpdateAdminUserDto', "Grant or revoke a u
 });
 
 export const ListAdminTenantsArgs = args({
-  status: fields.enum('TenantStatus', ['active', 'suspended']).optional().describe('Only tenants with this status'),
+  status: enums.TenantStatus.schema().optional().describe('Only tenants with this status'),
   search: z.string().trim().min(1).max(200).optional().describe('Part of the name or slug'),
   ...pagination,
 });
@@ -25,6 +26,10 @@ export const ListAdminUsersArgs = args({
   isSuperadmin: z.boolean().optional().describe('Only superadmins (true) or only others (false)'),
   ...pagination,
 });
+
+export const AdminStatsArgs = args({});
+export const UpdateAdminTenantArgs = args({ tenantId: fields.id('Tenant id'), input: UpdateAdminTenantDto });
+export const UpdateAdminUserArgs = args({ userId: fields.id('User id'), input: UpdateAdminUserDto });
 
 export type AdminTenantQuery = PrismaQuery<Prisma.TenantInclude, Prisma.TenantSelect>;
 export type AdminUserQuery = PrismaQuery<Prisma.UserInclude, Prisma.UserSelect>;
@@ -61,9 +66,12 @@ export function createAdminService({ db }: { db: Db }) {
 
   return {
     /** Every tenant, newest first. */
-    async listTenants(actor: Actor, input: unknown, query: AdminTenantQuery = {}): Promise<Tenant[]> {
+    async listTenants(
+      actor: Actor,
+      { status, search, limit, offset }: z.output<typeof ListAdminTenantsArgs>,
+      query: AdminTenantQuery = {},
+    ): Promise<Tenant[]> {
       requireSuperadmin(actor);
-      const { status, search, limit, offset } = parseInput(ListAdminTenantsArgs, input);
       return db.tenant.findMany({
         ...query,
         where: {
@@ -79,18 +87,25 @@ export function createAdminService({ db }: { db: Db }) {
     },
 
     /** Suspends or restores a tenant. */
-    async updateTenant(actor: Actor, tenantId: string, input: unknown, query: AdminTenantQuery = {}): Promise<Tenant> {
+    async updateTenant(
+      actor: Actor,
+      tenantId: string,
+      { status }: z.output<typeof UpdateAdminTenantDto>,
+      query: AdminTenantQuery = {},
+    ): Promise<Tenant> {
       requireSuperadmin(actor);
-      const { status } = parseInput(UpdateAdminTenantDto, input);
       const existing = await db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
       if (!existing) throw notFound('Tenant', tenantId);
       return db.tenant.update({ ...query, where: { id: tenantId }, data: { status } });
     },
 
     /** Every user who ever signed in, newest first. */
-    async listUsers(actor: Actor, input: unknown, query: AdminUserQuery = {}): Promise<User[]> {
+    async listUsers(
+      actor: Actor,
+      { search, isSuperadmin, limit, offset }: z.output<typeof ListAdminUsersArgs>,
+      query: AdminUserQuery = {},
+    ): Promise<User[]> {
       requireSuperadmin(actor);
-      const { search, isSuperadmin, limit, offset } = parseInput(ListAdminUsersArgs, input);
       return db.user.findMany({
         ...query,
         where: {
@@ -111,9 +126,13 @@ export function createAdminService({ db }: { db: Db }) {
     },
 
     /** Grants or revokes superadmin; the last superadmin stays. */
-    async updateUser(actor: Actor, userId: string, input: unknown, query: AdminUserQuery = {}): Promise<User> {
+    async updateUser(
+      actor: Actor,
+      userId: string,
+      { isSuperadmin }: z.output<typeof UpdateAdminUserDto>,
+      query: AdminUserQuery = {},
+    ): Promise<User> {
       requireSuperadmin(actor);
-      const { isSuperadmin } = parseInput(UpdateAdminUserDto, input);
       return setSuperadmin({ id: userId }, isSuperadmin, query);
     },
 

@@ -1,11 +1,12 @@
 import { builder } from '../../graphql/builder.js';
-import { graphqlEnum, tenantOperation } from '../../graphql/inputs.js';
+import { graphqlEnum } from '../../graphql/inputs.js';
+import { tenantOperation } from '../../graphql/operations.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
-import { args, fields } from '../../lib/dto.js';
-import { ActorTypeEnum } from '../user/user.graphql.js';
-import { CreateApiKeyDto, ListApiKeysArgs } from './api-key.service.js';
+import { enums } from '../../lib/enums.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { CreateApiKeyArgs, ListApiKeysArgs, RevokeApiKeyArgs, type ApiKeyQuery } from './api-key.service.js';
 
-const ApiKeyStatusEnum = graphqlEnum('ApiKeyStatus', ['active', 'revoked', 'expired']);
+const ApiKeyStatusEnum = graphqlEnum(defineEnum('ApiKeyStatus', ['active', 'revoked', 'expired']));
 
 /** The fields of a key record, shared by `ApiKey` and `CreatedApiKey`. Never the hash. */
 const ApiKeyRecord = builder.interfaceRef<ApiKey>('ApiKeyRecord').implement({
@@ -19,7 +20,7 @@ const ApiKeyRecord = builder.interfaceRef<ApiKey>('ApiKeyRecord').implement({
       type: ApiKeyStatusEnum,
       resolve: (key) => (key.revokedAt ? 'revoked' : key.expiresAt <= new Date() ? 'expired' : 'active'),
     }),
-    createdByType: t.expose('createdByType', { type: ActorTypeEnum }),
+    createdByType: t.expose('createdByType', { type: graphqlEnum(enums.ActorType) }),
     createdById: t.exposeID('createdById', { nullable: true, description: 'tenantUserId, API key id, or null for the system' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
@@ -42,15 +43,16 @@ const CreatedApiKey = builder.objectRef<ApiKey & { key: string }>('CreatedApiKey
   }),
 });
 
-const tenantId = fields.id('Tenant id');
+const listApiKeys = tenantOperation(ListApiKeysArgs, ['read', 'ApiKey']);
+const createApiKey = tenantOperation(CreateApiKeyArgs, ['create', 'ApiKey']);
+const revokeApiKey = tenantOperation(RevokeApiKeyArgs, ['delete', 'ApiKey']);
 
 builder.queryFields((t) => ({
   apiKeys: t.prismaField({
     type: ['ApiKey'],
     description: "The tenant's API keys, newest first, revoked and expired ones included.",
-    ...tenantOperation(t, ListApiKeysArgs, ['read', 'ApiKey']),
-    resolve: async (query, _root, input, context) =>
-      context.services.apiKeys.list(await context.tenantAccess(input.tenantId), input, query),
+    ...listApiKeys.field(t),
+    resolve: listApiKeys.resolveQuery((input, access, query: ApiKeyQuery, { services }) => services.apiKeys.list(access, input, query)),
   }),
 }));
 
@@ -58,17 +60,16 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     description: 'Creates an API key; the response is the only time its secret is shown.',
-    ...tenantOperation(t, args({ tenantId, input: CreateApiKeyDto }), ['create', 'ApiKey']),
-    resolve: async (_root, input, context) => {
-      const { apiKey, key } = await context.services.apiKeys.create(await context.tenantAccess(input.tenantId), input.input);
+    ...createApiKey.field(t),
+    resolve: createApiKey.resolve(async (input, access, { services }) => {
+      const { apiKey, key } = await services.apiKeys.create(access, input.input);
       return { ...apiKey, key };
-    },
+    }),
   }),
   revokeApiKey: t.prismaField({
     type: 'ApiKey',
     description: 'Revokes an API key; it stops working at once, on every server.',
-    ...tenantOperation(t, args({ tenantId, id: fields.id('API key id') }), ['delete', 'ApiKey']),
-    resolve: async (query, _root, input, context) =>
-      context.services.apiKeys.revoke(await context.tenantAccess(input.tenantId), input.id, query),
+    ...revokeApiKey.field(t),
+    resolve: revokeApiKey.resolveQuery((input, access, query: ApiKeyQuery, { services }) => services.apiKeys.revoke(access, input.id, query)),
   }),
 }));

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import type { Actor } from '../../auth/actor.js';
 import { actorReference } from '../../auth/actor.js';
+import type { ApiKeyCheck } from '../../auth/authenticate.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
-import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { notFound } from '../../lib/errors.js';
 
-/** Every key starts with this literal prefix (spec section 5.2). */
+/** Every key starts with this literal prefix, so that the gate and secret scanners recognise it. */
 export const apiKeyPrefix = 'svc_';
 const randomPartLength = 40;
 const displayPrefixLength = 8;
@@ -22,14 +22,12 @@ export const CreateApiKeyDto = dto('CreateApiKeyDto', 'A new API key for admin s
   expiresInDays: z.number().int().min(1).max(365).default(90).describe('Days until the key expires: 1 to 365, default 90'),
 });
 
-export const ListApiKeysArgs = args({ tenantId: fields.id('Tenant id'), ...pagination });
+const tenantId = fields.id('Tenant id');
+export const ListApiKeysArgs = args({ tenantId, ...pagination });
+export const CreateApiKeyArgs = args({ tenantId, input: CreateApiKeyDto });
+export const RevokeApiKeyArgs = args({ tenantId, id: fields.id('API key id') });
 
 export type ApiKeyQuery = PrismaQuery<Prisma.ApiKeyInclude, Prisma.ApiKeySelect>;
-
-/** What the gate learns from a presented key. */
-export type ApiKeyCheck =
-  | { valid: true; actor: Extract<Actor, { type: 'api_key' }> }
-  | { valid: false; reason: 'unknown' | 'revoked' | 'expired' };
 
 /** The key record as the API shows it (never the hash). */
 export function apiKeyView(key: ApiKey) {
@@ -40,8 +38,12 @@ export function apiKeyView(key: ApiKey) {
 export function createApiKeyService({ db }: { db: Db }) {
   return {
     /** Creates a key; the whole secret is returned here and never again. */
-    async create(access: TenantAccess, input: unknown, query: ApiKeyQuery = {}): Promise<{ apiKey: ApiKey; key: string }> {
-      const { name, expiresInDays } = parseInput(CreateApiKeyDto, input);
+    async create(
+      access: TenantAccess,
+      { name, expiresInDays }: z.output<typeof CreateApiKeyDto>,
+      query: ApiKeyQuery = {},
+    ): Promise<{ apiKey: ApiKey; key: string }> {
+      access.assert('create', 'ApiKey');
       const key = `${apiKeyPrefix}${randomBase62(randomPartLength)}`;
       const creator = actorReference(access.actor);
       return db.$transaction(async (tx) => {
@@ -71,8 +73,8 @@ export function createApiKeyService({ db }: { db: Db }) {
     },
 
     /** The tenant's keys, newest first, revoked and expired ones included. */
-    async list(access: TenantAccess, input: unknown, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
-      const { limit, offset } = parseInput(ListApiKeysArgs, input);
+    async list(access: TenantAccess, { limit, offset }: z.output<typeof ListApiKeysArgs>, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
+      access.assert('read', 'ApiKey');
       return db.apiKey.findMany({
         ...query,
         where: { tenantId: access.tenantId },
@@ -84,6 +86,7 @@ export function createApiKeyService({ db }: { db: Db }) {
 
     /** Revokes a key; it fails at once on every process, since every request looks the key up. */
     async revoke(access: TenantAccess, id: string, query: ApiKeyQuery = {}): Promise<ApiKey> {
+      access.assert('delete', 'ApiKey');
       return db.$transaction(async (tx) => {
         const existing = await tx.apiKey.findFirst({ where: { id, tenantId: access.tenantId } });
         if (!existing) throw notFound('API key', id);

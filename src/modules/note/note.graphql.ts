@@ -1,7 +1,14 @@
 import { builder } from '../../graphql/builder.js';
-import { tenantOperation } from '../../graphql/inputs.js';
-import { args, fields } from '../../lib/dto.js';
-import { CreateNoteDto, ListNotesArgs, UpdateNoteDto } from './note.service.js';
+import { tenantOperation } from '../../graphql/operations.js';
+import {
+  CreateNoteArgs,
+  ListNotesArgs,
+  NoteArgs,
+  NotesConnectionArgs,
+  UpdateNoteArgs,
+  type NotePageQuery,
+  type NoteQuery,
+} from './note.service.js';
 
 builder.prismaObject('Note', {
   description: 'A short text shared within a tenant.',
@@ -18,58 +25,58 @@ builder.prismaObject('Note', {
   }),
 });
 
-const tenantId = fields.id('Tenant id');
-const noteId = fields.id('Note id');
-const NoteArgs = args({ tenantId, id: noteId });
-const NotesConnectionArgs = args({ tenantId });
-const CreateNoteArgs = args({ tenantId, input: CreateNoteDto });
-const UpdateNoteArgs = args({ tenantId, id: noteId, input: UpdateNoteDto });
+const listNotes = tenantOperation(ListNotesArgs, ['read', 'Note']);
+const readNote = tenantOperation(NoteArgs, ['read', 'Note']);
+const pageNotes = tenantOperation(NotesConnectionArgs, ['read', 'Note']);
+const createNote = tenantOperation(CreateNoteArgs, ['create', 'Note']);
+const updateNote = tenantOperation(UpdateNoteArgs, ['update', 'Note']);
+const deleteNote = tenantOperation(NoteArgs, ['delete', 'Note']);
 
 builder.queryFields((t) => ({
   notes: t.prismaField({
     type: ['Note'],
     description: "The tenant's notes, newest first.",
-    ...tenantOperation(t, ListNotesArgs, ['read', 'Note']),
-    resolve: async (query, _root, input, context) =>
-      context.services.notes.list(await context.tenantAccess(input.tenantId), input, query),
+    ...listNotes.field(t),
+    resolve: listNotes.resolveQuery((input, access, query: NoteQuery, { services }) => services.notes.list(access, input, query)),
   }),
   note: t.prismaField({
     type: 'Note',
     description: 'One note.',
-    ...tenantOperation(t, NoteArgs, ['read', 'Note']),
-    resolve: async (query, _root, input, context) =>
-      context.services.notes.get(await context.tenantAccess(input.tenantId), input.id, query),
+    ...readNote.field(t),
+    resolve: readNote.resolveQuery((input, access, query: NoteQuery, { services }) => services.notes.get(access, input.id, query)),
   }),
-  notesConnection: t.prismaConnection({
-    type: 'Note',
-    cursor: 'id',
-    description: "The tenant's notes, newest first, as a Relay connection.",
-    ...tenantOperation(t, NotesConnectionArgs, ['read', 'Note']),
-    resolve: async (query, _root, input, context) =>
-      context.services.notes.page(await context.tenantAccess(input.tenantId), query),
-  }, { name: 'NoteConnection' }, { name: 'NoteEdge' }),
+  notesConnection: t.prismaConnection(
+    {
+      type: 'Note',
+      cursor: 'id',
+      description: "The tenant's notes, newest first, as a Relay connection.",
+      ...pageNotes.field(t),
+      resolve: pageNotes.resolveQuery((_input, access, query: NotePageQuery, { services }) => services.notes.page(access, query)),
+    },
+    { name: 'NoteConnection' },
+    { name: 'NoteEdge' },
+  ),
 }));
 
 builder.mutationFields((t) => ({
   createNote: t.prismaField({
     type: 'Note',
     description: 'Writes a note as the caller.',
-    ...tenantOperation(t, CreateNoteArgs, ['create', 'Note']),
-    resolve: async (query, _root, input, context) =>
-      context.services.notes.create(await context.tenantAccess(input.tenantId), input.input, query),
+    ...createNote.field(t),
+    resolve: createNote.resolveQuery((input, access, query: NoteQuery, { services }) => services.notes.create(access, input.input, query)),
   }),
   updateNote: t.prismaField({
     type: 'Note',
     description: 'Changes a note; members and managers may change only their own.',
-    ...tenantOperation(t, UpdateNoteArgs, ['update', 'Note']),
-    resolve: async (query, _root, input, context) =>
-      context.services.notes.update(await context.tenantAccess(input.tenantId), input.id, input.input, query),
+    ...updateNote.field(t),
+    resolve: updateNote.resolveQuery((input, access, query: NoteQuery, { services }) =>
+      services.notes.update(access, input.id, input.input, query),
+    ),
   }),
   deleteNote: t.prismaField({
     type: 'Note',
     description: 'Deletes a note; members and managers may delete only their own. GraphQL returns the deleted note.',
-    ...tenantOperation(t, NoteArgs, ['delete', 'Note']),
-    resolve: async (query, _root, input, context) =>
-      context.services.notes.remove(await context.tenantAccess(input.tenantId), input.id, query),
+    ...deleteNote.field(t),
+    resolve: deleteNote.resolveQuery((input, access, query: NoteQuery, { services }) => services.notes.remove(access, input.id, query)),
   }),
 }));

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db } from '../../db/client.js';
-import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Note, Prisma } from '../../generated/prisma/client.js';
-import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 
 export const noteContentMaxLength = 10_000;
@@ -19,13 +19,20 @@ const content = z
 export const CreateNoteDto = dto('CreateNoteDto', 'A new note.', { content });
 export const UpdateNoteDto = dto('UpdateNoteDto', 'Changes to a note.', { content });
 
-export const ListNotesArgs = args({ tenantId: fields.id('Tenant id'), ...pagination });
+const tenantId = fields.id('Tenant id');
+const noteId = fields.id('Note id');
+export const ListNotesArgs = args({ tenantId, ...pagination });
+export const NoteArgs = args({ tenantId, id: noteId });
+export const NotesConnectionArgs = args({ tenantId });
+export const CreateNoteArgs = args({ tenantId, input: CreateNoteDto });
+export const UpdateNoteArgs = args({ tenantId, id: noteId, input: UpdateNoteDto });
 
 export type NoteQuery = PrismaQuery<Prisma.NoteInclude, Prisma.NoteSelect>;
+export type NotePageQuery = PrismaPageQuery<Prisma.NoteInclude, Prisma.NoteWhereUniqueInput>;
 
 /**
  * Notes: everyone in a tenant reads and writes them; members and managers may
- * change or delete only the notes they wrote (CONTRACT.md section 3).
+ * change or delete only the notes they wrote.
  */
 export function createNoteService({ db }: { db: Db }) {
   async function findOwn(
@@ -34,6 +41,7 @@ export function createNoteService({ db }: { db: Db }) {
     id: string,
     action: 'update' | 'delete',
   ): Promise<Note> {
+    access.assert(action, 'Note');
     const note = await tx.note.findFirst({ where: { id, tenantId: access.tenantId } });
     if (!note) throw notFound('Note', id);
     if (!access.canAny(action, 'Note') && (access.tenantUserId === null || note.tenantUserId !== access.tenantUserId)) {
@@ -44,8 +52,8 @@ export function createNoteService({ db }: { db: Db }) {
 
   return {
     /** The tenant's notes, newest first. */
-    async list(access: TenantAccess, input: unknown, query: NoteQuery = {}): Promise<Note[]> {
-      const { limit, offset } = parseInput(ListNotesArgs, input);
+    async list(access: TenantAccess, { limit, offset }: z.output<typeof ListNotesArgs>, query: NoteQuery = {}): Promise<Note[]> {
+      access.assert('read', 'Note');
       return db.note.findMany({
         ...query,
         where: { tenantId: access.tenantId },
@@ -56,20 +64,22 @@ export function createNoteService({ db }: { db: Db }) {
     },
 
     /** A page of the tenant's notes for a Relay connection (`query` carries cursor, take and skip). */
-    async page(access: TenantAccess, query: NoteQuery & Pick<Prisma.NoteFindManyArgs, 'cursor' | 'take' | 'skip'>): Promise<Note[]> {
+    async page(access: TenantAccess, query: NotePageQuery): Promise<Note[]> {
+      access.assert('read', 'Note');
       return db.note.findMany({ ...query, where: { tenantId: access.tenantId }, orderBy: { id: 'desc' } });
     },
 
     /** One note of the tenant; 404 when it belongs to another tenant. */
     async get(access: TenantAccess, id: string, query: NoteQuery = {}): Promise<Note> {
+      access.assert('read', 'Note');
       const note = await db.note.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
       if (!note) throw notFound('Note', id);
       return note;
     },
 
     /** Creates a note authored by the caller and records `note.created`. */
-    async create(access: TenantAccess, input: unknown, query: NoteQuery = {}): Promise<Note> {
-      const data = parseInput(CreateNoteDto, input);
+    async create(access: TenantAccess, data: z.output<typeof CreateNoteDto>, query: NoteQuery = {}): Promise<Note> {
+      access.assert('create', 'Note');
       return db.$transaction(async (tx) => {
         const note = await tx.note.create({
           data: { tenantId: access.tenantId, tenantUserId: access.tenantUserId, content: data.content },
@@ -80,8 +90,7 @@ export function createNoteService({ db }: { db: Db }) {
     },
 
     /** Changes a note and records `note.updated`. */
-    async update(access: TenantAccess, id: string, input: unknown, query: NoteQuery = {}): Promise<Note> {
-      const data = parseInput(UpdateNoteDto, input);
+    async update(access: TenantAccess, id: string, data: z.output<typeof UpdateNoteDto>, query: NoteQuery = {}): Promise<Note> {
       return db.$transaction(async (tx) => {
         await findOwn(tx, access, id, 'update');
         const note = await tx.note.update({ where: { id }, data });

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Services } from '../../services.js';
+import type { Services } from '../../graphql/context.js';
 
 export interface BootstrapResult {
   tenantId: string;
@@ -13,7 +13,7 @@ export interface BootstrapResult {
 
 /**
  * First start on an empty database, outside production: tenant `demo` and one
- * admin API key, so a newcomer can call the API at once (CONTRACT.md section 2).
+ * admin API key, so a newcomer can call the API at once.
  */
 export async function bootstrapDemoTenant({
   config,
@@ -23,7 +23,7 @@ export async function bootstrapDemoTenant({
 }: {
   config: Config;
   db: Db;
-  services: Services;
+  services: Pick<Services, 'tenants' | 'apiKeys'>;
   log: Logger;
 }): Promise<BootstrapResult | undefined> {
   if (config.nodeEnv === 'production') return undefined;

@@ -1,19 +1,24 @@
-import { actorOf } from '../../graphql/context.js';
 import { builder } from '../../graphql/builder.js';
-import { graphqlEnum, plainOperation, tenantOperation } from '../../graphql/inputs.js';
+import { graphqlEnum } from '../../graphql/inputs.js';
+import { plainOperation, tenantOperation } from '../../graphql/operations.js';
 import type { Tenant } from '../../generated/prisma/client.js';
-import { args, fields } from '../../lib/dto.js';
-import { CreateTenantDto, ListTenantsArgs, settingsOf, UpdateTenantDto, type TenantSettings } from './tenant.service.js';
-
-const TenantStatusEnum = graphqlEnum('TenantStatus', ['active', 'suspended']);
-const WeekStartEnum = graphqlEnum('WeekStart', ['monday', 'sunday', 'saturday']);
+import { enums } from '../../lib/enums.js';
+import {
+  CreateTenantArgs,
+  ListTenantsArgs,
+  settingsOf,
+  TenantArgs,
+  UpdateTenantArgs,
+  type TenantQuery,
+  type TenantSettings,
+} from './tenant.service.js';
 
 const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings').implement({
   description: 'How a tenant tracks time.',
   fields: (t) => ({
     timezone: t.exposeString('timezone', { description: 'IANA time zone' }),
     currency: t.exposeString('currency', { description: 'ISO 4217 currency code' }),
-    weekStart: t.expose('weekStart', { type: WeekStartEnum }),
+    weekStart: t.expose('weekStart', { type: graphqlEnum(enums.WeekStart) }),
     approvalRequired: t.exposeBoolean('approvalRequired', { description: 'Entries must be submitted and approved' }),
     lockedUntil: t.expose('lockedUntil', { type: 'Date', nullable: true, description: 'Entries on or before this date are read-only' }),
     preventOverlap: t.exposeBoolean('preventOverlap', { description: 'Overlapping entries of one member are refused' }),
@@ -28,7 +33,7 @@ export const TenantRecord = builder.interfaceRef<Tenant>('TenantRecord').impleme
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     slug: t.exposeString('slug', { description: 'Unique short name' }),
-    status: t.expose('status', { type: TenantStatusEnum, description: 'A suspended tenant answers 403 TENANT_SUSPENDED' }),
+    status: t.expose('status', { type: graphqlEnum(enums.TenantStatus), description: 'A suspended tenant answers 403 TENANT_SUSPENDED' }),
     settings: t.field({ type: TenantSettingsObject, resolve: (tenant) => settingsOf(tenant) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -41,21 +46,23 @@ builder.prismaObject('Tenant', {
   fields: () => ({}),
 });
 
-const tenantId = fields.id('Tenant id');
+const listTenants = plainOperation(ListTenantsArgs);
+const readTenant = tenantOperation(TenantArgs, ['read', 'Tenant']);
+const createTenant = plainOperation(CreateTenantArgs, 'superadmin');
+const updateTenant = tenantOperation(UpdateTenantArgs, ['update', 'Tenant']);
 
 builder.queryFields((t) => ({
   tenants: t.prismaField({
     type: ['Tenant'],
     description: "The caller's tenants, newest first: all of them for a superadmin, its own for an API key.",
-    ...plainOperation(t, ListTenantsArgs),
-    resolve: (query, _root, input, context) => context.services.tenants.list(actorOf(context), input, query),
+    ...listTenants.field(t),
+    resolve: listTenants.resolveQuery((input, actor, query: TenantQuery, { services }) => services.tenants.list(actor, input, query)),
   }),
   tenant: t.prismaField({
     type: 'Tenant',
     description: 'One tenant, with its settings.',
-    ...tenantOperation(t, args({ tenantId }), ['read', 'Tenant']),
-    resolve: async (query, _root, input, context) =>
-      context.services.tenants.get(await context.tenantAccess(input.tenantId), query),
+    ...readTenant.field(t),
+    resolve: readTenant.resolveQuery((_input, access, query: TenantQuery, { services }) => services.tenants.get(access, query)),
   }),
 }));
 
@@ -63,14 +70,13 @@ builder.mutationFields((t) => ({
   createTenant: t.prismaField({
     type: 'Tenant',
     description: 'Creates a tenant, optionally inviting its owner. Superadmins only.',
-    ...plainOperation(t, args({ input: CreateTenantDto }), 'superadmin'),
-    resolve: (query, _root, input, context) => context.services.tenants.create(actorOf(context), input.input, query),
+    ...createTenant.field(t),
+    resolve: createTenant.resolveQuery((input, actor, query: TenantQuery, { services }) => services.tenants.create(actor, input.input, query)),
   }),
   updateTenant: t.prismaField({
     type: 'Tenant',
     description: 'Renames a tenant or changes its settings.',
-    ...tenantOperation(t, args({ tenantId, input: UpdateTenantDto }), ['update', 'Tenant']),
-    resolve: async (query, _root, input, context) =>
-      context.services.tenants.update(await context.tenantAccess(input.tenantId), input.input, query),
+    ...updateTenant.field(t),
+    resolve: updateTenant.resolveQuery((input, access, query: TenantQuery, { services }) => services.tenants.update(access, input.input, query)),
   }),
 }));

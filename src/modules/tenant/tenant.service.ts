@@ -5,7 +5,8 @@ import type { Db } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { addMember } from '../user/user.service.js';
 import type { Prisma, Tenant } from '../../generated/prisma/client.js';
-import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { enums } from '../../lib/enums.js';
 import { conflict, notFound } from '../../lib/errors.js';
 
 function isTimeZone(value: string): boolean {
@@ -20,7 +21,7 @@ function isTimeZone(value: string): boolean {
 const settingsFields = {
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').describe('IANA time zone'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').describe('ISO 4217 currency code'),
-  weekStart: fields.enum('WeekStart', ['monday', 'sunday', 'saturday'], 'First day of the week'),
+  weekStart: enums.WeekStart.schema('First day of the week'),
   approvalRequired: z.boolean().describe('Entries must be submitted and approved'),
   lockedUntil: fields.date('Entries on or before this date are read-only').nullable(),
   preventOverlap: z.boolean().describe('Refuse overlapping entries of one member'),
@@ -78,7 +79,11 @@ export const UpdateTenantDto = dto('UpdateTenantDto', 'Changes to a tenant; sett
   settings: TenantSettingsDto.optional(),
 });
 
+const tenantId = fields.id('Tenant id');
 export const ListTenantsArgs = args({ ...pagination });
+export const TenantArgs = args({ tenantId });
+export const CreateTenantArgs = args({ input: CreateTenantDto });
+export const UpdateTenantArgs = args({ tenantId, input: UpdateTenantDto });
 
 export type TenantQuery = PrismaQuery<Prisma.TenantInclude, Prisma.TenantSelect>;
 
@@ -96,9 +101,8 @@ export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
 export function createTenantService({ db }: { db: Db }) {
   return {
     /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
-    async create(actor: Actor, input: unknown, query: TenantQuery = {}): Promise<Tenant> {
+    async create(actor: Actor, { name, slug, ownerEmail, settings }: z.output<typeof CreateTenantDto>, query: TenantQuery = {}): Promise<Tenant> {
       requireSuperadmin(actor);
-      const { name, slug, ownerEmail, settings } = parseInput(CreateTenantDto, input);
       return db.$transaction(async (tx) => {
         if (await tx.tenant.findUnique({ where: { slug }, select: { id: true } })) {
           throw conflict(`The slug "${slug}" is already taken`, [{ path: 'slug', message: 'is already taken' }]);
@@ -114,8 +118,7 @@ export function createTenantService({ db }: { db: Db }) {
     },
 
     /** The tenants the caller belongs to (all of them for a superadmin; its own for an API key), newest first. */
-    async list(actor: Actor, input: unknown, query: TenantQuery = {}): Promise<Tenant[]> {
-      const { limit, offset } = parseInput(ListTenantsArgs, input);
+    async list(actor: Actor, { limit, offset }: z.output<typeof ListTenantsArgs>, query: TenantQuery = {}): Promise<Tenant[]> {
       const where: Prisma.TenantWhereInput =
         actor.type === 'api_key'
           ? { id: actor.tenantId }
@@ -127,12 +130,13 @@ export function createTenantService({ db }: { db: Db }) {
 
     /** The tenant the guard admitted the caller to. */
     async get(access: TenantAccess, query: TenantQuery = {}): Promise<Tenant> {
+      access.assert('read', 'Tenant');
       return db.tenant.findUniqueOrThrow({ ...query, where: { id: access.tenantId } });
     },
 
     /** Renames a tenant or changes its settings (merged over the current ones). */
-    async update(access: TenantAccess, input: unknown, query: TenantQuery = {}): Promise<Tenant> {
-      const { name, settings } = parseInput(UpdateTenantDto, input);
+    async update(access: TenantAccess, { name, settings }: z.output<typeof UpdateTenantDto>, query: TenantQuery = {}): Promise<Tenant> {
+      access.assert('update', 'Tenant');
       return db.$transaction(async (tx) => {
         const current = await tx.tenant.findUniqueOrThrow({ where: { id: access.tenantId } });
         return tx.tenant.update({

@@ -1,16 +1,25 @@
-import { actions, roles, subjects, type Grant } from '../../auth/permissions.js';
+import { actionEnum, subjectEnum, type Grant } from '../../auth/permissions.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { builder } from '../../graphql/builder.js';
-import { graphqlEnum, tenantOperation } from '../../graphql/inputs.js';
+import { graphqlEnum } from '../../graphql/inputs.js';
+import { tenantOperation } from '../../graphql/operations.js';
 import type { TenantUser } from '../../generated/prisma/client.js';
-import { args, fields } from '../../lib/dto.js';
-import { CreateUserDto, ListUsersArgs, UpdateUserDto, type Membership } from './user.service.js';
+import { enums } from '../../lib/enums.js';
+import {
+  InviteUserArgs,
+  ListUsersArgs,
+  TenantArgs,
+  UpdateUserArgs,
+  UserArgs,
+  type Membership,
+  type TenantUserQuery,
+} from './user.service.js';
 
-const RoleEnum = graphqlEnum('TenantRole', roles);
-const MemberStatusEnum = graphqlEnum('TenantUserStatus', ['invited', 'active', 'deactivated']);
-export const ActorTypeEnum = graphqlEnum('ActorType', ['user', 'api_key', 'system']);
-const ActionEnum = graphqlEnum('Action', actions);
-const SubjectEnum = graphqlEnum('Subject', subjects);
+const RoleEnum = graphqlEnum(enums.TenantRole);
+const MemberStatusEnum = graphqlEnum(enums.TenantUserStatus);
+const ActorTypeEnum = graphqlEnum(enums.ActorType);
+const ActionEnum = graphqlEnum(actionEnum);
+const SubjectEnum = graphqlEnum(subjectEnum);
 
 /**
  * Rates are pay: only those who manage members see them, and each member
@@ -80,29 +89,31 @@ const MembershipObject = builder.objectRef<Membership>('Membership').implement({
   }),
 });
 
-const tenantId = fields.id('Tenant id');
-const memberId = fields.id('The tenantUserId');
+const listUsers = tenantOperation(ListUsersArgs, ['read', 'TenantUser']);
+const readMe = tenantOperation(TenantArgs, ['read', 'Tenant']);
+const readUser = tenantOperation(UserArgs, ['read', 'TenantUser']);
+const inviteUser = tenantOperation(InviteUserArgs, ['create', 'TenantUser']);
+const updateUser = tenantOperation(UpdateUserArgs, ['update', 'TenantUser']);
+const removeUser = tenantOperation(UserArgs, ['delete', 'TenantUser']);
 
 builder.queryFields((t) => ({
   users: t.prismaField({
     type: ['TenantUser'],
     description: 'Members of the tenant, newest first.',
-    ...tenantOperation(t, ListUsersArgs, ['read', 'TenantUser']),
-    resolve: async (query, _root, input, context) =>
-      context.services.users.list(await context.tenantAccess(input.tenantId), input, query),
+    ...listUsers.field(t),
+    resolve: listUsers.resolveQuery((input, access, query: TenantUserQuery, { services }) => services.users.list(access, input, query)),
   }),
   me: t.field({
     type: MembershipObject,
     description: 'The caller in this tenant: member record, role and permissions.',
-    ...tenantOperation(t, args({ tenantId }), ['read', 'Tenant']),
-    resolve: async (_root, input, context) => context.services.users.me(await context.tenantAccess(input.tenantId)),
+    ...readMe.field(t),
+    resolve: readMe.resolve((_input, access, { services }) => services.users.me(access)),
   }),
   user: t.prismaField({
     type: 'TenantUser',
     description: 'One member of the tenant.',
-    ...tenantOperation(t, args({ tenantId, id: memberId }), ['read', 'TenantUser']),
-    resolve: async (query, _root, input, context) =>
-      context.services.users.get(await context.tenantAccess(input.tenantId), input.id, query),
+    ...readUser.field(t),
+    resolve: readUser.resolveQuery((input, access, query: TenantUserQuery, { services }) => services.users.get(access, input.id, query)),
   }),
 }));
 
@@ -110,22 +121,21 @@ builder.mutationFields((t) => ({
   inviteUser: t.prismaField({
     type: 'TenantUser',
     description: 'Invites a person by e-mail with a role; they become active when they sign in.',
-    ...tenantOperation(t, args({ tenantId, input: CreateUserDto }), ['create', 'TenantUser']),
-    resolve: async (query, _root, input, context) =>
-      context.services.users.invite(await context.tenantAccess(input.tenantId), input.input, query),
+    ...inviteUser.field(t),
+    resolve: inviteUser.resolveQuery((input, access, query: TenantUserQuery, { services }) => services.users.invite(access, input.input, query)),
   }),
   updateUser: t.prismaField({
     type: 'TenantUser',
     description: "Changes a member's role, status, name or rates. Only owners change the owner role; the last owner stays.",
-    ...tenantOperation(t, args({ tenantId, id: memberId, input: UpdateUserDto }), ['update', 'TenantUser']),
-    resolve: async (query, _root, input, context) =>
-      context.services.users.update(await context.tenantAccess(input.tenantId), input.id, input.input, query),
+    ...updateUser.field(t),
+    resolve: updateUser.resolveQuery((input, access, query: TenantUserQuery, { services }) =>
+      services.users.update(access, input.id, input.input, query),
+    ),
   }),
   removeUser: t.prismaField({
     type: 'TenantUser',
     description: 'Removes a member (deactivates them, or deletes an unaccepted invitation). The last owner stays.',
-    ...tenantOperation(t, args({ tenantId, id: memberId }), ['delete', 'TenantUser']),
-    resolve: async (query, _root, input, context) =>
-      context.services.users.remove(await context.tenantAccess(input.tenantId), input.id, query),
+    ...removeUser.field(t),
+    resolve: removeUser.resolveQuery((input, access, query: TenantUserQuery, { services }) => services.users.remove(access, input.id, query)),
   }),
 }));

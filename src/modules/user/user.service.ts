@@ -1,17 +1,20 @@
 import { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
-import { roles, type Grant } from '../../auth/permissions.js';
+import type { Grant } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
 import type { TenantRole, TenantUserStatus } from '../../generated/prisma/enums.js';
-import { args, dto, fields, pagination, parseInput } from '../../lib/dto.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { enums } from '../../lib/enums.js';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { defineEnum } from '../../lib/vocabulary.js';
 
-const role = fields.enum('TenantRole', roles, 'Role in the tenant');
-const memberStatuses = ['invited', 'active', 'deactivated'] as const satisfies readonly TenantUserStatus[];
+const role = enums.TenantRole.schema('Role in the tenant');
+/** The statuses a member can be set to by hand (an invitation becomes active by signing in). */
+export const memberStatusChange = defineEnum('MemberStatusChange', ['active', 'deactivated']);
 const rate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
 
 export const CreateUserDto = dto('CreateUserDto', 'Invite a person to the tenant by e-mail.', {
@@ -25,19 +28,23 @@ export const CreateUserDto = dto('CreateUserDto', 'Invite a person to the tenant
 export const UpdateUserDto = dto('UpdateUserDto', "Changes to a member's role, status or rates.", {
   name: z.string().trim().min(1).max(200).optional().describe('Display name'),
   role: role.optional(),
-  status: fields
-    .enum('MemberStatusChange', ['active', 'deactivated'], 'Deactivate a member, or reactivate one')
-    .optional(),
+  status: memberStatusChange.schema('Deactivate a member, or reactivate one').optional(),
   hourlyRate: rate('Billing rate').nullable().optional(),
   costRate: rate('Cost rate').nullable().optional(),
 });
 
+const tenantId = fields.id('Tenant id');
+const memberId = fields.id('The tenantUserId');
 export const ListUsersArgs = args({
-  tenantId: fields.id('Tenant id'),
+  tenantId,
   role: role.optional().describe('Only members with this role'),
-  status: fields.enum('TenantUserStatus', memberStatuses, 'Only members with this status').optional(),
+  status: enums.TenantUserStatus.schema('Only members with this status').optional(),
   ...pagination,
 });
+export const TenantArgs = args({ tenantId });
+export const UserArgs = args({ tenantId, id: memberId });
+export const InviteUserArgs = args({ tenantId, input: CreateUserDto });
+export const UpdateUserArgs = args({ tenantId, id: memberId, input: UpdateUserDto });
 
 export type TenantUserQuery = PrismaQuery<Prisma.TenantUserInclude, Prisma.TenantUserSelect>;
 
@@ -108,7 +115,7 @@ export function createUserService({ db }: { db: Db }) {
     return tx.tenantUser.count({ where: { tenantId, role: 'owner', status: 'active' } });
   }
 
-  /** Owners alone grant, change or take the owner role (CONTRACT.md section 3). */
+  /** Owners alone grant, change or take the owner role. */
   function requireOwnerFor(access: TenantAccess, member: TenantUser | undefined, newRole: TenantRole | undefined): void {
     const touchesOwner = newRole === 'owner' || member?.role === 'owner';
     if (touchesOwner && access.role !== 'owner') throw forbidden('Only an owner may grant, change or take the owner role');
@@ -120,8 +127,12 @@ export function createUserService({ db }: { db: Db }) {
 
   return {
     /** Members of the tenant, newest first, filtered by role and status. */
-    async list(access: TenantAccess, input: unknown, query: TenantUserQuery = {}): Promise<TenantUser[]> {
-      const { limit, offset, role: roleFilter, status } = parseInput(ListUsersArgs, input);
+    async list(
+      access: TenantAccess,
+      { limit, offset, role: roleFilter, status }: z.output<typeof ListUsersArgs>,
+      query: TenantUserQuery = {},
+    ): Promise<TenantUser[]> {
+      access.assert('read', 'TenantUser');
       return db.tenantUser.findMany({
         ...query,
         where: { tenantId: access.tenantId, ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) },
@@ -133,6 +144,7 @@ export function createUserService({ db }: { db: Db }) {
 
     /** One member of the tenant. */
     async get(access: TenantAccess, id: string, query: TenantUserQuery = {}): Promise<TenantUser> {
+      access.assert('read', 'TenantUser');
       const member = await db.tenantUser.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
       if (!member) throw notFound('User', id);
       return member;
@@ -147,8 +159,8 @@ export function createUserService({ db }: { db: Db }) {
     },
 
     /** Invites an e-mail address (see addMember). Only owners may invite owners. */
-    async invite(access: TenantAccess, input: unknown, query: TenantUserQuery = {}): Promise<TenantUser> {
-      const data = parseInput(CreateUserDto, input);
+    async invite(access: TenantAccess, data: z.output<typeof CreateUserDto>, query: TenantUserQuery = {}): Promise<TenantUser> {
+      access.assert('create', 'TenantUser');
       requireOwnerFor(access, undefined, data.role);
       return db.$transaction(async (tx) => {
         await lockTenant(tx, access.tenantId);
@@ -158,8 +170,8 @@ export function createUserService({ db }: { db: Db }) {
     },
 
     /** Changes role, status, name or rates; never leaves the tenant without an active owner. */
-    async update(access: TenantAccess, id: string, input: unknown, query: TenantUserQuery = {}): Promise<TenantUser> {
-      const data = parseInput(UpdateUserDto, input);
+    async update(access: TenantAccess, id: string, data: z.output<typeof UpdateUserDto>, query: TenantUserQuery = {}): Promise<TenantUser> {
+      access.assert('update', 'TenantUser');
       return db.$transaction(async (tx) => {
         await lockTenant(tx, access.tenantId);
         const member = await findMember(tx, access, id);
@@ -187,6 +199,7 @@ export function createUserService({ db }: { db: Db }) {
      * owner cannot be removed.
      */
     async remove(access: TenantAccess, id: string, query: TenantUserQuery = {}): Promise<TenantUser> {
+      access.assert('delete', 'TenantUser');
       return db.$transaction(async (tx) => {
         await lockTenant(tx, access.tenantId);
         const member = await findMember(tx, access, id);

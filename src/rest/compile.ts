@@ -1,40 +1,55 @@
 /**
- * The route table compiled against the GraphQL schema at start: each row
- * learns its arguments, body DTO and permission from its field, and any
- * mismatch (unknown field, a path parameter with no argument) stops the
- * process before it serves a request.
+ * The route rows compiled at start: each GraphQL row learns its arguments,
+ * body DTO and permission from its field, each native row from its own
+ * schemas; any mismatch (unknown field, a path parameter with no argument, a
+ * duplicate operationId) stops the process before it serves a request.
  */
 import type { GraphQLField, GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
-import type { Action, Subject } from '../auth/permissions.js';
-import { operationExtensionsOf } from '../graphql/inputs.js';
+import type { Permission } from '../auth/permissions.js';
+import { operationExtensionsOf } from '../graphql/operations.js';
 import { namedInputs, type StrictObject } from '../lib/dto.js';
-import { controllerTags, type GraphQLRouteSpec, type NativeRouteSpec, type RouteSpec } from './route-table.js';
+import { controllers, type GraphQLRouteSpec, type NativeRouteSpec, type RouteSpec } from './route.js';
 
 export type PathSegment = { literal: string } | { param: string };
 
 /** How a query-string value is turned into the JSON value its argument expects. */
 export type QueryValueKind = 'string' | 'number' | 'boolean' | { list: 'string' | 'number' | 'boolean' };
 
-export interface RestRoute extends GraphQLRouteSpec {
+/** Who may call a compiled route. */
+export type RouteAccess =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  | { kind: 'superadmin' }
+  | { kind: 'tenant'; permission: Permission };
+
+interface CompiledBase {
   operationId: string;
   tag: string;
   segments: PathSegment[];
-  rootType: 'Query' | 'Mutation';
-  fieldName: string;
-  graphqlField: GraphQLField<unknown, unknown>;
+  access: RouteAccess;
   /** Path and query arguments (everything but the body). */
-  parametersSchema: StrictObject;
-  permission: { action: Action; subject: Subject } | undefined;
-  /** Superadmins only (a route outside the tenants). */
-  superadminOnly: boolean;
+  parametersSchema: z.ZodObject;
   /** Path parameter name -> argument name. */
   pathArguments: Record<string, string>;
   queryArguments: Record<string, QueryValueKind>;
-  body: { name: string; schema: StrictObject } | undefined;
-  /** Where sofa serves the field; only the REST router calls it. */
-  internalPath: string;
 }
+
+export interface CompiledGraphQLRoute extends CompiledBase, Omit<GraphQLRouteSpec, 'kind'> {
+  kind: 'graphql';
+  rootType: 'Query' | 'Mutation';
+  fieldName: string;
+  graphqlField: GraphQLField<unknown, unknown>;
+  /** Every argument of the field, body included: what the resolver receives. */
+  argsSchema: StrictObject;
+  body: { name: string; schema: StrictObject } | undefined;
+}
+
+export interface CompiledNativeRoute extends CompiledBase, Omit<NativeRouteSpec, 'kind' | 'access'> {
+  kind: 'native';
+}
+
+export type CompiledRoute = CompiledGraphQLRoute | CompiledNativeRoute;
 
 const bodyArgument = 'input';
 
@@ -76,12 +91,23 @@ function queryKindOf(schema: z.ZodType): QueryValueKind {
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** `<controller>Controller<Action>` (CONTRACT.md section 5). */
+/** `<controller>Controller<Action>`: the names generated clients give their methods. */
 export const operationIdOf = (spec: RouteSpec): string => `${spec.controller}Controller${capitalise(spec.action)}`;
 
 export const isNative = (spec: RouteSpec): spec is NativeRouteSpec => spec.kind === 'native';
 
-function compileRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): RestRoute {
+const pathParamsOf = (segments: PathSegment[]): string[] =>
+  segments.flatMap((segment) => ('param' in segment ? [segment.param] : []));
+
+function queryArgumentsOf(shape: Record<string, z.ZodType>, excluded: Set<string>): Record<string, QueryValueKind> {
+  return Object.fromEntries(
+    Object.entries(shape)
+      .filter(([name]) => !excluded.has(name))
+      .map(([name, fieldSchema]) => [name, queryKindOf(fieldSchema)]),
+  );
+}
+
+function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): CompiledGraphQLRoute {
   const where = `route ${spec.method} ${spec.path}`;
   const [rootType, fieldName] = spec.field.split('.') as ['Query' | 'Mutation', string];
   const rootObject = rootType === 'Query' ? schema.getQueryType() : schema.getMutationType();
@@ -92,7 +118,7 @@ function compileRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): RestRoute 
   if (!argsSchema) throw new Error(`${where}: ${spec.field} was not declared with tenantOperation/plainOperation`);
 
   const segments = parseTemplate(spec.path);
-  const params = segments.flatMap((segment) => ('param' in segment ? [segment.param] : []));
+  const params = pathParamsOf(segments);
   const shape = argsSchema.shape as Record<string, z.ZodType>;
   const pathArguments: Record<string, string> = {};
   params.forEach((param, index) => {
@@ -101,7 +127,7 @@ function compileRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): RestRoute 
     else throw new Error(`${where}: path parameter {${param}} matches no argument of ${spec.field}`);
   });
 
-  let body: RestRoute['body'];
+  let body: CompiledGraphQLRoute['body'];
   const bodySchema = shape[bodyArgument];
   if (bodySchema !== undefined) {
     if (spec.method === 'GET' || spec.method === 'DELETE') throw new Error(`${where}: ${spec.method} routes take no body`);
@@ -111,49 +137,74 @@ function compileRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): RestRoute 
     body = { name: named.id, schema: inner as StrictObject };
   }
 
-  const mapped = new Set([...Object.values(pathArguments), bodyArgument]);
-  const queryArguments = Object.fromEntries(
-    Object.entries(shape)
-      .filter(([name]) => !mapped.has(name))
-      .map(([name, fieldSchema]) => [name, queryKindOf(fieldSchema)]),
-  );
-
+  const access: RouteAccess = extensions.permission
+    ? { kind: 'tenant', permission: extensions.permission }
+    : extensions.access === 'superadmin'
+      ? { kind: 'superadmin' }
+      : { kind: 'authenticated' };
+  const { kind: _kind, ...row } = spec;
   return {
-    ...spec,
+    ...row,
+    kind: 'graphql',
     operationId: operationIdOf(spec),
-    tag: controllerTags[spec.controller],
+    tag: controllers[spec.controller].tag,
     segments,
+    access,
     rootType,
     fieldName,
     graphqlField,
+    argsSchema,
     parametersSchema: body ? argsSchema.omit({ [bodyArgument]: true }) : argsSchema,
-    permission: extensions.permission,
-    superadminOnly: extensions.access === 'superadmin',
     pathArguments,
-    queryArguments,
+    queryArguments: queryArgumentsOf(shape, new Set([...Object.values(pathArguments), bodyArgument])),
     body,
-    internalPath: `/${rootType}/${fieldName}`,
   };
 }
 
-/** Compiles the GraphQL rows of the table; throws on the first row that does not fit the schema. */
-export function compileRoutes(schema: GraphQLSchema, table: readonly RouteSpec[]): RestRoute[] {
+function compileNativeRoute(spec: NativeRouteSpec): CompiledNativeRoute {
+  const where = `route ${spec.method} ${spec.path}`;
+  const segments = parseTemplate(spec.path);
+  const params = pathParamsOf(segments);
+  const shape = spec.parameters.shape as Record<string, z.ZodType>;
+  for (const param of params) {
+    if (!(param in shape)) throw new Error(`${where}: path parameter {${param}} is not in its parameters schema`);
+  }
+  if (typeof spec.access !== 'string' && !params.includes('tenantId')) {
+    throw new Error(`${where}: a permission needs a tenant; the path has no {tenantId}`);
+  }
+  const access: RouteAccess = typeof spec.access === 'string' ? { kind: spec.access } : { kind: 'tenant', permission: spec.access };
+  const { kind: _kind, access: _access, ...row } = spec;
+  return {
+    ...row,
+    kind: 'native',
+    operationId: operationIdOf(spec),
+    tag: controllers[spec.controller].tag,
+    segments,
+    access,
+    parametersSchema: spec.parameters,
+    pathArguments: Object.fromEntries(params.map((param) => [param, param])),
+    queryArguments: queryArgumentsOf(shape, new Set(params)),
+  };
+}
+
+/** Compiles every row; throws on the first row that does not fit the schema or repeats another. */
+export function compileRoutes(schema: GraphQLSchema, table: readonly RouteSpec[]): CompiledRoute[] {
   const seen = new Map<string, string>();
   for (const spec of table) {
     for (const [key, what] of [
       [`${spec.method} ${spec.path}`, 'path'],
       [operationIdOf(spec), 'operationId'],
-      [isNative(spec) ? `native ${spec.path}` : spec.field, 'field'],
+      ...(isNative(spec) ? [] : [[spec.field, 'field']]),
     ] as const) {
       if (seen.has(key)) throw new Error(`route table: duplicate ${what} ${key}`);
       seen.set(key, what);
     }
   }
-  return table.filter((spec): spec is GraphQLRouteSpec => !isNative(spec)).map((spec) => compileRoute(schema, spec));
+  return table.map((spec) => (isNative(spec) ? compileNativeRoute(spec) : compileGraphQLRoute(schema, spec)));
 }
 
 export type RouteMatch =
-  | { kind: 'found'; route: RestRoute; params: Record<string, string> }
+  | { kind: 'found'; route: CompiledRoute; params: Record<string, string> }
   | { kind: 'method-not-allowed'; allowed: string[] }
   | { kind: 'not-found' };
 
@@ -177,13 +228,13 @@ function specificity(segments: PathSegment[]): string {
 }
 
 export class RouteMatcher {
-  private readonly routes: RestRoute[];
+  private readonly routes: CompiledRoute[];
 
-  constructor(routes: RestRoute[]) {
+  constructor(routes: readonly CompiledRoute[]) {
     this.routes = [...routes].sort((a, b) => specificity(b.segments).localeCompare(specificity(a.segments)));
   }
 
-  /** `pathname` segments must already be percent-decoded. */
+  /** `parts` are the path's segments, already percent-decoded. */
   match(method: string, parts: string[]): RouteMatch {
     let allowed: string[] | undefined;
     for (const route of this.routes) {

@@ -1,15 +1,12 @@
 /**
- * The GraphQL schema: importing a module's .graphql.ts registers its types,
- * queries and mutations on the builder. A new resource adds one line here.
+ * The GraphQL schema, assembled from the module list: importing the modules
+ * registers their types, queries and mutations on the builder.
  */
 import type { GraphQLSchema } from 'graphql';
-import { builder } from './builder.js';
-import { operationExtensionsOf } from './inputs.js';
-import '../modules/tenant/tenant.graphql.js';
-import '../modules/user/user.graphql.js';
-import '../modules/api-key/api-key.graphql.js';
-import '../modules/note/note.graphql.js';
-import '../modules/admin/admin.graphql.js';
+import { builder } from './graphql/builder.js';
+import { operationExtensionsOf } from './graphql/operations.js';
+// Importing the modules registers each one's types, queries and mutations on the builder.
+import './modules/index.js';
 
 /**
  * Every query and mutation says who may run it (tenantOperation or

@@ -1,4 +1,5 @@
-import { toProblem, type AppError } from '../lib/errors.js';
+import type { Readable } from 'node:stream';
+import { toProblem, type AppError } from './errors.js';
 
 const problemContentType = 'application/problem+json';
 
@@ -8,7 +9,8 @@ export interface HttpResult {
   headers: Record<string, string>;
   /** Set-Cookie values (several may be sent). */
   cookies?: string[];
-  body?: string | Buffer;
+  /** A stream is piped (downloads); it is destroyed if the client goes away. */
+  body?: string | Buffer | Readable;
 }
 
 /** RFC 9457 problem details for an AppError. */

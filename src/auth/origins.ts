@@ -8,7 +8,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '../lib/errors.js';
-import type { HttpResult } from './problem.js';
+import type { HttpResult } from '../lib/problem.js';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 const allowedMethods = 'GET, POST, PATCH, PUT, DELETE';

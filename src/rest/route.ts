@@ -1,0 +1,177 @@
+/**
+ * What a REST route is. A row is either served by running a GraphQL field
+ * (arguments, body DTO and permission come from the field), or served by its
+ * own handler (redirects, streams, uploads, 202s). Both kinds pass the same
+ * gate, tenant guard, permission check, limits and problem+json errors in the
+ * router, and both are described in the OpenAPI document from the row itself.
+ *
+ * operationId = `<controller>Controller<Action>`, tag = the controller's tag.
+ * Path parameters map to the field argument of the same name, except the last
+ * one, which maps to `id` when the field has no argument of its own name.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { z } from 'zod';
+import type { OriginPolicy } from '../auth/origins.js';
+import type { Auth } from '../auth/better-auth.js';
+import type { Permission } from '../auth/permissions.js';
+import type { TenantAccess } from '../auth/tenant-access.js';
+import type { Config } from '../config.js';
+import type { GraphQLContext } from '../graphql/context.js';
+import type { StrictObject } from '../lib/dto.js';
+import type { HttpResult } from '../lib/problem.js';
+import type { MultipartResult, IncomingFile } from './body.js';
+
+/** Every controller (one OpenAPI tag each), in the order the document lists them. */
+export const controllers = {
+  auth: { tag: 'Auth', description: 'Sign-in with an external identity provider, sign-out, the current session' },
+  tenant: { tag: 'Tenants', description: 'Tenants (organisations) and their settings' },
+  user: { tag: 'Users', description: 'Members of a tenant, their roles and rates' },
+  entry: { tag: 'Entries', description: 'Time entries, timers and approval' },
+  invoice: { tag: 'Invoices', description: 'Received invoices and receipts, with OCR' },
+  project: { tag: 'Projects', description: 'Projects' },
+  taskList: { tag: 'TaskLists', description: 'Task lists and their tasks' },
+  vehicle: { tag: 'Vehicles', description: 'Vehicles for mileage entries' },
+  notification: { tag: 'Notifications', description: "The caller's in-app notifications" },
+  sync: { tag: 'Syncs', description: 'IMAP mailboxes that import invoices' },
+  search: { tag: 'Search', description: 'Full-text search over entries, invoices and projects' },
+  apiKey: { tag: 'ApiKeys', description: 'API keys for admin scripts' },
+  webhook: { tag: 'Webhooks', description: 'Webhook subscriptions and their deliveries' },
+  note: { tag: 'Notes', description: 'Short notes shared within a tenant' },
+  admin: { tag: 'Admin', description: 'Superadmin operations' },
+} as const;
+
+export type Controller = keyof typeof controllers;
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
+interface RouteBase {
+  controller: Controller;
+  action: string;
+  method: HttpMethod;
+  /** OpenAPI-style template: `/tenants/{tenantId}/notes/{noteId}`. */
+  path: string;
+  summary: string;
+}
+
+/** A route served by running a GraphQL field. */
+export interface GraphQLRouteSpec extends RouteBase {
+  kind?: 'graphql';
+  /** The GraphQL field that implements the route. */
+  field: `Query.${string}` | `Mutation.${string}`;
+  status: SuccessStatus;
+}
+
+/** Who may call a native route: anyone (sign-in), any caller, superadmins, or a permission in the path's tenant. */
+export type NativeAccess = 'public' | 'authenticated' | 'superadmin' | Permission;
+
+/** Process-wide infrastructure a native handler may need besides the services. */
+export interface Platform {
+  config: Config;
+  auth: Auth;
+  origins: OriginPolicy;
+}
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchemaObject = Record<string, unknown>;
+
+export interface NativeResponse {
+  description: string;
+  headers?: Record<string, string>;
+  /** A JSON body, described by its JSON Schema... */
+  schema?: JsonSchemaObject;
+  /** ...or by a GraphQL object type of the REST schema (`Invoice`), as GraphQL-backed rows are. */
+  graphqlType?: string;
+  /** Another body type (a download): its media type. */
+  contentType?: string;
+}
+
+export type NativeBody<Fields extends StrictObject = StrictObject> =
+  | { kind: 'json'; dto: StrictObject }
+  /** `multipart/form-data` with one file field and the text fields of `fields`. */
+  | { kind: 'multipart'; fileField: string; fileDescription: string; fields: Fields }
+  /** The handler reads the body itself (at most 1 MiB), e.g. a provider's form post. */
+  | { kind: 'raw' };
+
+export interface NativeRequest<Parameters = Record<string, unknown>, Body = unknown> {
+  http: IncomingMessage;
+  url: URL;
+  /** Path and query parameters, validated. */
+  parameters: Parameters;
+  /** A JSON body, validated; undefined for other kinds. */
+  body: Body;
+  /** The raw body of a `raw` route. */
+  rawBody: Buffer | undefined;
+  /** Streams the upload of a `multipart` route; text fields are validated when it ends. */
+  readUpload<FileResult>(onFile: (file: IncomingFile) => Promise<FileResult>): Promise<MultipartResult<FileResult>>;
+  context: GraphQLContext;
+  /** The tenant guard's answer on routes under `/tenants/{tenantId}`. */
+  access: TenantAccess | undefined;
+  platform: Platform;
+}
+
+/** A route served by its own handler. */
+export interface NativeRouteSpec extends RouteBase {
+  kind: 'native';
+  description: string;
+  access: NativeAccess;
+  /** Path and query parameters; strict unless the route must take what others send (a provider's callback). */
+  parameters: z.ZodObject;
+  body?: NativeBody;
+  /** By status; the first is the success status. */
+  responses: Record<string, NativeResponse>;
+  /** Served, but left out of the document (the provider's form-post callback, the sign-in error page). */
+  hidden?: boolean;
+  handler: (request: NativeRequest) => Promise<HttpResult>;
+}
+
+export type RouteSpec = GraphQLRouteSpec | NativeRouteSpec;
+
+/** A native route whose handler sees its own parameter and body types. */
+export function nativeRoute<Parameters extends z.ZodObject, Dto extends StrictObject = StrictObject>(
+  spec: Omit<NativeRouteSpec, 'parameters' | 'handler' | 'kind'> & {
+    parameters: Parameters;
+    body?: NativeBody & ({ kind: 'json'; dto: Dto } | { kind: 'multipart' | 'raw' });
+    handler: (request: NativeRequest<z.output<Parameters>, z.output<Dto>>) => Promise<HttpResult>;
+  },
+): NativeRouteSpec {
+  return { ...spec, kind: 'native', handler: spec.handler as NativeRouteSpec['handler'] };
+}
+
+type CrudAction = 'list' | 'create' | 'get' | 'update' | 'remove';
+type CrudRow = GraphQLRouteSpec['field'] | { field: GraphQLRouteSpec['field']; summary: string };
+
+const crudRows: Record<CrudAction, { action: string; method: HttpMethod; one: boolean; status: SuccessStatus }> = {
+  list: { action: 'findAll', method: 'GET', one: false, status: 200 },
+  create: { action: 'create', method: 'POST', one: false, status: 201 },
+  get: { action: 'findOne', method: 'GET', one: true, status: 200 },
+  update: { action: 'update', method: 'PATCH', one: true, status: 200 },
+  remove: { action: 'remove', method: 'DELETE', one: true, status: 204 },
+};
+
+/**
+ * The regular block of a resource: list and create on `path`, get, update and
+ * remove on `path/{idParam}`, in that order. `noun` words the default
+ * summaries ("List notes, newest first", "Get a note"...).
+ */
+export function crud(
+  controller: Controller,
+  path: string,
+  idParam: string,
+  noun: { one: string; many: string },
+  rows: Partial<Record<CrudAction, CrudRow>>,
+): GraphQLRouteSpec[] {
+  const defaults: Record<CrudAction, string> = {
+    list: `List ${noun.many}, newest first`,
+    create: `Create a ${noun.one}`,
+    get: `Get a ${noun.one}`,
+    update: `Change a ${noun.one}`,
+    remove: `Delete a ${noun.one}`,
+  };
+  return (Object.keys(crudRows) as CrudAction[]).flatMap((name) => {
+    const row = rows[name];
+    if (row === undefined) return [];
+    const { action, method, one, status } = crudRows[name];
+    const { field, summary } = typeof row === 'string' ? { field: row, summary: defaults[name] } : row;
+    return [{ controller, action, method, path: one ? `${path}/{${idParam}}` : path, field, status, summary }];
+  });
+}

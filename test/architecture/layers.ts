@@ -1,0 +1,17 @@
+/**
+ * The layers of src/, lowest first. A file may import from its own layer and
+ * the layers below it, never from a layer above: so each layer can be read,
+ * tested and changed knowing only what is under it. README.md ("Where things
+ * are") describes the same list.
+ */
+export const layers: readonly { name: string; paths: readonly string[] }[] = [
+  { name: 'foundation', paths: ['generated', 'lib', 'config.ts', 'version.ts'] },
+  { name: 'database', paths: ['db'] },
+  { name: 'identity and permissions', paths: ['auth'] },
+  { name: 'events', paths: ['events'] },
+  { name: 'GraphQL kit', paths: ['graphql'] },
+  { name: 'REST kit', paths: ['rest'] },
+  { name: 'HTTP', paths: ['http'] },
+  { name: 'modules', paths: ['modules'] },
+  { name: 'assembly', paths: ['schema.ts', 'services.ts', 'routes.ts', 'app.ts', 'main.ts', 'cli', 'codegen'] },
+];
