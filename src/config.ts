@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-/** Process roles: `api` serves HTTP, `worker` runs jobs, `all` does both (CONTRACT.md section 1). */
+/** Process roles: `api` serves HTTP, `worker` runs jobs, `all` does both (README, "Process roles"). */
 export const processRoles = ['all', 'api', 'worker'] as const;
 export type ProcessRole = (typeof processRoles)[number];
 
@@ -129,7 +129,7 @@ function originOf(url: string): string {
   return new URL(url).origin;
 }
 
-/** Reads and validates the environment (CONTRACT.md section 2); throws ConfigError naming the variable. */
+/** Reads and validates the environment (the table in README, "Configure it"); throws ConfigError naming the variable. */
 export function loadConfig(environment: Environment = process.env): Config {
   const parsed = environmentSchema.safeParse(environment);
   if (!parsed.success) {

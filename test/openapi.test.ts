@@ -70,7 +70,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes the notes routes as CONTRACT.md section 5 says', () => {
+  it('describes the notes routes: operationIds, tags, parameters, DTOs and answers', () => {
     const list = document.paths['/tenants/{tenantId}/notes']?.get as Operation;
     const create = document.paths['/tenants/{tenantId}/notes']?.post as Operation;
     const one = document.paths['/tenants/{tenantId}/notes/{noteId}'] as Record<string, Operation>;

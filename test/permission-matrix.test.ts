@@ -1,5 +1,5 @@
 /**
- * Walks the permission matrix (src/auth/permissions.ts, CONTRACT.md section 3)
+ * Walks the permission matrix (src/auth/permissions.ts)
  * against the running API: each role, and an API key, times each subject
  * whose module exists, times each action, over REST and over GraphQL. A
  * granted action must succeed and a refused one must answer 403 FORBIDDEN,

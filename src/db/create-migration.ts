@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../lib/logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { createMigration } from './migrations.js';
+import { createMigration } from './migration-tools.js';
 
 const name = process.argv[2];
 if (name === undefined || name.startsWith('-')) {

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
+import { systemProcessTable, type ProcessTable } from './process-table.js';
 import { runStatement } from './statement.js';
 
 export interface EmbeddedPostgresOptions {
@@ -30,9 +31,6 @@ export interface EmbeddedPostgresOptions {
 export interface RunningPostgres {
   /** Connection string of `database`. */
   url: string;
-  /** Connection string of another database on the same cluster. */
-  urlFor(database: string): string;
-  port: number;
   stop(): Promise<void>;
 }
 
@@ -119,56 +117,46 @@ async function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function parentPidOf(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 4 (ppid) follows the command name, which is in parentheses and may contain spaces.
-    const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(afterName[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+async function waitForExit(processes: ProcessTable, pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!isAlive(pid)) return true;
+    if (!processes.isAlive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return !isAlive(pid);
+  return !processes.isAlive(pid);
 }
 
-type ExistingServer = { kind: 'none' } | { kind: 'shared'; pid: number; port: number };
+export type ExistingServer = { kind: 'none' } | { kind: 'shared'; pid: number; port: number };
 
 /**
  * Looks at a cluster's lock file. A Postgres whose Tally parent is alive is
  * shared (another process of ours, e.g. `tally serve` while the CLI runs):
  * we connect to it and leave it running. One left behind by a Tally process
- * that was killed (SIGKILL, OOM) has lost its parent; we stop it.
+ * that was killed (SIGKILL, OOM) has lost its parent; we stop it. When the
+ * system cannot tell the parent, the server is treated as shared: stopping
+ * the live database of a running server would be far worse than leaving an
+ * orphan running.
  */
-async function inspectExistingServer(clusterDir: string, log: Logger): Promise<ExistingServer> {
+export async function inspectExistingServer(
+  clusterDir: string,
+  log: Logger,
+  processes: ProcessTable = systemProcessTable(),
+  stopTimeoutMs = startTimeoutMs,
+): Promise<ExistingServer> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return { kind: 'none' };
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return { kind: 'none' }; // stale: Postgres cleans it up
-  const parent = parentPidOf(pid);
-  if (parent !== undefined && parent !== 1 && isAlive(parent)) {
+  if (!Number.isInteger(pid) || pid <= 0 || !processes.isAlive(pid)) return { kind: 'none' }; // stale: Postgres cleans it up
+  const parent = processes.parentOf(pid);
+  if (parent === undefined) {
+    log.warn({ pid }, 'cannot tell which process started the running embedded PostgreSQL; using it as shared');
     return { kind: 'shared', pid, port: Number(lines[3]) };
   }
+  if (parent !== 1 && processes.isAlive(parent)) return { kind: 'shared', pid, port: Number(lines[3]) };
   log.warn({ pid }, 'stopping an embedded PostgreSQL left running by an earlier Tally process');
-  process.kill(pid, 'SIGINT');
-  if (!(await waitForExit(pid, startTimeoutMs))) {
+  processes.interrupt(pid);
+  if (!(await waitForExit(processes, pid, stopTimeoutMs))) {
     throw new Error(`The orphaned embedded PostgreSQL (pid ${pid}) did not stop; stop it by hand and start again.`);
   }
   return { kind: 'none' };
@@ -269,8 +257,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     log.info({ port: existing.port, pid: existing.pid }, 'using the embedded PostgreSQL another Tally process is running');
     return {
       url: connectionString(existing.port, password, database),
-      urlFor: (name) => connectionString(existing.port, password, name),
-      port: existing.port,
       // Not ours to stop: its owner stops it when it exits.
       stop: async () => undefined,
     };
@@ -320,8 +306,6 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   let stopping: Promise<void> | undefined;
   return {
     url: connectionString(port, password, database),
-    urlFor: (name) => connectionString(port, password, name),
-    port,
     stop() {
       stopping ??= new Promise<void>((resolve) => {
         process.removeListener('exit', killOnExit);

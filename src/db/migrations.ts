@@ -1,139 +1,122 @@
 /**
- * Migrations in Prisma's own folder format (`prisma/migrations/<timestamp>_<name>/migration.sql`
- * plus `migration_lock.toml`), so `prisma migrate deploy` works on them unchanged.
+ * Migrations at runtime: the committed SQL of `prisma/migrations/<timestamp>_<name>/migration.sql`,
+ * applied in name order by a small runner under an advisory lock, so that
+ * several processes may start at once (one migrates, the others wait).
+ *
+ * The runner keeps Prisma's own bookkeeping (`_prisma_migrations`, same table,
+ * same checksums), so `prisma migrate deploy` and `prisma migrate status`
+ * agree with it and can take over at any time. Unlike Prisma, each migration
+ * runs in one transaction with its bookkeeping row: a migration that fails
+ * leaves nothing half-applied and is simply retried on the next start.
+ * Prisma's schema engine (src/db/migration-tools.ts) is only for writing new
+ * migrations and checking them against schema.prisma; serving never loads it.
  */
+import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import type { MigrationList } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { Logger } from '../lib/logger.js';
-import { withSchemaEngine, type SchemaFile } from './schema-engine.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-const prismaDirectory = path.join(projectRoot, 'prisma');
-const migrationsDirectory = path.join(prismaDirectory, 'migrations');
-const schemaPath = path.join(prismaDirectory, 'schema.prisma');
+export const prismaDirectory = path.join(projectRoot, 'prisma');
+export const migrationsDirectory = path.join(prismaDirectory, 'migrations');
 
-const noFilters = { externalTables: [], externalEnums: [] };
-/** Arbitrary, stable key: several processes may start at once; one migrates, the others wait. */
+/** Arbitrary, stable key shared by every Tally process. */
 const migrationLockKey = 7_263_810_001;
 
-function readSchema(): SchemaFile {
-  return { path: 'schema.prisma', content: fs.readFileSync(schemaPath, 'utf8') };
+/** Prisma's table, exactly as its engine creates it. */
+const bookkeepingTable = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+    "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
+    "checksum"              VARCHAR(64) NOT NULL,
+    "finished_at"           TIMESTAMPTZ,
+    "migration_name"        VARCHAR(255) NOT NULL,
+    "logs"                  TEXT,
+    "rolled_back_at"        TIMESTAMPTZ,
+    "started_at"            TIMESTAMPTZ NOT NULL DEFAULT now(),
+    "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
+)`;
+
+export interface MigrationFile {
+  /** The folder name, `<timestamp>_<name>`. */
+  name: string;
+  sql: string;
+  /** Hex SHA-256 of the file, as Prisma computes it. */
+  checksum: string;
 }
 
-/** The migrations folder as the schema engine wants it. */
-export function readMigrations(directory = migrationsDirectory): MigrationList {
-  const lockfilePath = path.join(directory, 'migration_lock.toml');
-  const names = fs.existsSync(directory)
-    ? fs
-        .readdirSync(directory, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => entry.name)
-        .sort()
-    : [];
-  return {
-    baseDir: directory,
-    lockfile: {
-      path: 'migration_lock.toml',
-      content: fs.existsSync(lockfilePath) ? fs.readFileSync(lockfilePath, 'utf8') : null,
-    },
-    shadowDbInitScript: '',
-    migrationDirectories: names.map((name) => {
+/** The committed migrations, oldest first. */
+export function readMigrationFiles(directory = migrationsDirectory): MigrationFile[] {
+  if (!fs.existsSync(directory)) return [];
+  return fs
+    .readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => {
       const file = path.join(directory, name, 'migration.sql');
-      return {
-        path: name,
-        migrationFile: {
-          path: 'migration.sql',
-          content: fs.existsSync(file)
-            ? { tag: 'ok' as const, value: fs.readFileSync(file, 'utf8') }
-            : { tag: 'error' as const, value: `${file} is missing` },
-        },
-      };
-    }),
-  };
+      if (!fs.existsSync(file)) throw new Error(`${file} is missing`);
+      const sql = fs.readFileSync(file, 'utf8');
+      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    });
 }
 
-/** Applies pending migrations; safe to call from several processes at once. Returns the names applied. */
-export async function migrateDatabase(databaseUrl: string, log: Logger): Promise<string[]> {
-  const lock = new pg.Client({ connectionString: databaseUrl });
-  await lock.connect();
+interface AppliedRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+/** Applies the pending migrations; safe to call from several processes at once. Returns the names applied. */
+export async function migrateDatabase(databaseUrl: string, log: Logger, directory = migrationsDirectory): Promise<string[]> {
+  const migrations = readMigrationFiles(directory);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
   try {
-    await lock.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
-    const { appliedMigrationNames } = await withSchemaEngine(databaseUrl, readSchema(), (engine) =>
-      engine.applyMigrations({ migrationsList: readMigrations(), filters: noFilters }),
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+    await client.query(bookkeepingTable);
+    const { rows } = await client.query<AppliedRow>(
+      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
     );
-    if (appliedMigrationNames.length > 0) log.info({ migrations: appliedMigrationNames }, 'applied database migrations');
-    else log.debug('database schema is up to date');
-    return appliedMigrationNames;
+    const unfinished = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
+    if (unfinished.length > 0) {
+      // Left by `prisma migrate deploy` (which does not use transactions): a person must look at it.
+      throw new Error(
+        `Migration ${unfinished.map((row) => row.migration_name).join(', ')} failed part-way in an earlier run. ` +
+          'Repair the database, then mark it with `prisma migrate resolve --applied <name>` or `--rolled-back <name>`.',
+      );
+    }
+    const applied = new Map(rows.filter((row) => row.finished_at !== null && row.rolled_back_at === null).map((row) => [row.migration_name, row]));
+    for (const migration of migrations) {
+      const row = applied.get(migration.name);
+      if (row && row.checksum !== migration.checksum) {
+        log.warn({ migration: migration.name }, 'an applied migration has been edited since; its new text is not applied again');
+      }
+    }
+    const pending = migrations.filter((migration) => !applied.has(migration.name));
+    for (const migration of pending) {
+      const started = performance.now();
+      await client.query('BEGIN');
+      try {
+        const id = randomUUID();
+        await client.query(
+          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
+          [id, migration.checksum, migration.name],
+        );
+        await client.query(migration.sql);
+        await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new Error(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`, { cause: error });
+      }
+      log.info({ migration: migration.name, durationMs: Math.round(performance.now() - started) }, 'applied a database migration');
+    }
+    if (pending.length === 0) log.debug('database schema is up to date');
+    return pending.map((migration) => migration.name);
   } finally {
-    await lock.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => undefined);
-    await lock.end();
+    await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => undefined);
+    await client.end();
   }
-}
-
-/**
- * The SQL that would take the migrations to schema.prisma; empty when they
- * agree. Needs a database server for the shadow database it replays the
- * migrations into (`databaseUrl` itself is not changed).
- */
-export async function diffMigrationsToSchema(databaseUrl: string): Promise<string> {
-  const schema = readSchema();
-  const result = await withSchemaEngine(databaseUrl, schema, (engine) =>
-    engine.diff({
-      from: { tag: 'migrations', ...readMigrations() },
-      to: { tag: 'schemaDatamodel', files: [schema] },
-      script: true,
-      exitCode: null,
-      filters: noFilters,
-    }),
-  );
-  return emptyDiffToEmpty(result.stdout ?? '');
-}
-
-/** The SQL that would take the live database at `databaseUrl` to schema.prisma; empty when they agree. */
-export async function diffDatabaseToSchema(databaseUrl: string): Promise<string> {
-  const schema = readSchema();
-  const result = await withSchemaEngine(databaseUrl, schema, (engine) =>
-    engine.diff({
-      from: { tag: 'schemaDatasource', files: [schema], configDir: prismaDirectory },
-      to: { tag: 'schemaDatamodel', files: [schema] },
-      script: true,
-      exitCode: null,
-      filters: noFilters,
-    }),
-  );
-  return emptyDiffToEmpty(result.stdout ?? '');
-}
-
-function emptyDiffToEmpty(script: string): string {
-  return script.replace(/^-- This is an empty migration\.\s*$/m, '').trim();
-}
-
-function timestamp(date: Date): string {
-  const pad = (value: number): string => String(value).padStart(2, '0');
-  return (
-    `${date.getUTCFullYear()}${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}` +
-    `${pad(date.getUTCHours())}${pad(date.getUTCMinutes())}${pad(date.getUTCSeconds())}`
-  );
-}
-
-/** Writes `prisma/migrations/<timestamp>_<name>/migration.sql` from the schema diff; undefined when nothing changed. */
-export async function createMigration(databaseUrl: string, name: string): Promise<string | undefined> {
-  if (!/^[a-z0-9_]+$/.test(name)) throw new Error('A migration name is lower-case letters, digits and _ only');
-  fs.mkdirSync(migrationsDirectory, { recursive: true });
-  const lockfile = path.join(migrationsDirectory, 'migration_lock.toml');
-  if (!fs.existsSync(lockfile)) {
-    fs.writeFileSync(
-      lockfile,
-      '# Please do not edit this file manually\n# It should be added in your version-control system (e.g., Git)\nprovider = "postgresql"\n',
-    );
-  }
-  const script = await diffMigrationsToSchema(databaseUrl);
-  if (script === '') return undefined;
-  const folder = path.join(migrationsDirectory, `${timestamp(new Date())}_${name}`);
-  fs.mkdirSync(folder);
-  fs.writeFileSync(path.join(folder, 'migration.sql'), `${script}\n`);
-  return folder;
 }

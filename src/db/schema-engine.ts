@@ -1,7 +1,7 @@
 /**
  * Prisma's schema engine, run from `@prisma/schema-engine-wasm` with a pg
  * driver adapter, because the native schema-engine binary cannot be
- * downloaded on our machines (ENVIRONMENT.md). Two adapter defects are worked
+ * downloaded on machines without access to Prisma's binary host. Two adapter defects are worked
  * around here, both verified against @prisma/adapter-pg 7.10:
  *
  * - The catalog type `"char"` (OID 18, e.g. pg_constraint.contype) is not in

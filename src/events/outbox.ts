@@ -1,5 +1,5 @@
 /**
- * The events outbox (CONTRACT.md section 6). A service writes the event in the
+ * The events outbox. A service writes the event in the
  * same transaction as the change it describes, so an event exists exactly
  * when its change was committed. Workers fan events out to webhooks and
  * notifications later.

@@ -60,8 +60,8 @@ export function exposedErrorOf(error: unknown, log: Logger): AppError {
 }
 
 /**
- * The GraphQL form: `extensions.code` (and `errors`) as CONTRACT.md section 7
- * says. No HTTP status: a GraphQL response with errors is still a 200, so that
+ * The GraphQL form: `extensions.code` (and `errors`), the same code REST
+ * puts in its problem details. No HTTP status: a GraphQL response with errors is still a 200, so that
  * partial results reach the client.
  */
 export function toGraphQLError(error: unknown, log: Logger, requestId: string): GraphQLError {

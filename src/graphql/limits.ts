@@ -1,5 +1,5 @@
 /**
- * Query cost guards of CONTRACT.md section 7: depth 12 and 30 aliases per
+ * Query cost guards: depth 12 and 30 aliases per
  * operation (batching is off in yoga). They run as validation rules, before
  * any resolver.
  */
