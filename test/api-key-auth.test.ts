@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/lib/crypto.js';
-import { createTenantWithKey, type TenantWithKey } from './helpers/fixtures.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
-let alpha: TenantWithKey;
-let beta: TenantWithKey;
+let alpha: SeededTenant;
+let beta: SeededTenant;
 
 beforeAll(async () => {
   server = await startTestServer();
-  [alpha, beta] = await Promise.all([createTenantWithKey(server), createTenantWithKey(server)]);
+  [alpha, beta] = await Promise.all([seeder(server).tenant(), seeder(server).tenant()]);
 });
 afterAll(async () => {
   await server?.stop();
 });
 
-const notesOf = (tenant: TenantWithKey): string => `/tenants/${tenant.tenant.id}/notes`;
+const notesOf = (tenant: SeededTenant): string => `/tenants/${tenant.tenant.id}/notes`;
 
 describe('the authentication gate', () => {
   it.each([
@@ -56,7 +56,7 @@ describe('the authentication gate', () => {
   });
 
   it('refuses a revoked key at once', async () => {
-    const own = await createTenantWithKey(server);
+    const own = await seeder(server).tenant();
     expect((await own.api.get(notesOf(own))).status).toBe(200);
     await server.app.db.apiKey.update({ where: { id: own.apiKeyId }, data: { revokedAt: new Date() } });
     const response = await own.api.get<Json>(notesOf(own));
@@ -65,7 +65,7 @@ describe('the authentication gate', () => {
   });
 
   it('refuses an expired key', async () => {
-    const own = await createTenantWithKey(server);
+    const own = await seeder(server).tenant();
     await server.app.db.apiKey.update({ where: { id: own.apiKeyId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const response = await own.api.get<Json>(notesOf(own));
     expect(response.status).toBe(401);
@@ -73,7 +73,7 @@ describe('the authentication gate', () => {
   });
 
   it('keeps lastUsedAt', async () => {
-    const own = await createTenantWithKey(server);
+    const own = await seeder(server).tenant();
     const before = await server.app.db.apiKey.findUniqueOrThrow({ where: { id: own.apiKeyId } });
     expect(before.lastUsedAt).toBeNull();
     await own.api.get(notesOf(own));
@@ -119,13 +119,5 @@ describe('tenant isolation', () => {
 
     const untouched = await beta.api.get<{ content: string }>(`${notesOf(beta)}/${secret.body.id}`);
     expect(untouched.body.content).toBe('beta only');
-  });
-
-  it('answers 403 TENANT_SUSPENDED for a suspended tenant', async () => {
-    const own = await createTenantWithKey(server);
-    await server.app.db.tenant.update({ where: { id: own.tenant.id }, data: { status: 'suspended' } });
-    const response = await own.api.get<Json>(notesOf(own));
-    expect(response.status).toBe(403);
-    expect(response.body.code).toBe('TENANT_SUSPENDED');
   });
 });

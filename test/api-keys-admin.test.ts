@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKey, CreatedApiKey } from './generated/openapi/types.gen.js';
 import { runCli } from './helpers/cli.js';
-import { createTenantWithKey } from './helpers/fixtures.js';
+import { seeder } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -20,20 +21,12 @@ afterAll(async () => {
   await provider?.close();
 });
 
-interface ApiKeyRecord {
-  id: string;
-  name: string;
-  prefix: string;
-  status: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  key?: string;
-}
+/** A key as the API lists it, or as creation returns it (with the secret). */
+type ApiKeyRecord = ApiKey & Partial<Pick<CreatedApiKey, 'key'>>;
 
 describe('API keys over the API', () => {
   it('show the secret once, at creation, and never again', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const keys = `/tenants/${tenant.tenant.id}/api-keys`;
     const created = await tenant.api.post<ApiKeyRecord>(keys, { name: 'payroll export', expiresInDays: 30 });
     expect(created.status).toBe(201);
@@ -57,7 +50,7 @@ describe('API keys over the API', () => {
   });
 
   it('validate the expiry: 1 to 365 days', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     for (const expiresInDays of [0, 366, 1.5]) {
       const response = await tenant.api.post<Json>(`/tenants/${tenant.tenant.id}/api-keys`, { name: 'x', expiresInDays });
       expect(response.status, String(expiresInDays)).toBe(400);
@@ -66,7 +59,7 @@ describe('API keys over the API', () => {
   });
 
   it('fail at once when revoked, on every server process', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const second = await startTestServer({ databaseUrl: server.databaseUrl });
     try {
       const created = await tenant.api.post<ApiKeyRecord>(`/tenants/${tenant.tenant.id}/api-keys`, { name: 'short-lived' });
@@ -89,7 +82,7 @@ describe('API keys over the API', () => {
   });
 
   it('are created over GraphQL too, with the secret in the answer', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const response = await tenant.api.graphql<{ createApiKey: { key: string; status: string; prefix: string } }>(
       'mutation ($tenantId: ID!) { createApiKey(tenantId: $tenantId, input: { name: "gql" }) { key status prefix } }',
       { tenantId: tenant.tenant.id },
@@ -101,7 +94,7 @@ describe('API keys over the API', () => {
 
 describe('/admin', () => {
   it('lists tenants with counts, and suspends and restores them', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     await tenant.api.post(`/tenants/${tenant.tenant.id}/notes`, { content: 'one' });
     await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email: uniqueEmail('counted') });
     const listed = await root.api.get<Json[]>('/admin/tenants', { query: { search: tenant.tenant.slug } });

@@ -4,7 +4,7 @@
  * no suffix or prefix games), whatever the method and the credential.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithKey, type TenantWithKey } from './helpers/fixtures.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { signIn, uniqueEmail, type SignedIn } from './helpers/sessions.js';
@@ -13,13 +13,13 @@ const trustedApp = 'https://app.example.test';
 
 let provider: IdentityProvider;
 let server: TestServer;
-let tenant: TenantWithKey;
+let tenant: SeededTenant;
 let member: SignedIn;
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
   server = await startTestServer({ env: { ...provider.env, TRUSTED_ORIGINS: trustedApp } });
-  tenant = await createTenantWithKey(server);
+  tenant = await seeder(server).tenant();
   const email = uniqueEmail('member');
   await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email, role: 'member' });
   member = await signIn(server, provider, { email });

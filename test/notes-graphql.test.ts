@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithKey, type TenantWithKey } from './helpers/fixtures.js';
+import type { Note } from './generated/openapi/types.gen.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-interface Note {
-  id: string;
-  content: string;
-  tenantId: string;
-}
-
 let server: TestServer;
-let tenant: TenantWithKey;
+let tenant: SeededTenant;
 
 beforeAll(async () => {
   server = await startTestServer();
-  tenant = await createTenantWithKey(server);
+  tenant = await seeder(server).tenant();
 });
 afterAll(async () => {
   await server?.stop();
@@ -66,7 +61,7 @@ describe('notes over GraphQL', () => {
   });
 
   it('pages through a Relay connection, newest first', async () => {
-    const own = await createTenantWithKey(server);
+    const own = await seeder(server).tenant();
     const ids: string[] = [];
     for (const content of ['a', 'b', 'c']) {
       ids.push((await own.api.post<Note>(`/tenants/${own.tenant.id}/notes`, { content })).body.id);

@@ -1,33 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithKey, type TenantWithKey } from './helpers/fixtures.js';
+import type { Note, Problem } from './generated/openapi/types.gen.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
 import type { Json } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-interface Note {
-  id: string;
-  tenantId: string;
-  tenantUserId: string | null;
-  content: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  errors?: { path: string; message: string }[];
-  requestId: string;
-}
-
 let server: TestServer;
-let alpha: TenantWithKey;
+let alpha: SeededTenant;
 
 beforeAll(async () => {
   server = await startTestServer();
-  alpha = await createTenantWithKey(server);
+  alpha = await seeder(server).tenant();
 });
 afterAll(async () => {
   await server?.stop();
@@ -74,7 +56,7 @@ describe('notes over REST', () => {
   });
 
   it('pages with limit and offset, newest first', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const ids: string[] = [];
     for (const content of ['one', 'two', 'three', 'four', 'five']) {
       ids.push((await tenant.api.post<Note>(notesPath(tenant.tenant.id), { content })).body.id);

@@ -5,7 +5,7 @@ import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeTable } from '../src/routes.js';
-import { createTenantWithKey } from './helpers/fixtures.js';
+import { seeder } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -145,7 +145,7 @@ describe('the OpenAPI document', () => {
       type Method = (options: { path?: Json; query?: Json; body?: Json }) => Promise<Result>;
       const sdk = (await import(path.join(output, 'sdk.gen.ts'))) as { Notes: Record<string, Method> };
       const { client } = (await import(path.join(output, 'client.gen.ts'))) as { client: { setConfig(config: Json): void } };
-      const tenant = await createTenantWithKey(server);
+      const tenant = await seeder(server).tenant();
       client.setConfig({ baseUrl: server.url, auth: () => tenant.key });
 
       const created = await sdk.Notes.noteControllerCreate!({ path: { tenantId: tenant.tenant.id }, body: { content: 'generated' } });

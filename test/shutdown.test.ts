@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startTally } from '../src/main.js';
 import { createTestDatabase, databaseUrl } from './helpers/database.js';
-import { createTenantWithKey } from './helpers/fixtures.js';
+import { seeder } from './helpers/seed.js';
 import { freePort } from './helpers/server.js';
 
 /**
@@ -36,7 +36,7 @@ async function stopRightAfterLoad(): Promise<string[]> {
     await admin.connect();
     try {
       const server = { url: `http://localhost:${port}`, app: tally.app, databaseUrl: database.url, stop: async () => undefined };
-      const tenant = await createTenantWithKey(server);
+      const tenant = await seeder(server).tenant();
       // Every pooled connection busy at once, as on a loaded server.
       await Promise.all(Array.from({ length: 40 }, () => tenant.api.get(`/tenants/${tenant.tenant.id}/notes`)));
       await tally.stop();

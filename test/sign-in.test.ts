@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithKey } from './helpers/fixtures.js';
+import { seeder } from './helpers/seed.js';
 import { Browser } from './helpers/browser.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('signing in through an OpenID Connect provider', () => {
   it('redirects, sets the session cookie, reports the session, admits to tenant routes, and signs out', async () => {
     const email = uniqueEmail('alice');
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email, role: 'member' });
     provider.signInAs({ sub: 'alice-1', email, name: 'Alice' });
 
@@ -123,7 +123,7 @@ describe('signing in through an OpenID Connect provider', () => {
 describe('what a sign-in changes', () => {
   it('activates invitations for the address, in every tenant that invited it', async () => {
     const email = uniqueEmail('invited');
-    const [first, second] = await Promise.all([createTenantWithKey(server), createTenantWithKey(server)]);
+    const [first, second] = await Promise.all([seeder(server).tenant(), seeder(server).tenant()]);
     await first.api.post(`/tenants/${first.tenant.id}/users`, { email, role: 'manager', name: 'Before sign-in' });
     await second.api.post(`/tenants/${second.tenant.id}/users`, { email: email.toUpperCase(), role: 'member' });
     const invited = await first.api.get<Json[]>(`/tenants/${first.tenant.id}/users`, { query: { status: 'invited' } });
@@ -140,7 +140,7 @@ describe('what a sign-in changes', () => {
 
   it('does not activate invitations or superadmin rights for an address the provider did not verify', async () => {
     const email = uniqueEmail('unverified');
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email });
     const person = await signIn(server, provider, { email, emailVerified: false });
     expect((await person.api.get<Json[]>('/tenants')).body).toEqual([]);
@@ -161,7 +161,7 @@ describe('what a sign-in changes', () => {
 
 describe('cookies, origins and API keys together', () => {
   it('refuses cookie-authenticated writes from an untrusted origin, with 403', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const email = uniqueEmail('writer');
     await tenant.api.post(`/tenants/${tenant.tenant.id}/users`, { email });
     const person = await signIn(server, provider, { email });
@@ -187,13 +187,13 @@ describe('cookies, origins and API keys together', () => {
   });
 
   it('accepts API keys from any origin: browsers do not send them by themselves', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const keyFromElsewhere = apiClient(server.url, { apiKey: tenant.key, origin: 'https://evil.example' });
     expect((await keyFromElsewhere.post(`/tenants/${tenant.tenant.id}/notes`, { content: 'script' })).status).toBe(201);
   });
 
   it('lets the API key win when both a key and a cookie are sent', async () => {
-    const [cookieTenant, keyTenant] = await Promise.all([createTenantWithKey(server), createTenantWithKey(server)]);
+    const [cookieTenant, keyTenant] = await Promise.all([seeder(server).tenant(), seeder(server).tenant()]);
     const email = uniqueEmail('both');
     await cookieTenant.api.post(`/tenants/${cookieTenant.tenant.id}/users`, { email });
     const person = await signIn(server, provider, { email });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Membership, TenantUser } from './generated/openapi/types.gen.js';
 import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
 import { AppError } from '../src/lib/errors.js';
-import { createTenantWithKey, uniqueSlug, type TenantWithKey } from './helpers/fixtures.js';
+import { seeder, uniqueSlug, type SeededTenant } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -22,23 +23,13 @@ afterAll(async () => {
   await provider?.close();
 });
 
-interface Member {
-  id: string;
-  email: string;
-  role: string;
-  status: string;
-  userId: string | null;
-  hourlyRate: string | null;
-  costRate: string | null;
-}
-
 /** A tenant with an owner who signed in, and a client for each. */
-async function tenantWithOwner(): Promise<{ tenant: TenantWithKey; owner: SignedIn; ownerMember: Member }> {
-  const tenant = await createTenantWithKey(server);
+async function tenantWithOwner(): Promise<{ tenant: SeededTenant; owner: SignedIn; ownerMember: Membership }> {
+  const tenant = await seeder(server).tenant();
   const email = uniqueEmail('owner');
   await server.app.services.users.invite(systemAccess(tenant.tenant, systemActor('test')), { email, role: 'owner' });
   const owner = await signIn(server, provider, { email });
-  const ownerMember = (await owner.api.get<Member>(`/tenants/${tenant.tenant.id}/users/me`)).body;
+  const ownerMember = (await owner.api.get<Membership>(`/tenants/${tenant.tenant.id}/users/me`)).body;
   return { tenant, owner, ownerMember };
 }
 
@@ -55,7 +46,7 @@ describe('tenants', () => {
     expect(me.body).toMatchObject({ role: 'owner', status: 'active' });
 
     const invitedOwner = await root.api.post<Json>('/tenants', { name: 'Later', slug: uniqueSlug('later'), ownerEmail: uniqueEmail('later') });
-    const members = await root.api.get<Member[]>(`/tenants/${invitedOwner.body.id as string}/users`);
+    const members = await root.api.get<TenantUser[]>(`/tenants/${invitedOwner.body.id as string}/users`);
     expect(members.body).toEqual([expect.objectContaining({ role: 'owner', status: 'invited', userId: null })]);
   });
 
@@ -75,13 +66,13 @@ describe('tenants', () => {
     const refused = await someone.api.post<Json>('/tenants', { name: 'Mine', slug: uniqueSlug('mine') });
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toBe('Only a superadmin may do this');
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     expect((await tenant.api.post('/tenants', { name: 'Key', slug: uniqueSlug('key') })).status).toBe(403);
   });
 
   it("are listed as the caller's own: members see theirs, superadmins all, a key its own", async () => {
     const { tenant, owner } = await tenantWithOwner();
-    await createTenantWithKey(server);
+    await seeder(server).tenant();
     expect((await owner.api.get<Json[]>('/tenants')).body.map((each) => each.id)).toEqual([tenant.tenant.id]);
     expect((await tenant.api.get<Json[]>('/tenants')).body.map((each) => each.id)).toEqual([tenant.tenant.id]);
     const all = await root.api.get<Json[]>('/tenants', { query: { limit: 200 } });
@@ -116,7 +107,7 @@ describe('members', () => {
     const { tenant } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
     const email = uniqueEmail('new');
-    const invited = await tenant.api.post<Member>(users, { email: email.toUpperCase(), role: 'manager', hourlyRate: 85.5 });
+    const invited = await tenant.api.post<TenantUser>(users, { email: email.toUpperCase(), role: 'manager', hourlyRate: 85.5 });
     expect(invited.status).toBe(201);
     expect(invited.body).toMatchObject({ email, role: 'manager', status: 'invited', userId: null, hourlyRate: '85.5' });
     const again = await tenant.api.post<Json>(users, { email });
@@ -137,9 +128,9 @@ describe('members', () => {
     const { tenant } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
     for (const role of ['member', 'member', 'manager']) await tenant.api.post(users, { email: uniqueEmail(role), role });
-    expect((await tenant.api.get<Member[]>(users, { query: { role: 'member' } })).body).toHaveLength(2);
-    expect((await tenant.api.get<Member[]>(users, { query: { status: 'active' } })).body.map((member) => member.role)).toEqual(['owner']);
-    expect((await tenant.api.get<Member[]>(users, { query: { limit: 2 } })).body).toHaveLength(2);
+    expect((await tenant.api.get<TenantUser[]>(users, { query: { role: 'member' } })).body).toHaveLength(2);
+    expect((await tenant.api.get<TenantUser[]>(users, { query: { status: 'active' } })).body.map((member) => member.role)).toEqual(['owner']);
+    expect((await tenant.api.get<TenantUser[]>(users, { query: { limit: 2 } })).body).toHaveLength(2);
     expect((await tenant.api.get<Json>(users, { query: { role: 'king' } })).status).toBe(400);
   });
 
@@ -150,9 +141,9 @@ describe('members', () => {
     const byAdmin = await tenant.api.post<Json>(users, { email: uniqueEmail('o'), role: 'owner' });
     expect(byAdmin.status).toBe(403);
     expect(byAdmin.body.detail).toBe('Only an owner may grant, change or take the owner role');
-    const manager = await tenant.api.post<Member>(users, { email: uniqueEmail('m'), role: 'manager' });
+    const manager = await tenant.api.post<TenantUser>(users, { email: uniqueEmail('m'), role: 'manager' });
     expect((await tenant.api.patch(`${users}/${manager.body.id}`, { role: 'owner' })).status).toBe(403);
-    const promoted = await owner.api.patch<Member>(`${users}/${manager.body.id}`, { role: 'owner' });
+    const promoted = await owner.api.patch<TenantUser>(`${users}/${manager.body.id}`, { role: 'owner' });
     expect(promoted.body.role).toBe('owner');
     expect((await tenant.api.patch(`${users}/${manager.body.id}`, { role: 'member' })).status).toBe(403);
   });
@@ -169,11 +160,11 @@ describe('members', () => {
 
     const second = await signIn(server, provider);
     await owner.api.post(`/tenants/${tenant.tenant.id}/users`, { email: second.user.email, role: 'owner' });
-    expect((await owner.api.patch<Member>(self, { role: 'admin' })).body.role).toBe('admin');
+    expect((await owner.api.patch<TenantUser>(self, { role: 'admin' })).body.role).toBe('admin');
   });
 
   it('keep one owner when two owners demote each other at the same moment', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const access = systemAccess(tenant.tenant, systemActor('test'));
     const first = await server.app.services.users.invite(access, { email: uniqueEmail('a'), role: 'owner' });
     const second = await server.app.services.users.invite(access, { email: uniqueEmail('b'), role: 'owner' });
@@ -191,19 +182,19 @@ describe('members', () => {
   it('are removed: invitations deleted, members deactivated (and locked out), and invited again', async () => {
     const { tenant, owner } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
-    const invitation = await owner.api.post<Member>(users, { email: uniqueEmail('gone') });
+    const invitation = await owner.api.post<TenantUser>(users, { email: uniqueEmail('gone') });
     expect((await owner.api.delete(`${users}/${invitation.body.id}`)).status).toBe(204);
     expect((await owner.api.get(`${users}/${invitation.body.id}`)).status).toBe(404);
 
     const person = await signIn(server, provider);
-    const member = await owner.api.post<Member>(users, { email: person.user.email });
+    const member = await owner.api.post<TenantUser>(users, { email: person.user.email });
     expect(member.body.status).toBe('active');
     expect((await person.api.get(`/tenants/${tenant.tenant.id}/notes`)).status).toBe(200);
     expect((await owner.api.delete(`${users}/${member.body.id}`)).status).toBe(204);
-    expect((await owner.api.get<Member>(`${users}/${member.body.id}`)).body.status).toBe('deactivated');
+    expect((await owner.api.get<TenantUser>(`${users}/${member.body.id}`)).body.status).toBe('deactivated');
     expect((await person.api.get(`/tenants/${tenant.tenant.id}/notes`)).status).toBe(404);
 
-    const back = await owner.api.post<Member>(users, { email: person.user.email, role: 'manager' });
+    const back = await owner.api.post<TenantUser>(users, { email: person.user.email, role: 'manager' });
     expect(back.status).toBe(201);
     expect(back.body).toMatchObject({ id: member.body.id, status: 'active', role: 'manager' });
     expect((await person.api.get(`/tenants/${tenant.tenant.id}/notes`)).status).toBe(200);
@@ -213,7 +204,7 @@ describe('members', () => {
 
   it('cannot activate an invitation by hand', async () => {
     const { tenant } = await tenantWithOwner();
-    const invited = await tenant.api.post<Member>(`/tenants/${tenant.tenant.id}/users`, { email: uniqueEmail('x') });
+    const invited = await tenant.api.post<TenantUser>(`/tenants/${tenant.tenant.id}/users`, { email: uniqueEmail('x') });
     const refused = await tenant.api.patch<Json>(`/tenants/${tenant.tenant.id}/users/${invited.body.id}`, { status: 'active' });
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('INVALID_STATE');
@@ -223,12 +214,12 @@ describe('members', () => {
     const { tenant, owner } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
     const [first, second] = [await signIn(server, provider), await signIn(server, provider)];
-    const firstMember = await owner.api.post<Member>(users, { email: first.user.email, hourlyRate: '90', costRate: '40.25' });
-    const secondMember = await owner.api.post<Member>(users, { email: second.user.email, hourlyRate: '70' });
-    expect((await owner.api.get<Member>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
-    expect((await first.api.get<Member>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
-    expect((await first.api.get<Member>(`${users}/${secondMember.body.id}`)).body).toMatchObject({ hourlyRate: null, costRate: null });
-    const cleared = await owner.api.patch<Member>(`${users}/${firstMember.body.id}`, { costRate: null });
+    const firstMember = await owner.api.post<TenantUser>(users, { email: first.user.email, hourlyRate: '90', costRate: '40.25' });
+    const secondMember = await owner.api.post<TenantUser>(users, { email: second.user.email, hourlyRate: '70' });
+    expect((await owner.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    expect((await first.api.get<TenantUser>(`${users}/${secondMember.body.id}`)).body).toMatchObject({ hourlyRate: null, costRate: null });
+    const cleared = await owner.api.patch<TenantUser>(`${users}/${firstMember.body.id}`, { costRate: null });
     expect(cleared.body.costRate).toBeNull();
   });
 });
@@ -238,21 +229,21 @@ describe('users/me', () => {
     const { tenant, owner } = await tenantWithOwner();
     const person = await signIn(server, provider);
     await owner.api.post(`/tenants/${tenant.tenant.id}/users`, { email: person.user.email, role: 'member' });
-    const me = await person.api.get<Json & { permissions: Json[] }>(`/tenants/${tenant.tenant.id}/users/me`);
+    const me = await person.api.get<Membership>(`/tenants/${tenant.tenant.id}/users/me`);
     expect(me.body).toMatchObject({ email: person.user.email, role: 'member', actorType: 'user', tenantId: tenant.tenant.id });
     expect(me.body.permissions).toEqual(expect.arrayContaining([{ action: 'update', subject: 'Note', own: true }, { action: 'read', subject: 'Tenant', own: false }]));
     expect(me.body.permissions).not.toContainEqual(expect.objectContaining({ subject: 'ApiKey' }));
   });
 
   it('shows an API key as admin, without a member record', async () => {
-    const tenant = await createTenantWithKey(server);
-    const me = await tenant.api.get<Json & { permissions: Json[] }>(`/tenants/${tenant.tenant.id}/users/me`);
+    const tenant = await seeder(server).tenant();
+    const me = await tenant.api.get<Membership>(`/tenants/${tenant.tenant.id}/users/me`);
     expect(me.body).toMatchObject({ id: null, email: null, role: 'admin', actorType: 'api_key' });
     expect(me.body.permissions).toContainEqual({ action: 'manage', subject: 'ApiKey', own: false });
   });
 
   it('shows a superadmin who is not a member as owner', async () => {
-    const tenant = await createTenantWithKey(server);
+    const tenant = await seeder(server).tenant();
     const me = await root.api.get<Json>(`/tenants/${tenant.tenant.id}/users/me`);
     expect(me.body).toMatchObject({ id: null, role: 'owner', actorType: 'user' });
     expect((await apiClient(server.url, { cookie: root.cookie }).get(`/tenants/${tenant.tenant.id}/notes`)).status).toBe(200);

@@ -6,19 +6,19 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenantWithKey, type TenantWithKey } from './helpers/fixtures.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { signIn, uniqueEmail } from './helpers/sessions.js';
 
 let provider: IdentityProvider;
 let server: TestServer;
-let tenant: TenantWithKey;
+let tenant: SeededTenant;
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
   server = await startTestServer({ env: provider.env });
-  tenant = await createTenantWithKey(server);
+  tenant = await seeder(server).tenant();
 });
 afterAll(async () => {
   await server?.stop();
