@@ -10,7 +10,7 @@ import { createOriginPolicy, type OriginPolicy } from './auth/origins.js';
 import { createSessionResolver } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
 import type { Config } from './config.js';
-import type { Db } from './db/client.js';
+import type { Db, Sql } from './db/client.js';
 import { createGraphQLContext, type GraphQLContext, type Services } from './graphql/context.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
 import { createGate } from './http/gate.js';
@@ -23,7 +23,7 @@ import { RouteMatcher } from './rest/compile.js';
 import type { OpenApiDocument } from './rest/openapi.js';
 import { compileRestApi, openApiDocumentOf } from './rest/rest-api.js';
 import { createRestRouter, type GateResult, type RequestState, type RestRouter } from './rest/router.js';
-import { createSofaBridge } from './rest/sofa.js';
+import { createFieldExecutor } from './rest/executor.js';
 import { routeTable } from './routes.js';
 import { schema } from './schema.js';
 import { createServices } from './services.js';
@@ -55,14 +55,15 @@ export interface AppOptions {
   secrets: Secrets;
   log: Logger;
   db: Db;
+  sql: Sql;
   embeddedDatabase: boolean;
 }
 
 /** The REST paths under which even an unknown path is public (sign-in). */
 const publicPrefixes = ['/api/auth/'];
 
-export function createApp({ config, secrets, log, db, embeddedDatabase }: AppOptions): App {
-  const services = createServices({ db, log, config, secrets });
+export function createApp({ config, secrets, log, db, sql, embeddedDatabase }: AppOptions): App {
+  const services = createServices({ db, sql, log, config, secrets });
   const restApi = compileRestApi(schema, routeTable);
   const openApi = openApiDocumentOf(restApi, config.baseUrl, version);
   const origins = createOriginPolicy(config.trustedOrigins);
@@ -71,7 +72,7 @@ export function createApp({ config, secrets, log, db, embeddedDatabase }: AppOpt
   const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: createSessionResolver(auth) });
   const gate = createGate({ authenticator, origins });
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
-    createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log });
+    createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
   return {
     config,
     log,
@@ -85,7 +86,7 @@ export function createApp({ config, secrets, log, db, embeddedDatabase }: AppOpt
     graphql: createGraphQLServer({ schema, log }),
     rest: createRestRouter({
       matcher: new RouteMatcher(restApi.routes),
-      sofa: createSofaBridge(restApi.restSchema, restApi.routes),
+      executor: createFieldExecutor(restApi.restSchema, restApi.routes),
       platform: { config, auth, origins },
       gate,
       contextFor,

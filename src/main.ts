@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type http from 'node:http';
 import { createApp, type App } from './app.js';
 import type { Config, ProcessRole } from './config.js';
-import { createDatabaseClient, type DatabaseClient } from './db/client.js';
+import { createDatabaseClient, type DatabaseClient, type QueryObserver } from './db/client.js';
 import { openDatabaseServer } from './db/database.js';
 import { migrateDatabase } from './db/migrations.js';
 import { createHttpServer } from './http/server.js';
@@ -21,8 +21,8 @@ export interface StartOptions {
   log?: Logger;
   /** Create tenant `demo` and print a key on an empty development database (default true). */
   bootstrap?: boolean;
-  /** Sees every SQL statement (benchmarks and query-count tests). */
-  onQuery?: (sql: string) => void;
+  /** Sees every SQL statement (query-plan and query-count tests only). */
+  onQuery?: QueryObserver;
 }
 
 export interface RunningTally {
@@ -69,8 +69,8 @@ export async function startTally({
   try {
     await migrateDatabase(database.url, log);
     client = createDatabaseClient({ url: database.url, log, ...(onQuery ? { onQuery } : {}) });
-    const { db } = client;
-    const app = createApp({ config, secrets, log, db, embeddedDatabase: database.embedded !== undefined });
+    const { db, sql } = client;
+    const app = createApp({ config, secrets, log, db, sql, embeddedDatabase: database.embedded !== undefined });
 
     let server: http.Server | undefined;
     let webSocket: GraphQLWebSocket | undefined;

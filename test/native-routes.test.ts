@@ -14,7 +14,8 @@ import { RouteMatcher, compileRoutes } from '../src/rest/compile.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { nativeRoute, type RouteSpec } from '../src/rest/route.js';
 import { createRestRouter } from '../src/rest/router.js';
-import { createSofaBridge, flatResourceSchema } from '../src/rest/sofa.js';
+import { createFieldExecutor } from '../src/rest/executor.js';
+import { flatResourceSchema } from '../src/rest/rest-schema.js';
 import { uploadLimit } from '../src/rest/body.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -128,7 +129,7 @@ beforeAll(async () => {
   const routes = compileRoutes(server.app.schema, rows);
   const router = createRestRouter({
     matcher: new RouteMatcher(routes),
-    sofa: createSofaBridge(flatResourceSchema(server.app.schema), routes),
+    executor: createFieldExecutor(flatResourceSchema(server.app.schema), routes),
     platform: { config: server.app.config, auth: server.app.auth, origins: server.app.origins },
     gate: server.app.gate,
     contextFor: server.app.contextFor,

@@ -8,10 +8,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { unauthenticated, type AppError } from '../lib/errors.js';
 import type { Actor } from './actor.js';
+import type { TenantRecord } from './tenant-access.js';
 
-/** What the gate learns from a presented API key. */
+/** What the gate learns from a presented API key: the key's actor, and its tenant as it is now. */
 export type ApiKeyCheck =
-  | { valid: true; actor: Extract<Actor, { type: 'api_key' }> }
+  | { valid: true; actor: Extract<Actor, { type: 'api_key' }>; tenant: TenantRecord }
   | { valid: false; reason: 'unknown' | 'revoked' | 'expired' };
 
 /** Looks a presented `svc_...` key up (the API-key module implements it). */
@@ -27,6 +28,8 @@ export type AuthenticationResult =
       credential: Credential;
       /** Set-Cookie values to pass on (a session refreshed on use). */
       cookies: string[];
+      /** The key's tenant, read with the key: its guard needs no query of its own in this request. */
+      tenant?: TenantRecord;
     }
   | { actor: null; error: AppError };
 
@@ -60,7 +63,7 @@ export function createAuthenticator({
         }
         const check = await apiKeys.check(token);
         return check.valid
-          ? { actor: check.actor, credential: 'api_key', cookies: [] }
+          ? { actor: check.actor, credential: 'api_key', cookies: [], tenant: check.tenant }
           : { actor: null, error: unauthenticated(keyFailures[check.reason]) };
       }
       const session = resolveSession ? await resolveSession(headers) : null;

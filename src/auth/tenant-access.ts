@@ -11,9 +11,17 @@ import { canAny, canSome, grantsOf, type ActionOn, type Grant, type Permission, 
  * enter the tenant, scope every query by `tenantId`, and check grants on it
  * themselves when a caller (a worker, the CLI) has no API layer in front.
  */
+/** The fields of a tenant the guard reads. */
+export interface TenantRecord {
+  id: string;
+  name: string;
+  slug: string;
+  status: TenantStatus;
+}
+
 export interface TenantAccess {
   readonly tenantId: string;
-  readonly tenant: { id: string; name: string; slug: string; status: TenantStatus };
+  readonly tenant: TenantRecord;
   readonly actor: Actor;
   readonly role: Role;
   readonly tenantUserId: string | null;
@@ -33,7 +41,7 @@ export const permissionRefusal = (action: string, subject: string): AppError =>
   forbidden(`You may not ${action} ${subject} in this tenant`);
 
 function accessFor(
-  tenant: TenantAccess['tenant'],
+  tenant: TenantRecord,
   actor: Actor,
   role: Role,
   tenantUserId: string | null,
@@ -55,9 +63,32 @@ function accessFor(
 }
 
 /**
- * The tenant guard. Another tenant's resources are reported as 404, never 403,
- * so a caller learns nothing about tenants they do not belong to.
+ * The guard's decision for one tenant: another tenant's resources are
+ * reported as 404, never 403, so a caller learns nothing about tenants they do
+ * not belong to; a suspended tenant is refused to everyone.
  */
+function decide(actor: Actor, tenant: TenantRecord, membership: { id: string; role: Role } | undefined): TenantAccess {
+  let access: TenantAccess;
+  switch (actor.type) {
+    case 'api_key':
+      if (actor.tenantId !== tenant.id) throw notFound('Tenant', tenant.id);
+      access = accessFor(tenant, actor, 'admin', null);
+      break;
+    case 'system':
+      access = accessFor(tenant, actor, 'owner', null);
+      break;
+    case 'user':
+      // A superadmin acts as owner in every tenant, whatever their own membership says.
+      if (actor.isSuperadmin) access = accessFor(tenant, actor, 'owner', membership?.id ?? null);
+      else if (membership) access = accessFor(tenant, actor, membership.role, membership.id);
+      else throw notFound('Tenant', tenant.id);
+      break;
+  }
+  if (tenant.status === 'suspended') throw new AppError('TENANT_SUSPENDED', `Tenant ${tenant.id} is suspended`);
+  return access;
+}
+
+/** The tenant guard: one query for the tenant and the caller's membership in it. */
 export async function resolveTenantAccess(db: Db, actor: Actor, tenantId: string): Promise<TenantAccess> {
   const tenant = await db.tenant.findUnique({
     where: { id: tenantId },
@@ -73,32 +104,16 @@ export async function resolveTenantAccess(db: Db, actor: Actor, tenantId: string
     },
   });
   if (!tenant) throw notFound('Tenant', tenantId);
-  const { users, ...tenantFields } = tenant;
-  let access: TenantAccess;
-  switch (actor.type) {
-    case 'api_key':
-      if (actor.tenantId !== tenant.id) throw notFound('Tenant', tenantId);
-      access = accessFor(tenantFields, actor, 'admin', null);
-      break;
-    case 'system':
-      access = accessFor(tenantFields, actor, 'owner', null);
-      break;
-    case 'user': {
-      const membership = users?.[0];
-      // A superadmin acts as owner in every tenant, whatever their own membership says.
-      if (actor.isSuperadmin) access = accessFor(tenantFields, actor, 'owner', membership?.id ?? null);
-      else if (membership) access = accessFor(tenantFields, actor, membership.role, membership.id);
-      else throw notFound('Tenant', tenantId);
-      break;
-    }
-  }
-  if (tenant.status === 'suspended') {
-    throw new AppError('TENANT_SUSPENDED', `Tenant ${tenant.id} is suspended`);
-  }
-  return access;
+  const { users, ...record } = tenant;
+  return decide(actor, record, users?.[0]);
+}
+
+/** The guard for an API key's own tenant, read in the same statement as the key. */
+export function keyTenantAccess(actor: Extract<Actor, { type: 'api_key' }>, tenant: TenantRecord): TenantAccess {
+  return decide(actor, tenant, undefined);
 }
 
 /** Access for the CLI and workers, which act as owner of the tenant they are told to work on. */
-export function systemAccess(tenant: TenantAccess['tenant'], actor: Actor): TenantAccess {
+export function systemAccess(tenant: TenantRecord, actor: Actor): TenantAccess {
   return accessFor(tenant, actor, 'owner', null);
 }

@@ -63,7 +63,7 @@ async function withData<T>(config: Config, work: (context: DataContext) => Promi
   const client = createDatabaseClient({ url: database.url, log });
   try {
     await migrateDatabase(database.url, log);
-    const services = createServices({ db: client.db, log, config, secrets: resolveSecrets(config, log) });
+    const services = createServices({ db: client.db, sql: client.sql, log, config, secrets: resolveSecrets(config, log) });
     return await work({ config, log, db: client.db, services });
   } finally {
     await client.close();

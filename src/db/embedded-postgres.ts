@@ -26,6 +26,8 @@ export interface EmbeddedPostgresOptions {
   database: string;
   /** Trade durability for speed (tests only). */
   ephemeral?: boolean;
+  /** More `-c name=value` server settings (the benchmark loads pg_stat_statements). */
+  settings?: readonly string[];
 }
 
 export interface RunningPostgres {
@@ -269,6 +271,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     'unix_socket_directories=',
     'max_connections=200',
     ...(options.ephemeral ? ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off'] : []),
+    ...(options.settings ?? []),
   ];
   const child = spawn(binaries.postgres, ['-D', clusterDir, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
     ...(runAs ?? {}),

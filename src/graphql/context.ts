@@ -1,5 +1,5 @@
 import type { Actor } from '../auth/actor.js';
-import { resolveTenantAccess, type TenantAccess } from '../auth/tenant-access.js';
+import { keyTenantAccess, resolveTenantAccess, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { unauthenticated } from '../lib/errors.js';
@@ -38,13 +38,26 @@ export interface ContextDependencies {
   services: Services;
 }
 
-export function createGraphQLContext(
-  { db, services }: ContextDependencies,
-  request: { actor: Actor | null; requestId: string; log: Logger },
-): GraphQLContext {
+export interface RequestIdentity {
+  actor: Actor | null;
+  requestId: string;
+  log: Logger;
+  /** The API key's tenant, read with the key in this request: its guard needs no second query. */
+  knownTenant?: TenantRecord | undefined;
+}
+
+export function createGraphQLContext({ db, services }: ContextDependencies, request: RequestIdentity): GraphQLContext {
   const accessByTenant = new Map<string, Promise<TenantAccess>>();
+  const { knownTenant, ...identity } = request;
+  if (knownTenant && request.actor?.type === 'api_key') {
+    const actor = request.actor;
+    // Decided lazily, so that a refusal (a suspended tenant) surfaces where the guard is asked, as always.
+    const access = Promise.resolve().then(() => keyTenantAccess(actor, knownTenant));
+    access.catch(() => undefined); // a route that never asks must not leave it unhandled
+    accessByTenant.set(knownTenant.id, access);
+  }
   return {
-    ...request,
+    ...identity,
     db,
     services,
     preparsed: undefined,

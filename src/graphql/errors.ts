@@ -1,5 +1,5 @@
 /**
- * One normalisation of errors for GraphQL (yoga) and REST (sofa): AppErrors
+ * One normalisation of errors for GraphQL (yoga) and REST: AppErrors
  * keep their code; known database errors get one; anything else is INTERNAL,
  * logged with the request id and never shown to the caller.
  */

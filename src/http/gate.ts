@@ -16,6 +16,6 @@ export function createGate({ authenticator, origins }: { authenticator: Authenti
       const refusal = origins.refusal(request.method ?? 'GET', request.headers);
       if (refusal) return { error: refusal };
     }
-    return { actor: result.actor, cookies: result.cookies };
+    return { actor: result.actor, cookies: result.cookies, ...(result.tenant ? { tenant: result.tenant } : {}) };
   };
 }

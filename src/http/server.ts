@@ -118,6 +118,7 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
       if ('error' in admitted) return send(response, graphqlRefusal(admitted.error, state.requestId));
       for (const cookie of admitted.cookies) response.appendHeader('set-cookie', cookie);
       state.actor = admitted.actor;
+      state.knownTenant = admitted.tenant;
     }
     const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
     const fetchRequest = new Request(`http://localhost${request.url ?? '/graphql'}`, {

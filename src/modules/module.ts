@@ -6,7 +6,7 @@
  * from that list.
  */
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
 import type { RouteSpec } from '../rest/route.js';
@@ -14,6 +14,7 @@ import type { RouteSpec } from '../rest/route.js';
 /** What a service factory may use. Services declare the parts they need. */
 export interface ServiceDependencies {
   db: Db;
+  sql: Sql;
   log: Logger;
   config: Config;
   secrets: Secrets;

@@ -3,7 +3,7 @@ import { sessionCookieName } from '../auth/session-cookie.js';
 import { compileRoutes, type CompiledRoute } from './compile.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 import type { RouteSpec } from './route.js';
-import { flatResourceSchema } from './sofa.js';
+import { flatResourceSchema } from './rest-schema.js';
 
 export interface RestApi {
   routes: CompiledRoute[];

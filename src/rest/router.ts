@@ -3,13 +3,13 @@
  * order: match the path; the authentication gate (unless the row is public);
  * validate path and query parameters against the row's schema; the tenant
  * guard and the row's permission; read and validate the body within its
- * limit; then run the GraphQL field (through sofa) or the row's handler.
+ * limit; then run the GraphQL field or the row's handler.
  * Every refusal is RFC 9457 problem+json.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Actor } from '../auth/actor.js';
 import { requireSuperadmin } from '../auth/actor.js';
-import { permissionRefusal, type TenantAccess } from '../auth/tenant-access.js';
+import { permissionRefusal, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { fieldErrorsOf, parseInput, type StrictObject } from '../lib/dto.js';
 import { AppError, validationFailed, type FieldError } from '../lib/errors.js';
@@ -18,21 +18,23 @@ import { problemResult, type HttpResult } from '../lib/problem.js';
 import { isJson, readBody, readMultipart } from './body.js';
 import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute, QueryValueKind, RouteMatcher } from './compile.js';
 import type { NativeRequest, Platform } from './route.js';
-import type { SofaBridge } from './sofa.js';
+import type { FieldExecutor } from './executor.js';
 
 /** The authentication gate's answer: who calls (and cookies to refresh), or why not. */
-export type GateResult = { actor: Actor; cookies: string[] } | { error: AppError };
+export type GateResult = { actor: Actor; cookies: string[]; tenant?: TenantRecord } | { error: AppError };
 
 export interface RequestState {
   requestId: string;
   log: Logger;
   /** Set once the gate has admitted the caller (for the request log). */
   actor: Actor | null;
+  /** A tenant the gate read with the credential (an API key's own), as it is now. */
+  knownTenant?: TenantRecord;
 }
 
 export interface RestRouterOptions {
   matcher: RouteMatcher;
-  sofa: SofaBridge;
+  executor: FieldExecutor;
   platform: Platform;
   gate(request: IncomingMessage): Promise<GateResult>;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
@@ -119,7 +121,7 @@ function splitPath(pathname: string): string[] {
 
 const hasBody = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
-export function createRestRouter({ matcher, sofa, platform, gate, contextFor, publicPrefixes }: RestRouterOptions): RestRouter {
+export function createRestRouter({ matcher, executor, platform, gate, contextFor, publicPrefixes }: RestRouterOptions): RestRouter {
   async function admit(route: CompiledRoute, parameters: Record<string, unknown>, context: GraphQLContext): Promise<TenantAccess | undefined> {
     switch (route.access.kind) {
       case 'public':
@@ -155,7 +157,7 @@ export function createRestRouter({ matcher, sofa, platform, gate, contextFor, pu
       refuseBody(route, raw);
     }
     context.preparsed = { field: route.field, input };
-    const outcome = await sofa.run(route, variables, context);
+    const outcome = await executor.run(route, variables, context);
     if ('error' in outcome) return problemResult(outcome.error, context.requestId);
     if (route.status === 204) return { status: 204, headers: {} };
     return { status: route.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: outcome.json };
@@ -207,6 +209,7 @@ export function createRestRouter({ matcher, sofa, platform, gate, contextFor, pu
       const admitted = await gate(request);
       if ('error' in admitted) return problemResult(admitted.error, state.requestId);
       state.actor = admitted.actor;
+      state.knownTenant = admitted.tenant;
       cookies = admitted.cookies;
     }
     if (match.kind === 'not-found') {

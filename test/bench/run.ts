@@ -1,153 +1,349 @@
 /**
- * `npm run bench`: throughput and latency of the main request paths against
- * the real server on a throw-away embedded PostgreSQL, plus database
- * transactions per request (constant whatever the page size: no N+1).
+ * `npm run bench`: Tally against a floor, in the same run, on the same data.
  *
- *   BENCH_SECONDS=5 BENCH_CONCURRENCY=16 npm run bench
+ * The floor (test/bench/floor.mjs) is a hand-written node:http + pg server
+ * doing the same API-key check and the same queries. Both run as their own
+ * processes (Tally from its compiled dist/, as in production, ROLE=api) on one
+ * PostgreSQL seeded with BENCH_NOTES notes in one tenant and a tenth of that
+ * in another. Each scenario runs in rounds that alternate floor and Tally, so
+ * that drift of a shared machine hits both alike; Tally's throughput is
+ * reported as a ratio to the floor's. Also: SQL statements per request (from
+ * pg_stat_statements), resident memory idle and under load, and whether a
+ * tenant's list slows down while another tenant writes.
+ *
+ *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
+ *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { systemActor } from '../../src/auth/actor.js';
-import { systemAccess } from '../../src/auth/tenant-access.js';
-import { loadConfig } from '../../src/config.js';
+import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
+import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { startTally } from '../../src/main.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const noteCount = Number(process.env.BENCH_NOTES ?? 100_000);
+const otherNoteCount = Math.round(noteCount / 10);
+const projectRoot = path.resolve(import.meta.dirname, '../..');
 
-/** What test/bench/load.mjs runs. */
-interface LoadSpec {
-  /** Requests cycle through these URLs. */
-  urls: string[];
-  method: string;
+interface RequestSpec {
+  method: 'GET' | 'POST';
+  paths: string[];
   headers: Record<string, string>;
-  /** `%i` in it is replaced by the request number. */
+  /** `%i` is replaced by the request number. */
   body?: string;
   expectStatus: number;
-  seconds: number;
-  concurrency: number;
 }
 
 interface LoadResult {
   latencies: number[];
   errors: number;
+  statuses: Record<string, number>;
 }
 
-interface Scenario extends Omit<LoadSpec, 'seconds' | 'concurrency'> {
+interface Server {
+  name: 'tally' | 'floor';
+  url: string;
+  child: ChildProcess;
+  rssPeakKb: number;
+}
+
+interface Scenario {
   name: string;
+  tally: RequestSpec;
+  floor: RequestSpec;
 }
 
-interface Result {
-  requests: number;
-  errors: number;
-  perSecond: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  statementsPerRequest: number;
+function load(url: string, spec: RequestSpec, options: { seconds: number; concurrency: number; startIndex?: number }): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./load.mjs', import.meta.url), { workerData: { url, ...spec, ...options } });
+    worker.once('message', (result: LoadResult) => resolve(result));
+    worker.once('error', reject);
+  });
 }
-
-/** Counts the server's SQL statements while `counting` is set. */
-const statements = { counting: false, count: 0 };
 
 function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
 }
 
-function load(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load.mjs', import.meta.url), { workerData: spec });
-    worker.once('message', (result: LoadResult) => resolve(result));
-    worker.once('error', reject);
+const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
+
+function rssKb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    const output = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)]).stdout.toString().trim();
+    return Number(output) || 0;
+  }
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url} exited during start:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up:\n${output()}`);
+}
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
   });
 }
 
-async function measure(scenario: Scenario): Promise<Result> {
-  // SQL statements per request, from a few requests with nothing else running.
-  statements.count = 0;
-  statements.counting = true;
-  await load({ ...scenario, seconds: 0.2, concurrency: 1 }).then(({ latencies }) => (statements.count /= latencies.length));
-  statements.counting = false;
-  const perRequest = statements.count;
-
-  const { latencies, errors } = await load({ ...scenario, seconds, concurrency });
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    errors,
-    perSecond: Math.round(latencies.length / seconds),
-    p50: percentile(latencies, 0.5),
-    p95: percentile(latencies, 0.95),
-    p99: percentile(latencies, 0.99),
-    statementsPerRequest: perRequest,
-  };
+async function startServer(name: Server['name'], command: string[], env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, command, {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child, () => output);
+  return { name, url, child, rssPeakKb: 0 };
 }
 
+/** Inserts rows much faster than any API would: the benchmark's data, not its subject. */
+async function seed(database: pg.Client): Promise<{ tenantA: string; tenantB: string; keyA: string; keyB: string; noteIds: string[] }> {
+  const tenant = async (slug: string): Promise<string> =>
+    (
+      await database.query<{ id: string }>(
+        `INSERT INTO tenants (id, name, slug, settings, "updatedAt") VALUES (uuidv7()::text, $1, $1, '{}', now()) RETURNING id`,
+        [slug],
+      )
+    ).rows[0]!.id;
+  const key = async (tenantId: string): Promise<string> => {
+    const secret = `svc_${randomBytes(30).toString('base64url').replace(/[-_]/g, 'x').slice(0, 40)}`;
+    await database.query(
+      `INSERT INTO api_keys (id, "tenantId", name, prefix, "keyHash", "createdByType", "expiresAt", "updatedAt")
+       VALUES (uuidv7()::text, $1, 'bench', $2, $3, 'system', now() + interval '30 days', now())`,
+      [tenantId, secret.slice(0, 8), createHash('sha256').update(secret).digest('hex')],
+    );
+    return secret;
+  };
+  const notes = (tenantId: string, count: number) =>
+    database.query(
+      `INSERT INTO notes (id, "tenantId", content, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'Note ' || g || ' about the weekly plan', now(), now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count],
+    );
+  const tenantA = await tenant('bench-a');
+  const tenantB = await tenant('bench-b');
+  // Interleaved, so that each tenant's rows are spread across the table as they are in production.
+  const batch = 10_000;
+  for (let done = 0; done < noteCount; done += batch) {
+    await notes(tenantA, Math.min(batch, noteCount - done));
+    await notes(tenantB, Math.min(batch, noteCount - done) / 10);
+  }
+  await database.query('ANALYZE');
+  const noteIds = (
+    await database.query<{ id: string }>('SELECT id FROM notes WHERE "tenantId" = $1 ORDER BY random() LIMIT 1000', [tenantA])
+  ).rows.map((row) => row.id);
+  return { tenantA, tenantB, keyA: await key(tenantA), keyB: await key(tenantB), noteIds };
+}
+
+/** SQL statements the server runs per request, as PostgreSQL counted them. */
+async function statementsPerRequest(database: pg.Client, server: Server, spec: RequestSpec): Promise<number> {
+  await load(server.url, spec, { seconds: 0.3, concurrency: 1 }); // warm, so that one-time work is not counted
+  await database.query('SELECT pg_stat_statements_reset()');
+  const { latencies } = await load(server.url, spec, { seconds: 0.5, concurrency: 1, startIndex: 5_000_000 });
+  const { rows } = await database.query<{ calls: string }>(
+    "SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%' AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())",
+  );
+  return Number(rows[0]?.calls ?? 0) / latencies.length;
+}
+
+interface Measured {
+  perSecond: number[];
+  latencies: number[];
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+async function measure(scenarios: Scenario[], servers: { tally: Server; floor: Server }): Promise<Map<string, { tally: Measured; floor: Measured }>> {
+  const results = new Map<string, { tally: Measured; floor: Measured }>();
+  for (const scenario of scenarios) {
+    const entry = {
+      tally: { perSecond: [], latencies: [], errors: 0, statuses: {} } as Measured,
+      floor: { perSecond: [], latencies: [], errors: 0, statuses: {} } as Measured,
+    };
+    for (let round = 0; round < rounds; round += 1) {
+      // Alternate which goes first, so that neither always follows the other's load.
+      const order: ('tally' | 'floor')[] = round % 2 === 0 ? ['floor', 'tally'] : ['tally', 'floor'];
+      for (const name of order) {
+        const server = servers[name];
+        const sampler = setInterval(() => (server.rssPeakKb = Math.max(server.rssPeakKb, rssKb(server.child.pid as number))), 100);
+        const result = await load(server.url, scenario[name], { seconds, concurrency, startIndex: round * 1_000_000 });
+        clearInterval(sampler);
+        const target = entry[name];
+        target.perSecond.push(result.latencies.length / seconds);
+        target.latencies.push(...result.latencies);
+        target.errors += result.errors;
+        for (const [status, count] of Object.entries(result.statuses)) target.statuses[status] = (target.statuses[status] ?? 0) + count;
+      }
+    }
+    results.set(scenario.name, entry);
+  }
+  return results;
+}
+
+/** Median latency of a tenant's list, one client at a time. */
+async function listLatency(server: Server, spec: RequestSpec): Promise<number> {
+  const { latencies } = await load(server.url, spec, { seconds: 2, concurrency: 1 });
+  return median(latencies);
+}
+
+const format = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_SKIP_BUILD !== '1') {
+    process.stdout.write('building dist/ ...\n');
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('npm run build failed');
+  }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-bench-'));
   fs.chmodSync(scratch, 0o755);
   const log = createLogger('warn');
-  const database = await startEmbeddedPostgres({ clusterDir: path.join(scratch, 'postgres'), database: 'tally', log });
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, PORT: '0', DATA_DIR: scratch, LOG_LEVEL: 'warn' });
-  const tally = await startTally({
-    config,
-    log: createLogger('warn'),
-    bootstrap: false,
-    onQuery: () => {
-      if (statements.counting) statements.count += 1;
-    },
+  const postgres = await startEmbeddedPostgres({
+    clusterDir: path.join(scratch, 'postgres'),
+    database: 'tally',
+    log,
+    settings: ['shared_preload_libraries=pg_stat_statements', 'max_connections=300'],
   });
+  const servers: Partial<Record<'tally' | 'floor', Server>> = {};
+  const database = new pg.Client({ connectionString: postgres.url });
   try {
-    const base = tally.url as string;
-    const actor = systemActor('bench');
-    const tenant = await tally.app.services.tenants.create(actor, { name: 'Bench', slug: 'bench' });
-    const { key } = await tally.app.services.apiKeys.create(systemAccess(tenant, actor), { name: 'bench', expiresInDays: 30 });
-    const access = systemAccess(tenant, actor);
-    const noteIds: string[] = [];
-    for (let index = 0; index < 1000; index += 1) {
-      noteIds.push((await tally.app.services.notes.create(access, { content: `note ${index}` })).id);
-    }
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const notes = `${base}/tenants/${tenant.id}/notes`;
-    const get = (urls: string[]) => ({ method: 'GET', urls, headers, expectStatus: 200 });
+    await migrateDatabase(postgres.url, log);
+    await database.connect();
+    await database.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    process.stdout.write(`seeding ${noteCount} notes in one tenant and ${otherNoteCount} in another ...\n`);
+    const data = await seed(database);
+
+    const env = { DATABASE_URL: postgres.url, POOL_SIZE: '10' };
+    servers.floor = await startServer('floor', ['test/bench/floor.mjs'], env);
+    servers.tally = await startServer('tally', ['dist/cli/main.js', 'serve'], {
+      ...env,
+      NODE_ENV: 'production',
+      ROLE: 'api',
+      LOG_LEVEL: 'warn',
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    });
+    const { tally, floor } = servers as { tally: Server; floor: Server };
+    const startedRss = { tally: rssKb(tally.child.pid as number), floor: rssKb(floor.child.pid as number) };
+
+    const headers = { authorization: `Bearer ${data.keyA}`, 'content-type': 'application/json' };
+    const notes = `/tenants/${data.tenantA}/notes`;
+    const list: RequestSpec = { method: 'GET', paths: [`${notes}?limit=50`], headers, expectStatus: 200 };
+    const get: RequestSpec = { method: 'GET', paths: data.noteIds.map((id) => `${notes}/${id}`), headers, expectStatus: 200 };
+    const post: RequestSpec = { method: 'POST', paths: [notes], headers, body: '{"content":"bench note %i"}', expectStatus: 201 };
+    const graphqlList: RequestSpec = {
+      method: 'POST',
+      paths: ['/graphql'],
+      headers,
+      body: JSON.stringify({
+        query: 'query ($t: ID!) { notes(tenantId: $t, limit: 50) { id tenantId tenantUserId content createdAt updatedAt } }',
+        variables: { t: data.tenantA },
+      }),
+      expectStatus: 200,
+    };
     const scenarios: Scenario[] = [
-      { name: 'REST GET /notes?limit=50', ...get([`${notes}?limit=50`]) },
-      { name: 'REST GET /notes?limit=200', ...get([`${notes}?limit=200`]) },
-      { name: 'REST GET /notes/{id}', ...get(noteIds.map((id) => `${notes}/${id}`)) },
-      { name: 'REST POST /notes', method: 'POST', urls: [notes], headers, body: '{"content":"bench %i"}', expectStatus: 201 },
-      {
-        name: 'GraphQL notes(limit: 50)',
-        method: 'POST',
-        urls: [`${base}/graphql`],
-        headers,
-        body: JSON.stringify({
-          query: 'query ($t: ID!) { notes(tenantId: $t, limit: 50) { id content createdAt } }',
-          variables: { t: tenant.id },
-        }),
-        expectStatus: 200,
-      },
-      { name: 'GET /health (no auth)', method: 'GET', urls: [`${base}/health`], headers: {}, expectStatus: 200 },
+      { name: 'REST list, 50 notes', tally: list, floor: list },
+      { name: 'GraphQL list, same fields', tally: graphqlList, floor: list },
+      { name: 'REST get by id', tally: get, floor: get },
+      { name: 'REST POST', tally: post, floor: post },
     ];
-    process.stdout.write(`\n${seconds}s per scenario, ${concurrency} concurrent clients, Node ${process.version}, ${os.cpus().length} CPUs\n\n`);
-    process.stdout.write('scenario                        req/s    p50 ms   p95 ms   p99 ms  errors   SQL/req\n');
+
+    // Warm both (JIT, connection pools, caches), then note what each holds at rest.
+    for (const server of [floor, tally]) for (const scenario of scenarios) await load(server.url, scenario[server.name], { seconds: 1, concurrency: 4 });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idleRss = { tally: rssKb(tally.child.pid as number), floor: rssKb(floor.child.pid as number) };
+
+    const statements = new Map<string, { tally: number; floor: number }>();
     for (const scenario of scenarios) {
-      const result = await measure(scenario);
-      process.stdout.write(
-        `${scenario.name.padEnd(30)} ${String(result.perSecond).padStart(6)} ${result.p50.toFixed(1).padStart(8)} ${result.p95
-          .toFixed(1)
-          .padStart(8)} ${result.p99.toFixed(1).padStart(8)} ${String(result.errors).padStart(7)} ${result.statementsPerRequest
-          .toFixed(2)
-          .padStart(9)}\n`,
-      );
+      statements.set(scenario.name, {
+        tally: await statementsPerRequest(database, tally, scenario.tally),
+        floor: await statementsPerRequest(database, floor, scenario.floor),
+      });
     }
+
+    process.stdout.write(
+      `\n${rounds} alternating rounds of ${seconds} s per scenario, ${concurrency} clients, ${noteCount} + ${otherNoteCount} notes, ` +
+        `Node ${process.version}, ${os.cpus().length} CPUs\n\n`,
+    );
+    const results = await measure(scenarios, { tally, floor });
+    const header = ['scenario', 'Tally req/s', 'floor req/s', 'ratio', 'Tally p50', 'p99', 'floor p50', 'p99', 'SQL/req Tally', 'floor', 'errors'];
+    const rows = scenarios.map((scenario) => {
+      const result = results.get(scenario.name) as { tally: Measured; floor: Measured };
+      const sortedT = [...result.tally.latencies].sort((a, b) => a - b);
+      const sortedF = [...result.floor.latencies].sort((a, b) => a - b);
+      const tallyRate = median(result.tally.perSecond);
+      const floorRate = median(result.floor.perSecond);
+      const sql = statements.get(scenario.name) as { tally: number; floor: number };
+      return [
+        scenario.name,
+        format(tallyRate, 0),
+        format(floorRate, 0),
+        format(tallyRate / floorRate, 2),
+        format(percentile(sortedT, 0.5)),
+        format(percentile(sortedT, 0.99)),
+        format(percentile(sortedF, 0.5)),
+        format(percentile(sortedF, 0.99)),
+        format(sql.tally, 2),
+        format(sql.floor, 2),
+        `${result.tally.errors}/${result.floor.errors}`,
+      ];
+    });
+    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
+    const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
+    process.stdout.write(`${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = Tally req/s / floor req/s)\n`);
+
+    // A tenant's list while other tenants write: the list must use the tenant's index, not walk past their rows.
+    const before = { tally: await listLatency(tally, list), floor: await listLatency(floor, list) };
+    await database.query(
+      `INSERT INTO notes (id, "tenantId", content, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'newer note of another tenant', now(), now() FROM generate_series(1, $2::int)`,
+      [data.tenantB, Math.max(20_000, otherNoteCount)],
+    );
+    const after = { tally: await listLatency(tally, list), floor: await listLatency(floor, list) };
+    process.stdout.write(
+      `\nlist p50 (1 client) before and after another tenant wrote ${Math.max(20_000, otherNoteCount)} newer notes: ` +
+        `Tally ${format(before.tally, 2)} -> ${format(after.tally, 2)} ms, floor ${format(before.floor, 2)} -> ${format(after.floor, 2)} ms\n`,
+    );
+    const mb = (kb: number) => format(kb / 1024, 0);
+    process.stdout.write(
+      `RSS: Tally ${mb(startedRss.tally)} MB after start, ${mb(idleRss.tally)} MB idle after warm-up, ${mb(tally.rssPeakKb)} MB peak under load; ` +
+        `floor ${mb(startedRss.floor)} / ${mb(idleRss.floor)} / ${mb(floor.rssPeakKb)} MB\n`,
+    );
   } finally {
-    await tally.stop();
-    await database.stop();
+    for (const server of Object.values(servers)) {
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => (server.child.exitCode === null ? server.child.once('exit', resolve) : resolve(undefined)));
+    }
+    await database.end().catch(() => undefined);
+    await postgres.stop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }

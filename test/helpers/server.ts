@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { QueryObserver } from '../../src/db/client.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startTally } from '../../src/main.js';
 import { createTestDatabase } from './database.js';
@@ -34,10 +35,13 @@ export async function freePort(): Promise<number> {
 export async function startTestServer({
   env = {},
   databaseUrl,
+  onQuery,
 }: {
   env?: Record<string, string>;
   /** Share this database (a second server process) instead of making one. */
   databaseUrl?: string;
+  /** Sees every SQL statement the server runs, with its parameters. */
+  onQuery?: QueryObserver;
 } = {}): Promise<TestServer> {
   const database = databaseUrl
     ? { url: databaseUrl, drop: async () => undefined }
@@ -55,7 +59,7 @@ export async function startTestServer({
     ...env,
   });
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const tally = await startTally({ config, log, bootstrap: false });
+  const tally = await startTally({ config, log, bootstrap: false, ...(onQuery ? { onQuery } : {}) });
   return {
     url: `http://localhost:${port}`,
     app: tally.app,

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { actorReference } from '../../auth/actor.js';
 import type { ApiKeyCheck } from '../../auth/authenticate.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Sql } from '../../db/client.js';
+import { tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
+import type { TenantStatus } from '../../generated/prisma/enums.js';
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { notFound } from '../../lib/errors.js';
@@ -15,7 +17,19 @@ export const apiKeyPrefix = 'svc_';
 const randomPartLength = 40;
 const displayPrefixLength = 8;
 /** `lastUsedAt` is kept to the minute: one write per key per minute, not per request. */
-const lastUsedResolutionMs = 60_000;
+const lastUsedResolution = '1 minute';
+
+interface KeyRow extends Record<string, unknown> {
+  id: string;
+  tenantId: string;
+  name: string;
+  revoked: boolean;
+  expired: boolean;
+  useIsStale: boolean;
+  tenantName: string;
+  tenantSlug: string;
+  tenantStatus: TenantStatus;
+}
 
 export const CreateApiKeyDto = dto('CreateApiKeyDto', 'A new API key for admin scripts.', {
   name: z.string().trim().min(1).max(100).describe('What the key is for, e.g. "payroll export"'),
@@ -35,7 +49,7 @@ export function apiKeyView(key: ApiKey) {
   return view;
 }
 
-export function createApiKeyService({ db }: { db: Db }) {
+export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
   return {
     /** Creates a key; the whole secret is returned here and never again. */
     async create(
@@ -73,15 +87,9 @@ export function createApiKeyService({ db }: { db: Db }) {
     },
 
     /** The tenant's keys, newest first, revoked and expired ones included. */
-    async list(access: TenantAccess, { limit, offset }: z.output<typeof ListApiKeysArgs>, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
+    async list(access: TenantAccess, page: z.output<typeof ListApiKeysArgs>, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
       access.assert('read', 'ApiKey');
-      return db.apiKey.findMany({
-        ...query,
-        where: { tenantId: access.tenantId },
-        orderBy: { id: 'desc' },
-        take: limit,
-        skip: offset,
-      });
+      return db.apiKey.findMany({ ...query, ...tenantPage(access.tenantId, page) });
     },
 
     /** Revokes a key; it fails at once on every process, since every request looks the key up. */
@@ -106,21 +114,38 @@ export function createApiKeyService({ db }: { db: Db }) {
       });
     },
 
-    /** Checks a presented `svc_...` key by its SHA-256; keeps `lastUsedAt`. */
+    /**
+     * Checks a presented `svc_...` key by its SHA-256, reading its tenant in
+     * the same statement, and keeps `lastUsedAt`. Every request with a key
+     * runs this, so it is plain SQL (see Sql); times are compared in UTC by
+     * the database, as Prisma stores them.
+     */
     async check(presented: string): Promise<ApiKeyCheck> {
       if (!presented.startsWith(apiKeyPrefix) || presented.length > 200) return { valid: false, reason: 'unknown' };
-      const key = await db.apiKey.findUnique({
-        where: { keyHash: sha256Hex(presented) },
-        select: { id: true, tenantId: true, name: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
-      });
+      const [key] = await sql.query<KeyRow>(
+        `SELECT k.id, k."tenantId", k.name,
+                k."revokedAt" IS NOT NULL AS revoked,
+                k."expiresAt" <= (now() AT TIME ZONE 'UTC') AS expired,
+                (k."lastUsedAt" IS NULL OR k."lastUsedAt" <= (now() AT TIME ZONE 'UTC') - $2::interval) AS "useIsStale",
+                t.name AS "tenantName", t.slug AS "tenantSlug", t.status::text AS "tenantStatus"
+           FROM api_keys k JOIN tenants t ON t.id = k."tenantId"
+          WHERE k."keyHash" = $1`,
+        [sha256Hex(presented), lastUsedResolution],
+      );
       if (!key) return { valid: false, reason: 'unknown' };
-      if (key.revokedAt) return { valid: false, reason: 'revoked' };
-      const now = new Date();
-      if (key.expiresAt <= now) return { valid: false, reason: 'expired' };
-      if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= lastUsedResolutionMs) {
-        await db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
+      if (key.revoked) return { valid: false, reason: 'revoked' };
+      if (key.expired) return { valid: false, reason: 'expired' };
+      if (key.useIsStale) {
+        await sql.query(
+          `UPDATE api_keys SET "lastUsedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`,
+          [key.id],
+        );
       }
-      return { valid: true, actor: { type: 'api_key', apiKeyId: key.id, tenantId: key.tenantId, name: key.name } };
+      return {
+        valid: true,
+        actor: { type: 'api_key', apiKeyId: key.id, tenantId: key.tenantId, name: key.name },
+        tenant: { id: key.tenantId, name: key.tenantName, slug: key.tenantSlug, status: key.tenantStatus },
+      };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db } from '../../db/client.js';
+import { newestFirst, tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Note, Prisma } from '../../generated/prisma/client.js';
@@ -52,21 +53,15 @@ export function createNoteService({ db }: { db: Db }) {
 
   return {
     /** The tenant's notes, newest first. */
-    async list(access: TenantAccess, { limit, offset }: z.output<typeof ListNotesArgs>, query: NoteQuery = {}): Promise<Note[]> {
+    async list(access: TenantAccess, page: z.output<typeof ListNotesArgs>, query: NoteQuery = {}): Promise<Note[]> {
       access.assert('read', 'Note');
-      return db.note.findMany({
-        ...query,
-        where: { tenantId: access.tenantId },
-        orderBy: { id: 'desc' },
-        take: limit,
-        skip: offset,
-      });
+      return db.note.findMany({ ...query, ...tenantPage(access.tenantId, page) });
     },
 
     /** A page of the tenant's notes for a Relay connection (`query` carries cursor, take and skip). */
     async page(access: TenantAccess, query: NotePageQuery): Promise<Note[]> {
       access.assert('read', 'Note');
-      return db.note.findMany({ ...query, where: { tenantId: access.tenantId }, orderBy: { id: 'desc' } });
+      return db.note.findMany({ ...query, where: { tenantId: access.tenantId }, orderBy: newestFirst });
     },
 
     /** One note of the tenant; 404 when it belongs to another tenant. */

@@ -3,6 +3,7 @@ import type { Actor } from '../../auth/actor.js';
 import type { Grant } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
+import { tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
@@ -135,10 +136,7 @@ export function createUserService({ db }: { db: Db }) {
       access.assert('read', 'TenantUser');
       return db.tenantUser.findMany({
         ...query,
-        where: { tenantId: access.tenantId, ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) },
-        orderBy: { id: 'desc' },
-        take: limit,
-        skip: offset,
+        ...tenantPage(access.tenantId, { limit, offset }, { ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) }),
       });
     },
 

@@ -1,0 +1,22 @@
+/**
+ * One way to list a tenant's records: newest first, by `(createdAt, id)`,
+ * within the tenant, served by the tenant's `(tenantId, createdAt, id)` index.
+ *
+ * Why not by id alone, though ids are time-ordered UUIDv7: PostgreSQL drops
+ * `tenantId` from `ORDER BY tenantId, id` when the query fixes the tenant, and
+ * then likes the primary key, walking backwards through every newer row of
+ * every other tenant to find this one's. An order the primary key cannot give
+ * leaves the planner only the tenant's index. test/list-plans.test.ts checks
+ * each list's plan.
+ */
+export const newestFirst: [{ createdAt: 'desc' }, { id: 'desc' }] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** `findMany` arguments for one page of a tenant's records, with extra conditions in `where`. */
+export function tenantPage<Where extends object>(tenantId: string, { limit, offset }: Page, where?: Where) {
+  return { where: { ...where, tenantId }, orderBy: newestFirst, take: limit, skip: offset };
+}

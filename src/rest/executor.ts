@@ -1,0 +1,59 @@
+/**
+ * Runs the GraphQL field behind a REST row, without any HTTP in between: the
+ * operation document of each row is built and validated once, at start (the
+ * selection sofa-api would build: every field of the returned resource, no
+ * relations), and each request only executes it with the row's variables.
+ */
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { execute, Kind, OperationTypeNode, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { GraphQLContext } from '../graphql/context.js';
+import { exposedErrorOf } from '../graphql/errors.js';
+import type { AppError } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { CompiledGraphQLRoute, CompiledRoute } from './compile.js';
+
+export type FieldOutcome = { json: string } | { error: AppError };
+
+export interface FieldExecutor {
+  /** Runs a route's field with `variables`; resolves to the field's data as JSON text, or the error that decides the answer. */
+  run(route: CompiledGraphQLRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome>;
+}
+
+/** The error with the highest status decides the answer. */
+function decisiveError(errors: readonly unknown[], log: Logger): AppError {
+  return errors
+    .map((error) => exposedErrorOf(error, log))
+    .reduce((worst, error) => (error.status > worst.status ? error : worst));
+}
+
+function operationOf(restSchema: GraphQLSchema, route: CompiledGraphQLRoute): DocumentNode {
+  const operation = buildOperationNodeForField({
+    schema: restSchema,
+    kind: route.rootType === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+    field: route.fieldName,
+    models: [],
+    ignore: [],
+    circularReferenceDepth: 1,
+  });
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation] };
+  const errors = validate(restSchema, document);
+  if (errors.length > 0) throw new Error(`route ${route.method} ${route.path}: its operation does not validate: ${errors[0]?.message}`);
+  return document;
+}
+
+/** `restSchema` is the flat resource schema (see flatResourceSchema). */
+export function createFieldExecutor(restSchema: GraphQLSchema, routes: readonly CompiledRoute[]): FieldExecutor {
+  const documents = new Map<string, DocumentNode>(
+    routes.flatMap((route) => (route.kind === 'graphql' ? [[route.field, operationOf(restSchema, route)] as const] : [])),
+  );
+  return {
+    async run(route, variables, context) {
+      const document = documents.get(route.field);
+      if (!document) throw new Error(`no operation for ${route.field}`);
+      const result = await execute({ schema: restSchema, document, variableValues: variables, contextValue: context });
+      if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
+      // One field, already plain data: serialised once, straight to the body.
+      return { json: JSON.stringify(result.data?.[route.fieldName] ?? null) };
+    },
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * Every tenant's list must be read through that tenant's index: a list that
+ * walks past other tenants' rows gets slower with every row they write. For
+ * each list route, over a database where another tenant has ten times as
+ * many newer rows, the statement the server actually ran is explained (with
+ * ANALYZE) and its plan must touch the table only by an index condition on
+ * `tenantId`, removing no row by filter.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileRoutes } from '../src/rest/compile.js';
+import { routeTable } from '../src/routes.js';
+import { schema } from '../src/schema.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const ownRows = 2_000;
+const otherRows = 20_000;
+
+interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** How to fill each listed table with rows of one tenant, `age` old. */
+const fillers: Record<string, { table: string; fill: (tenantId: string, count: number, age: string) => [string, unknown[]] }> = {
+  noteControllerFindAll: {
+    table: 'notes',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO notes (id, "tenantId", content, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'filler', now() - $3::interval, now() FROM generate_series(1, $2::int)`,
+      [tenantId, count, age],
+    ],
+  },
+  userControllerFindAll: {
+    table: 'tenant_users',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO tenant_users (id, "tenantId", email, role, status, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'filler-' || g || '-' || $1 || '@example.test', 'member', 'invited', now() - $3::interval, now()
+       FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
+  apiKeyControllerFindAll: {
+    table: 'api_keys',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO api_keys (id, "tenantId", name, prefix, "keyHash", "createdByType", "expiresAt", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'filler', 'svc_fill', md5($1 || g) || md5(g || $1), 'system', now() + interval '1 day', now() - $3::interval, now()
+       FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
+};
+
+const listRoutes = compileRoutes(schema, routeTable).filter(
+  (route) => route.kind === 'graphql' && route.action === 'findAll' && route.path.startsWith('/tenants/{tenantId}/'),
+);
+
+let server: TestServer;
+let database: pg.Client;
+let own: SeededTenant;
+let other: SeededTenant;
+const statements: Statement[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ onQuery: (sql, params) => statements.push({ sql, params }) });
+  database = new pg.Client({ connectionString: server.databaseUrl });
+  await database.connect();
+  const seed = seeder(server);
+  [own, other] = await Promise.all([seed.tenant(), seed.tenant()]);
+  for (const filler of Object.values(fillers)) {
+    await database.query(...filler.fill(own.id, ownRows, '1 day'));
+    await database.query(...filler.fill(other.id, otherRows, '0 seconds'));
+  }
+  await database.query('ANALYZE');
+}, 120_000);
+afterAll(async () => {
+  await database?.end();
+  await server?.stop();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Cond'?: string;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/** What is wrong with how a plan reads `table`: empty when it reads it by the tenant's index alone. */
+export function tenantScanProblems(plan: PlanNode, table: string): string[] {
+  const problems: string[] = [];
+  let reads = 0;
+  const visit = (node: PlanNode, parent: PlanNode | undefined): void => {
+    if ((node['Rows Removed by Filter'] ?? 0) > 0 && (node['Relation Name'] === table || parent?.['Relation Name'] === table)) {
+      problems.push(`${node['Node Type']} removed ${node['Rows Removed by Filter']} rows by filter`);
+    }
+    const bitmapChild = node['Node Type'] === 'Bitmap Index Scan' && parent?.['Relation Name'] === table;
+    if (node['Relation Name'] === table || bitmapChild) {
+      if (node['Node Type'] === 'Bitmap Heap Scan') {
+        // judged by its Bitmap Index Scan child
+      } else {
+        reads += 1;
+        if (!/Index/.test(node['Node Type'])) problems.push(`${node['Node Type']} on ${table}`);
+        else if (!/"tenantId"/.test(node['Index Cond'] ?? '')) problems.push(`${node['Node Type']} on ${table} without a tenantId condition`);
+      }
+    }
+    for (const child of node.Plans ?? []) visit(child, node);
+  };
+  visit(plan, undefined);
+  if (reads === 0) problems.push(`the plan does not read ${table}`);
+  return problems;
+}
+
+async function explain(statement: Statement): Promise<PlanNode> {
+  const { rows } = await database.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`, [...statement.params]);
+  return (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0]!.Plan;
+}
+
+describe('the plan of every tenant list', () => {
+  it('has a filler for every list route', () => {
+    expect(listRoutes.map((route) => route.operationId).filter((operationId) => !fillers[operationId])).toEqual([]);
+  });
+
+  it('would catch a list that walks other tenants\u2019 rows (the check itself can fail)', async () => {
+    const plan = await explain({ sql: 'SELECT * FROM notes WHERE "tenantId" = $1 ORDER BY id DESC LIMIT 50', params: [own.id] });
+    expect(tenantScanProblems(plan, 'notes')).not.toEqual([]);
+  });
+
+  it.each(listRoutes.map((route) => [route.operationId, route] as const))('%s reads only its tenant\u2019s rows, by index', async (operationId, route) => {
+    const filler = fillers[operationId];
+    if (!filler) throw new Error(`no filler for ${operationId}`);
+    statements.length = 0;
+    const response = await own.api.get(route.path.replace('{tenantId}', own.id), { query: { limit: 50 } });
+    expect(response.status).toBe(200);
+    const list = statements.find((statement) => statement.sql.includes(`"${filler.table}"`) && /\bLIMIT\b/.test(statement.sql));
+    expect(list, `the statement that lists ${filler.table}`).toBeDefined();
+    expect(tenantScanProblems(await explain(list as Statement), filler.table)).toEqual([]);
+  });
+
+  it('reads a Relay connection the same way', async () => {
+    statements.length = 0;
+    const response = await own.api.graphql('query ($t: ID!) { notesConnection(tenantId: $t, first: 20) { edges { node { id } } } }', { t: own.id });
+    expect(response.body.errors).toBeUndefined();
+    const list = statements.find((statement) => statement.sql.includes('"notes"') && /\bLIMIT\b/.test(statement.sql));
+    expect(tenantScanProblems(await explain(list as Statement), 'notes')).toEqual([]);
+  });
+});
