@@ -5,7 +5,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Actor } from './auth/actor.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
-import { createAuth, type Auth } from './auth/better-auth.js';
+import { createAuth, type LazyAuth } from './auth/better-auth.js';
 import { createOriginPolicy, type OriginPolicy } from './auth/origins.js';
 import { createSessionResolver } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
@@ -37,7 +37,7 @@ export interface App {
   services: Services;
   schema: GraphQLSchema;
   openApi: OpenApiDocument;
-  auth: Auth;
+  auth: LazyAuth;
   origins: OriginPolicy;
   authenticator: Authenticator;
   graphql: GraphQLServer;

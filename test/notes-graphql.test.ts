@@ -115,4 +115,19 @@ describe('notes over GraphQL', () => {
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
   });
+
+  it('refuses a body over 1 MiB with 413 and the contract code, declared or streamed', async () => {
+    const huge = JSON.stringify({ query: `{ __typename }`, variables: { padding: 'x'.repeat(1024 * 1024 + 10) } });
+    const declared = await tenant.api.request<{ errors?: { extensions?: { code?: string } }[] }>('POST', '/graphql', huge);
+    expect(declared.status).toBe(413);
+    expect(declared.body.errors?.[0]?.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+
+    const streamed = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
+      body: new Blob([huge]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+  });
 });

@@ -3,10 +3,12 @@
  * live in the database (no JWT, no cookie cache): a signed-out or deleted
  * session fails on the next request. The spec's Auth.js-style paths are
  * served by src/http/auth-routes.ts on top of this.
+ *
+ * better-auth is loaded on the first request that needs it (a session cookie,
+ * a sign-in): it is about 40 MB of resident memory that a process serving
+ * only API keys never uses.
  */
-import { betterAuth } from 'better-auth';
-import { prismaAdapter } from 'better-auth/adapters/prisma';
-import { genericOAuth } from 'better-auth/plugins/generic-oauth';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
@@ -38,7 +40,12 @@ export function configuredProviders(config: Config): string[] {
   ];
 }
 
-export function createAuth({ config, secrets, db, log, afterSignIn }: AuthOptions) {
+async function loadAuth({ config, secrets, db, log, afterSignIn }: AuthOptions) {
+  const [{ betterAuth }, { prismaAdapter }, { genericOAuth }] = await Promise.all([
+    import('better-auth'),
+    import('better-auth/adapters/prisma'),
+    import('better-auth/plugins/generic-oauth'),
+  ]);
   const authLog = log.child({ component: 'auth' });
   return betterAuth({
     appName: 'Tally',
@@ -112,4 +119,32 @@ export function createAuth({ config, secrets, db, log, afterSignIn }: AuthOption
   });
 }
 
-export type Auth = ReturnType<typeof createAuth>;
+export type Auth = Awaited<ReturnType<typeof loadAuth>>;
+
+/** better-auth, built once, on first use. */
+export interface LazyAuth {
+  get(): Promise<Auth>;
+}
+
+export function createAuth(options: AuthOptions): LazyAuth {
+  let loading: Promise<Auth> | undefined;
+  return {
+    get() {
+      loading ??= loadAuth(options);
+      loading.catch(() => {
+        loading = undefined; // a failed load (a broken install) is retried, not cached
+      });
+      return loading;
+    },
+  };
+}
+
+/** Node's request headers as the Fetch API's, as better-auth takes them. */
+export function fetchHeadersOf(incoming: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}

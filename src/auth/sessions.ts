@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { fromNodeHeaders } from 'better-auth/node';
 import type { SessionResolver } from './authenticate.js';
-import type { Auth } from './better-auth.js';
+import { fetchHeadersOf, type LazyAuth } from './better-auth.js';
 import { sessionCookieName } from './session-cookie.js';
 
 /** The session cookie, or its `__Secure-` form over https. */
@@ -12,11 +11,11 @@ function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
 }
 
 /** Sessions through better-auth: one database lookup, only when a session cookie was sent. */
-export function createSessionResolver(auth: Auth): SessionResolver {
+export function createSessionResolver(auth: LazyAuth): SessionResolver {
   return async (headers) => {
     if (!hasSessionCookie(headers)) return null;
-    const { headers: responseHeaders, response } = await auth.api.getSession({
-      headers: fromNodeHeaders(headers),
+    const { headers: responseHeaders, response } = await (await auth.get()).api.getSession({
+      headers: fetchHeadersOf(headers),
       returnHeaders: true,
     });
     if (!response) return null;

@@ -12,10 +12,8 @@
  * not have to secure.
  */
 import type { IncomingMessage } from 'node:http';
-import { APIError } from 'better-auth/api';
-import { fromNodeHeaders } from 'better-auth/node';
 import { z } from 'zod';
-import { clientAddressHeader, configuredProviders } from '../auth/better-auth.js';
+import { clientAddressHeader, configuredProviders, fetchHeadersOf } from '../auth/better-auth.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { AppError, validationFailed } from '../lib/errors.js';
 import type { HttpResult } from '../lib/problem.js';
@@ -60,7 +58,7 @@ const provider = z
 
 /** Request headers as better-auth wants them, with the client address it may record on the session. */
 function authHeaders(request: IncomingMessage): Headers {
-  const headers = fromNodeHeaders(request.headers);
+  const headers = fetchHeadersOf(request.headers);
   headers.set(clientAddressHeader, request.socket.remoteAddress ?? '');
   return headers;
 }
@@ -83,11 +81,16 @@ function json(value: unknown, cookies: string[] = []): HttpResult {
   };
 }
 
+/** better-auth's APIError, told by its shape: importing its class would load better-auth with this file. */
+function isAuthApiError(error: unknown): error is Error & { statusCode: number; body?: { message?: string } } {
+  return error instanceof Error && typeof (error as { statusCode?: unknown }).statusCode === 'number';
+}
+
 /** better-auth's errors in our vocabulary. */
 function fromAuthError(error: unknown): AppError {
-  if (error instanceof APIError) {
+  if (isAuthApiError(error)) {
     const status = error.statusCode;
-    const detail = (error.body as { message?: string } | undefined)?.message ?? error.message;
+    const detail = error.body?.message ?? error.message;
     if (status === 404) return new AppError('NOT_FOUND', detail);
     if (status >= 400 && status < 500) return new AppError('BAD_REQUEST', detail);
     return new AppError('UNAVAILABLE', `The identity provider could not be used: ${detail}`, { cause: error });
@@ -150,7 +153,7 @@ const signIn = nativeRoute({
     const callbackURL = destination(platform, parameters.callbackUrl, defaultCallback, 'callbackUrl');
     const errorCallbackURL = destination(platform, parameters.errorCallbackUrl, defaultErrorCallback, 'errorCallbackUrl');
     try {
-      const { headers, response } = await platform.auth.api.signInSocial({
+      const { headers, response } = await (await platform.auth.get()).api.signInSocial({
         body: { provider: parameters.provider, callbackURL, errorCallbackURL, disableRedirect: true },
         headers: authHeaders(http),
         returnHeaders: true,
@@ -168,7 +171,7 @@ const signIn = nativeRoute({
 /** The provider's redirect (GET) or form post (POST), handed to better-auth as it came. */
 async function callback({ http, url, rawBody, platform }: Parameters<NativeRouteSpec['handler']>[0]): Promise<HttpResult> {
   const target = new URL(`${url.pathname}${url.search}`, platform.config.baseUrl);
-  const response = await platform.auth.handler(
+  const response = await (await platform.auth.get()).handler(
     new Request(target, {
       method: http.method ?? 'GET',
       headers: authHeaders(http),
@@ -238,7 +241,7 @@ const signOut = nativeRoute({
   async handler({ http, platform }) {
     const refusal = platform.origins.refusal('POST', http.headers);
     if (refusal) throw refusal;
-    const { headers } = await platform.auth.api.signOut({
+    const { headers } = await (await platform.auth.get()).api.signOut({
       body: { disableRedirect: true },
       headers: authHeaders(http),
       returnHeaders: true,
@@ -265,7 +268,7 @@ const session = nativeRoute({
     },
   },
   async handler({ http, platform }) {
-    const { headers, response } = await platform.auth.api.getSession({ headers: authHeaders(http), returnHeaders: true });
+    const { headers, response } = await (await platform.auth.get()).api.getSession({ headers: authHeaders(http), returnHeaders: true });
     if (!response) return json(null, headers.getSetCookie());
     // The token is the cookie's value: it stays in the HttpOnly cookie, out of reach of scripts.
     const { token: _token, ...visibleSession } = response.session;

@@ -6,7 +6,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { stringify } from 'yaml';
 import type { OpenApiDocument } from '../rest/openapi.js';
 import type { HttpResult } from '../lib/problem.js';
 
@@ -67,7 +66,7 @@ function cached(body: Buffer | string, contentType: string, extra: Record<string
 
 export interface DocsHandler {
   /** The answer for a /docs* path, or undefined when the path is not one of ours. */
-  handle(pathname: string, ifNoneMatch: string | undefined): HttpResult | undefined;
+  handle(pathname: string, ifNoneMatch: string | undefined): Promise<HttpResult | undefined>;
 }
 
 export function createDocsHandler(document: OpenApiDocument): DocsHandler {
@@ -76,13 +75,18 @@ export function createDocsHandler(document: OpenApiDocument): DocsHandler {
     ['/docs/', cached(page, 'text/html; charset=utf-8', securityHeaders)],
     ['/docs/init.js', cached(initScript, 'text/javascript; charset=utf-8')],
     ['/docs-json', cached(`${JSON.stringify(document, null, 2)}\n`, 'application/json; charset=utf-8')],
-    ['/docs-yaml', cached(stringify(document, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8')],
   ]);
+  // The YAML form (and the YAML library) only when someone asks for it.
+  let yaml: Promise<Cached> | undefined;
+  const yamlDocument = (): Promise<Cached> =>
+    (yaml ??= import('yaml').then(({ stringify }) =>
+      cached(stringify(document, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
+    ));
   const assetCache = new Map<string, Cached>();
 
   return {
-    handle(pathname, ifNoneMatch) {
-      let file = files.get(pathname);
+    async handle(pathname, ifNoneMatch) {
+      let file = pathname === '/docs-yaml' ? await yamlDocument() : files.get(pathname);
       const asset = pathname.startsWith('/docs/') ? pathname.slice('/docs/'.length) : undefined;
       if (!file && asset !== undefined && assets[asset]) {
         file = assetCache.get(asset);

@@ -9,13 +9,13 @@ import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { sendNodeResponse } from '@whatwg-node/server';
 import type { Actor } from '../auth/actor.js';
 import type { OriginPolicy } from '../auth/origins.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
-import { readBody } from '../rest/body.js';
 import type { GateResult, RequestState, RestRouter } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
 import type { GraphQLServer } from './graphql.js';
@@ -52,46 +52,6 @@ async function send(response: ServerResponse, result: HttpResult): Promise<void>
   response.end(result.body);
 }
 
-async function sendFetchResponse(response: ServerResponse, fetchResponse: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  fetchResponse.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const cookies = fetchResponse.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  response.writeHead(fetchResponse.status, headers);
-  if (!fetchResponse.body) {
-    response.end();
-    return;
-  }
-  // Streamed, so that GraphQL responses over server-sent events flow as they are produced.
-  // yoga answers with its own Response ponyfill, so only the reader interface is assumed.
-  const reader = fetchResponse.body.getReader();
-  const cancel = (): void => {
-    void reader.cancel().catch(() => undefined);
-  };
-  response.once('close', cancel);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!response.write(value)) await new Promise((resolve) => response.once('drain', resolve));
-    }
-  } finally {
-    response.off('close', cancel);
-  }
-  response.end();
-}
-
-function headersOf(request: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
-}
-
 function acceptsHtml(request: IncomingMessage): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
@@ -120,13 +80,9 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
       state.actor = admitted.actor;
       state.knownTenant = admitted.tenant;
     }
-    const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(request);
-    const fetchRequest = new Request(`http://localhost${request.url ?? '/graphql'}`, {
-      method,
-      headers: headersOf(request),
-      ...(body === undefined ? {} : { body: new Uint8Array(body) }),
-    });
-    return sendFetchResponse(response, await app.graphql.fetch(fetchRequest, app.contextFor(state.actor, state)));
+    // yoga reads the body itself, within the same 1 MiB limit, and writes the answer (streams included).
+    const answer = await app.graphql.handleNodeRequestAndResponse(request, response, app.contextFor(state.actor, state));
+    await sendNodeResponse(answer, response, request, true);
   }
 
   async function dispatch(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
@@ -140,7 +96,7 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
 
     if (pathname === '/health') return send(response, await app.health());
     if (isDocsPath(pathname)) {
-      const result = app.docs.handle(pathname, request.headers['if-none-match']);
+      const result = await app.docs.handle(pathname, request.headers['if-none-match']);
       return send(response, result ?? problemResult(new AppError('NOT_FOUND', `No document at ${pathname}`), state.requestId));
     }
     if (pathname === '/graphql') return serveGraphQL(request, response, url, state);

@@ -9,8 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { ExecutionArgs } from 'graphql';
 import type { ServerOptions } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Actor } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { OriginPolicy } from '../auth/origins.js';
@@ -47,16 +46,15 @@ export interface GraphQLWebSocket {
   close(): Promise<void>;
 }
 
-export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocketDependencies): GraphQLWebSocket {
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: jsonBodyLimit });
-  server.on('upgrade', (request, socket, head) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    sockets.handleUpgrade(request, socket, head, (webSocket) => sockets.emit('connection', webSocket, request));
-  });
+interface Endpoint {
+  sockets: WebSocketServer;
+  dispose(): Promise<void>;
+}
 
+/** The graphql-ws endpoint, built on the first upgrade: a process nobody subscribes to never loads it. */
+async function createEndpoint(app: GraphQLWebSocketDependencies): Promise<Endpoint> {
+  const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: jsonBodyLimit });
   const graphqlWs = useServer<Record<string, unknown>, { connection: Connection }>(
     {
       onConnect: async (context) => {
@@ -99,11 +97,36 @@ export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocke
     },
     sockets,
   );
-
   return {
-    async close() {
+    sockets,
+    async dispose() {
       await graphqlWs.dispose();
       await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}
+
+export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocketDependencies): GraphQLWebSocket {
+  let endpoint: Promise<Endpoint> | undefined;
+  let closed = false;
+  server.on('upgrade', (request, socket, head) => {
+    if (closed || new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      socket.end(`HTTP/1.1 ${closed ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    endpoint ??= createEndpoint(app);
+    endpoint.then(
+      ({ sockets }) => sockets.handleUpgrade(request, socket, head, (webSocket) => sockets.emit('connection', webSocket, request)),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'the GraphQL WebSocket endpoint could not start');
+        socket.destroy();
+      },
+    );
+  });
+  return {
+    async close() {
+      closed = true;
+      if (endpoint) await (await endpoint).dispose();
     },
   };
 }

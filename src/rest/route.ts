@@ -12,7 +12,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { OriginPolicy } from '../auth/origins.js';
-import type { Auth } from '../auth/better-auth.js';
+import type { LazyAuth } from '../auth/better-auth.js';
 import type { Permission } from '../auth/permissions.js';
 import type { TenantAccess } from '../auth/tenant-access.js';
 import type { Config } from '../config.js';
@@ -67,7 +67,7 @@ export type NativeAccess = 'public' | 'authenticated' | 'superadmin' | Permissio
 /** Process-wide infrastructure a native handler may need besides the services. */
 export interface Platform {
   config: Config;
-  auth: Auth;
+  auth: LazyAuth;
   origins: OriginPolicy;
 }
 

@@ -67,7 +67,7 @@ async function handle(request, response) {
       return send(response, 400, { code: 'VALIDATION_FAILED' });
     }
     const { rows } = await pool.query(
-      `SELECT ${columns} FROM notes WHERE "tenantId" = $1 ORDER BY "tenantId" DESC, id DESC LIMIT $2 OFFSET $3`,
+      `SELECT ${columns} FROM notes WHERE "tenantId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2 OFFSET $3`,
       [tenantId, limit, offset],
     );
     return send(response, 200, rows);
