@@ -65,6 +65,12 @@ function graphqlRefusal(error: AppError, requestId: string): HttpResult {
   };
 }
 
+/** The client closed the connection before we finished reading its request: nothing to answer, nothing wrong here. */
+function clientWentAway(request: IncomingMessage, error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === 'ECONNRESET' || message === 'aborted' || (request.destroyed && !request.complete);
+}
+
 const isDocsPath = (pathname: string): boolean =>
   pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml';
 
@@ -112,6 +118,11 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
     try {
       await dispatch(request, response, url, state);
     } catch (error) {
+      if (clientWentAway(request, error)) {
+        state.log.debug({ method: request.method, path: url.pathname }, 'the client went away before the request was read');
+        response.destroy();
+        return;
+      }
       const appError =
         error instanceof AppError ? error : new AppError('INTERNAL', 'Something went wrong on our side; it has been logged');
       if (!(error instanceof AppError)) state.log.error({ err: error }, 'unhandled error');

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -18,13 +18,17 @@ const redactedPaths = [
   'headers.cookie',
 ];
 
-/** The root logger: JSON lines on stdout (pipe through pino-pretty to read them by eye). */
-export function createLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
-  return pino({
+/**
+ * The root logger: JSON lines on stdout (pipe through pino-pretty to read
+ * them by eye), or on `destination` (tests read what was logged).
+ */
+export function createLogger(level: string, bindings: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'tally', ...bindings },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: redactedPaths, censor: '[redacted]' },
-    formatters: { level: (label) => ({ level: label }) },
-  });
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -5,7 +5,8 @@
  * relations), and each request only executes it with the row's variables.
  */
 import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { execute, Kind, OperationTypeNode, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Kind, OperationTypeNode, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import type { AppError } from '../lib/errors.js';
@@ -43,14 +44,19 @@ function operationOf(restSchema: GraphQLSchema, route: CompiledGraphQLRoute): Do
 
 /** `restSchema` is the flat resource schema (see flatResourceSchema). */
 export function createFieldExecutor(restSchema: GraphQLSchema, routes: readonly CompiledRoute[]): FieldExecutor {
-  const documents = new Map<string, DocumentNode>(
-    routes.flatMap((route) => (route.kind === 'graphql' ? [[route.field, operationOf(restSchema, route)] as const] : [])),
+  const queries = new Map<string, CompiledQuery>(
+    routes.flatMap((route) => {
+      if (route.kind !== 'graphql') return [];
+      const compiled = compileQuery(restSchema, operationOf(restSchema, route), undefined, { disablingCapturingStackErrors: true });
+      if (!isCompiledQuery(compiled)) throw new Error(`route ${route.method} ${route.path}: ${compiled.errors?.[0]?.message}`);
+      return [[route.field, compiled] as const];
+    }),
   );
   return {
     async run(route, variables, context) {
-      const document = documents.get(route.field);
-      if (!document) throw new Error(`no operation for ${route.field}`);
-      const result = await execute({ schema: restSchema, document, variableValues: variables, contextValue: context });
+      const query = queries.get(route.field);
+      if (!query) throw new Error(`no operation for ${route.field}`);
+      const result: ExecutionResult = await query.query(undefined, context, variables);
       if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
       // One field, already plain data: serialised once, straight to the body.
       return { json: JSON.stringify(result.data?.[route.fieldName] ?? null) };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { QueryObserver } from '../../src/db/client.js';
-import { createLogger } from '../../src/lib/logger.js';
+import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startTally } from '../../src/main.js';
 import { createTestDatabase } from './database.js';
 
@@ -36,12 +36,15 @@ export async function startTestServer({
   env = {},
   databaseUrl,
   onQuery,
+  log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
 }: {
   env?: Record<string, string>;
   /** Share this database (a second server process) instead of making one. */
   databaseUrl?: string;
   /** Sees every SQL statement the server runs, with its parameters. */
   onQuery?: QueryObserver;
+  /** Where the server logs (default: nowhere, or TEST_LOG_LEVEL to stdout). */
+  log?: Logger;
 } = {}): Promise<TestServer> {
   const database = databaseUrl
     ? { url: databaseUrl, drop: async () => undefined }
@@ -58,7 +61,6 @@ export async function startTestServer({
     ENCRYPTION_KEY: 'test-encryption-key-0123456789abcdefghijkl',
     ...env,
   });
-  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const tally = await startTally({ config, log, bootstrap: false, ...(onQuery ? { onQuery } : {}) });
   return {
     url: `http://localhost:${port}`,
