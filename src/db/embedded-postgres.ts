@@ -288,7 +288,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       recent.push(line);
       if (recent.length > 30) recent.shift();
       // Dropping a scratch database or stopping the server ends sessions on purpose.
-      const expected = line.includes('terminating connection due to administrator command');
+      const expected = /terminating (connection|autovacuum process) due to administrator command/.test(line);
       if (!expected && /\b(ERROR|FATAL|PANIC):/.test(line)) log.warn({ postgres: line }, 'embedded postgres');
       else log.debug({ postgres: line }, 'embedded postgres');
     }
