@@ -5,7 +5,9 @@
  * A grant is (action, subject) and may be limited to the caller's own
  * records (`own`): what "own" means is up to the subject's service (the
  * author of a note, the owner of an entry, the assignee of a task...).
- * `manage` stands for read, create, update and delete; `approve` is separate.
+ * `manage` stands for read, create, update and delete; `approve` (reviewing
+ * submitted entries) and `reopen` (taking an approved entry back to draft)
+ * are separate.
  */
 import { defineEnum } from '../lib/vocabulary.js';
 
@@ -15,7 +17,7 @@ const crud = ['read', 'create', 'update', 'delete', 'manage'] as const;
 export const statements = {
   Tenant: ['read', 'update'],
   TenantUser: crud,
-  Entry: [...crud, 'approve'],
+  Entry: [...crud, 'approve', 'reopen'],
   Project: crud,
   TaskList: crud,
   Task: crud,
@@ -35,7 +37,7 @@ export type Action = ActionOn<Subject>;
 /** An (action, subject) pair that exists: `['approve', 'Entry']`, never `['approve', 'Note']`. */
 export type Permission = { [S in Subject]: readonly [ActionOn<S>, S] }[Subject];
 
-export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve'] as const satisfies readonly Action[];
+export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve', 'reopen'] as const satisfies readonly Action[];
 export const subjects = Object.keys(statements) as Subject[];
 
 export const actionEnum = defineEnum('Action', actions);
@@ -57,7 +59,7 @@ type RoleGrants = { [S in Subject]?: readonly GrantSpec<S>[] };
 const adminGrants: RoleGrants = {
   Tenant: ['read', 'update'],
   TenantUser: ['manage'],
-  Entry: ['manage', 'approve'],
+  Entry: ['manage', 'approve', 'reopen'],
   Project: ['manage'],
   TaskList: ['manage'],
   Task: ['manage'],
@@ -129,7 +131,7 @@ export function grantsOf(role: Role): readonly Grant[] {
 function covers(grant: Grant, action: Action, subject: Subject): boolean {
   if (grant.subject !== subject) return false;
   if (grant.action === action) return true;
-  return grant.action === 'manage' && action !== 'approve';
+  return grant.action === 'manage' && action !== 'approve' && action !== 'reopen';
 }
 
 /** The caller may do `action` on `subject` at least for their own records. */

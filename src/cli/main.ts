@@ -6,7 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { systemActor } from '../auth/actor.js';
 import { systemAccess } from '../auth/tenant-access.js';
 import { ConfigError, loadConfig, processRoles, type Config, type ProcessRole } from '../config.js';
-import { createDatabaseClient, type Db } from '../db/client.js';
+import { createDatabaseClient, type Db, type Sql } from '../db/client.js';
 import { openDatabaseServer } from '../db/database.js';
 import { migrateDatabase } from '../db/migrations.js';
 import { AppError } from '../lib/errors.js';
@@ -18,6 +18,7 @@ import { resolveSecrets } from '../lib/secrets.js';
 import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';
 import { CreateTenantDto } from '../modules/tenant/tenant.service.js';
 import { createServices } from '../services.js';
+import { seed } from './seed.js';
 
 const usage = `Usage: tally <command> [options]
 
@@ -29,6 +30,8 @@ Commands:
                                        prints the key once
   superadmin grant <email>             make a user who has signed in a superadmin
   superadmin revoke <email>            take it back (the last superadmin stays)
+  seed [--tenants 2] [--users 20] [--entries 10000]
+                                       fill the database with plausible work; prints an API key per tenant
 
 Configuration comes from the environment; see README.md.
 `;
@@ -53,6 +56,7 @@ interface DataContext {
   config: Config;
   log: Logger;
   db: Db;
+  sql: Sql;
   services: Services;
 }
 
@@ -64,7 +68,7 @@ async function withData<T>(config: Config, work: (context: DataContext) => Promi
   try {
     await migrateDatabase(database.url, log);
     const services = createServices({ db: client.db, sql: client.sql, log, config, secrets: resolveSecrets(config, log) });
-    return await work({ config, log, db: client.db, services });
+    return await work({ config, log, db: client.db, sql: client.sql, services });
   } finally {
     await client.close();
     await database.stop();
@@ -162,6 +166,34 @@ async function setSuperadmin(config: Config, args: string[], isSuperadmin: boole
   process.stdout.write(`${email.toLowerCase()} is ${isSuperadmin ? 'now' : 'no longer'} a superadmin\n`);
 }
 
+/** A whole number from `--name`, within bounds, or the default. */
+function count(values: Record<string, string | boolean | (string | boolean)[] | undefined>, name: string, fallback: number, max: number): number {
+  const value = values[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new UsageError(`--${name} must be a whole number from 1 to ${max}`);
+  }
+  return Number(value);
+}
+
+async function seedDatabase(config: Config, args: string[]): Promise<void> {
+  const { values } = parse(args, { tenants: { type: 'string' }, users: { type: 'string' }, entries: { type: 'string' } });
+  const options = {
+    tenants: count(values, 'tenants', 2, 100),
+    users: count(values, 'users', 20, 1000),
+    entries: count(values, 'entries', 10_000, 10_000_000),
+    progress: process.stderr.isTTY === true,
+  };
+  const started = performance.now();
+  const tenants = await withData(config, ({ services, sql }) => seed(services, sql, options));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(
+    `seeded ${options.entries} entries in ${tenants.length} tenants with ${options.users} members each, in ${seconds} s\n` +
+      'Each tenant and an admin API key for it (shown only now):\n' +
+      tenants.map((tenant) => `  ${tenant.slug}  ${tenant.id}  ${tenant.key}\n`).join(''),
+  );
+}
+
 async function run(argv: string[]): Promise<void> {
   const [command, subcommand, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -183,6 +215,8 @@ async function run(argv: string[]): Promise<void> {
     case 'superadmin':
       if (subcommand === 'grant' || subcommand === 'revoke') return setSuperadmin(config, rest, subcommand === 'grant');
       break;
+    case 'seed':
+      return seedDatabase(config, argv.slice(1));
   }
   throw new UsageError(`unknown command: ${argv.join(' ')}`);
 }

@@ -16,7 +16,16 @@ export interface Page {
   offset: number;
 }
 
-/** `findMany` arguments for one page of a tenant's records, with extra conditions in `where`. */
-export function tenantPage<Where extends object>(tenantId: string, { limit, offset }: Page, where?: Where) {
-  return { where: { ...where, tenantId }, orderBy: newestFirst, take: limit, skip: offset };
+/**
+ * `findMany` arguments for one page of a tenant's records, with extra
+ * conditions in `where`, newest first unless the resource orders by its own
+ * time (entries: when they started) on an index that starts with tenantId.
+ */
+export function tenantPage<Where extends object, Order extends object = typeof newestFirst>(
+  tenantId: string,
+  { limit, offset }: Page,
+  where?: Where,
+  orderBy?: Order,
+) {
+  return { where: { ...where, tenantId }, orderBy: orderBy ?? newestFirst, take: limit, skip: offset };
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { validationFailed, type FieldError } from './errors.js';
 
 /** GraphQL scalars that a plain zod type cannot imply. */
-export type ScalarHint = 'ID' | 'DateTime' | 'Date' | 'Decimal';
+export type ScalarHint = 'ID' | 'DateTime' | 'Date' | 'Decimal' | 'String';
 
 /** Named input objects: GraphQL input types and OpenAPI component schemas (`id` is the name). */
 export const namedInputs = z.registry<{ id: string; description: string }>();
@@ -48,6 +48,15 @@ export const fields = {
     ),
   date: (description?: string) =>
     hinted(z.iso.date({ error: 'must be a date like 2026-01-31' }), 'Date', description),
+  /** A bound of a period: a date (a whole day in the tenant's time zone) or an exact date-time. */
+  dateOrDateTime: (description?: string) =>
+    hinted(
+      z.union([z.iso.date(), z.iso.datetime({ offset: true })], {
+        error: 'must be a date like 2026-01-31 or a date-time with offset like 2026-01-31T09:00:00Z',
+      }),
+      'String',
+      description,
+    ),
   /** Money and quantities travel as decimal strings ("85.50"); JSON numbers are accepted and normalised. */
   decimal: (description?: string, options: { min?: number; max?: number } = {}) =>
     hinted(

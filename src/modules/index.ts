@@ -9,5 +9,23 @@ import { userModule } from './user/index.js';
 import { apiKeyModule } from './api-key/index.js';
 import { noteModule } from './note/index.js';
 import { adminModule } from './admin/index.js';
+import { projectModule } from './project/index.js';
+import { taskListModule } from './task-list/index.js';
+import { taskModule } from './task/index.js';
+import { vehicleModule } from './vehicle/index.js';
+import { entryModule } from './entry/index.js';
+import { searchModule } from './search/index.js';
 
-export const modules = [tenantModule, userModule, apiKeyModule, noteModule, adminModule] as const;
+export const modules = [
+  tenantModule,
+  userModule,
+  apiKeyModule,
+  noteModule,
+  adminModule,
+  projectModule,
+  taskListModule,
+  taskModule,
+  vehicleModule,
+  entryModule,
+  searchModule,
+] as const;

@@ -10,7 +10,7 @@ import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
 import type { TenantRole, TenantUserStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 
 const role = enums.TenantRole.schema('Role in the tenant');
@@ -241,3 +241,11 @@ export function createUserService({ db }: { db: Db }) {
 }
 
 export type UserService = ReturnType<typeof createUserService>;
+
+/** An active member of the tenant, or a 400 naming `path` (assignees, an entry's owner). */
+export async function activeMember(tx: Tx | Db, tenantId: string, tenantUserId: string, path: string): Promise<TenantUser> {
+  const member = await tx.tenantUser.findFirst({ where: { id: tenantUserId, tenantId } });
+  if (!member) throw validationFailed([{ path, message: 'is not a member of this tenant' }]);
+  if (member.status !== 'active') throw validationFailed([{ path, message: `is a member who is ${member.status}, not active` }]);
+  return member;
+}

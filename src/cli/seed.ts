@@ -1,0 +1,226 @@
+/**
+ * `tally seed --tenants N --users N --entries N`: a database full of
+ * plausible work, for trying Tally out and for benchmarks. Tenants and their
+ * API keys go through the services; the bulk (members, projects, tasks,
+ * vehicles, entries over the last two years) is inserted in batches of plain
+ * SQL, thousands of rows per statement, so that 100,000 entries take seconds.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import cliProgress from 'cli-progress';
+import { systemActor } from '../auth/actor.js';
+import { systemAccess } from '../auth/tenant-access.js';
+import type { Sql } from '../db/client.js';
+import type { Services } from '../graphql/context.js';
+
+export interface SeedOptions {
+  tenants: number;
+  /** Members per tenant. */
+  users: number;
+  /** Entries in all, spread over the tenants. */
+  entries: number;
+  /** Show a progress bar (off when the output is not a terminal). */
+  progress: boolean;
+}
+
+export interface SeededTenantSummary {
+  id: string;
+  slug: string;
+  key: string;
+  entries: number;
+}
+
+const batchSize = 5000;
+const dayMs = 24 * 60 * 60 * 1000;
+
+const firstNames = ['Ada', 'Ben', 'Chloe', 'David', 'Elif', 'Femi', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Liam', 'Mara', 'Noah', 'Olga', 'Paul', 'Rosa', 'Sami', 'Tara', 'Umar', 'Vera', 'Wim', 'Yara', 'Zoe'];
+const lastNames = ['Adler', 'Berg', 'Costa', 'Dahl', 'Engel', 'Fox', 'Gruber', 'Hahn', 'Ito', 'Jansen', 'Klein', 'Lind', 'Moreau', 'Novak', 'Olsen', 'Price', 'Quinn', 'Roth', 'Stein', 'Torres', 'Ulrich', 'Vogel', 'Weber', 'Young'];
+const clients = ['ACME', 'Globex', 'Initech', 'Umbrella', 'Stark Industries', 'Wayne Enterprises', 'Hooli', 'Soylent', 'Tyrell', 'Cyberdyne'];
+const projectKinds = ['Website relaunch', 'Mobile app', 'Data migration', 'Brand refresh', 'Support retainer', 'Security audit', 'Shop integration', 'Reporting', 'Onboarding', 'Infrastructure'];
+const verbs = ['Reviewed', 'Implemented', 'Discussed', 'Fixed', 'Designed', 'Tested', 'Documented', 'Planned', 'Deployed', 'Refactored', 'Prepared', 'Analysed'];
+const objects = ['the checkout flow', 'invoice export', 'login page', 'search results', 'API pagination', 'the weekly report', 'database indexes', 'onboarding emails', 'the style guide', 'release notes', 'customer feedback', 'the sprint backlog', 'payment webhooks', 'timesheet approval'];
+const contexts = ['with the client', 'in the team meeting', 'after the standup', 'for the next release', 'on site', 'remotely', 'before the deadline', 'with design', 'in a workshop', ''];
+const tagWords = ['meeting', 'development', 'design', 'support', 'travel', 'review', 'planning', 'testing', 'ops', 'research'];
+const makes = [['Volkswagen', 'Transporter', 'diesel'], ['Renault', 'Zoe', 'electric'], ['Ford', 'Transit', 'diesel'], ['Tesla', 'Model 3', 'electric'], ['Toyota', 'Corolla', 'hybrid']];
+
+/** A seeded generator, so that the same numbers give the same data. */
+function randomSource(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** UUIDv7 for a given time: ids that sort like the rows' creation, as the application's do. */
+function uuidv7At(time: number, random: () => number): string {
+  const bytes = Buffer.alloc(16);
+  bytes.writeUIntBE(Math.max(0, Math.floor(time)), 0, 6);
+  for (let index = 6; index < 16; index += 1) bytes[index] = Math.floor(random() * 256);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+interface Member {
+  id: string;
+  rate: string;
+}
+
+interface ProjectRow {
+  id: string;
+  rate: string | null;
+  tasks: string[];
+}
+
+/** Inserts rows given column by column, `columns` naming each column and its SQL type. */
+async function insertColumns(sql: Sql, table: string, columns: [name: string, type: string][], values: unknown[][]): Promise<void> {
+  const list = columns.map(([name]) => `"${name}"`).join(', ');
+  const unnest = columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  await sql.query(`INSERT INTO ${table} (${list}) SELECT * FROM unnest(${unnest})`, values);
+}
+
+/** Fills the database; returns each tenant with an admin API key (shown once, by the CLI). */
+export async function seed(services: Services, sql: Sql, options: SeedOptions): Promise<SeededTenantSummary[]> {
+  const random = randomSource(options.tenants * 7919 + options.users * 104729 + options.entries);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const bar = options.progress ? new cliProgress.SingleBar({ format: 'seeding |{bar}| {value}/{total} entries | {eta_formatted} left', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  bar?.start(options.entries, 0);
+  const run = randomBytes(3).toString('hex');
+  const summaries: SeededTenantSummary[] = [];
+  const now = Date.now();
+  const actor = systemActor('seed');
+
+  for (let tenantIndex = 0; tenantIndex < options.tenants; tenantIndex += 1) {
+    const tenant = await services.tenants.create(actor, { name: `${pick(clients)} Consulting ${tenantIndex + 1}`, slug: `seed-${run}-${tenantIndex + 1}` });
+    const { key } = await services.apiKeys.create(systemAccess(tenant, actor), { name: 'seed', expiresInDays: 90 });
+
+    // Members, each with a user account, as if they had signed in.
+    const members: Member[] = [];
+    const userRows: unknown[][] = [[], [], [], []];
+    const memberRows: unknown[][] = [[], [], [], [], [], [], [], []];
+    for (let index = 0; index < options.users; index += 1) {
+      const name = `${pick(firstNames)} ${pick(lastNames)}`;
+      const email = `${name.toLowerCase().replace(' ', '.')}.${run}${tenantIndex}${index}@seed.example`;
+      const userId = randomUUID();
+      const member = { id: uuidv7At(now - 800 * dayMs, random), rate: (60 + Math.floor(random() * 60)).toFixed(2) };
+      members.push(member);
+      for (const [column, value] of [userId, name, email, true].entries()) userRows[column]!.push(value);
+      const role = index === 0 ? 'owner' : index < 3 ? 'manager' : 'member';
+      for (const [column, value] of [member.id, tenant.id, userId, email, name, role, 'active', member.rate].entries()) memberRows[column]!.push(value);
+    }
+    await insertColumns(sql, 'users', [['id', 'text'], ['name', 'text'], ['email', 'text'], ['emailVerified', 'boolean']], userRows);
+    await sql.query(
+      `INSERT INTO tenant_users (id, "tenantId", "userId", email, name, role, status, "hourlyRate", "updatedAt")
+       SELECT id, "tenantId", "userId", email, name, role::"TenantRole", status::"TenantUserStatus", "hourlyRate", now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[])
+           AS m(id, "tenantId", "userId", email, name, role, status, "hourlyRate")`,
+      memberRows,
+    );
+
+    // Projects with task lists and tasks; vehicles.
+    const projects: ProjectRow[] = [];
+    const projectCount = Math.max(3, Math.ceil(options.users / 2));
+    for (let index = 0; index < projectCount; index += 1) {
+      const id = uuidv7At(now - 760 * dayMs + index * 1000, random);
+      const rate = random() < 0.7 ? (80 + Math.floor(random() * 80)).toFixed(2) : null;
+      const client = pick(clients);
+      await sql.query(
+        `INSERT INTO projects (id, "tenantId", name, code, "clientName", "hourlyRate", "budgetHours", billable, status, "createdAt", "updatedAt")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::"ProjectStatus", now() - interval '760 days', now())`,
+        [id, tenant.id, `${pick(projectKinds)} for ${client}`, `P${tenantIndex + 1}-${index + 1}`, client, rate, 100 + index * 20, random() < 0.85, index % 7 === 6 ? 'archived' : 'active'],
+      );
+      const tasks: string[] = [];
+      const listId = uuidv7At(now - 750 * dayMs + index, random);
+      await sql.query(`INSERT INTO task_lists (id, "tenantId", "projectId", name, "updatedAt") VALUES ($1, $2, $3, 'Backlog', now())`, [listId, tenant.id, id]);
+      for (let taskIndex = 0; taskIndex < 5; taskIndex += 1) {
+        const taskId = uuidv7At(now - 740 * dayMs + taskIndex, random);
+        const status = pick(['open', 'in_progress', 'done'] as const);
+        await sql.query(
+          `INSERT INTO tasks (id, "tenantId", "taskListId", title, status, "assigneeId", position, "completedAt", "updatedAt")
+           VALUES ($1, $2, $3, $4, $5::"TaskStatus", $6, $7, $8, now())`,
+          [taskId, tenant.id, listId, `${pick(verbs)} ${pick(objects)}`, status, pick(members).id, taskIndex, status === 'done' ? new Date(now - random() * 300 * dayMs) : null],
+        );
+        tasks.push(taskId);
+      }
+      projects.push({ id, rate, tasks });
+    }
+    const vehicles: string[] = [];
+    for (let index = 0; index < Math.max(1, Math.ceil(options.users / 5)); index += 1) {
+      const [make, model, fuel] = pick(makes) as [string, string, string];
+      const id = uuidv7At(now - 730 * dayMs + index, random);
+      await sql.query(
+        `INSERT INTO vehicles (id, "tenantId", name, "licensePlate", make, model, "fuelType", "odometerKm", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())`,
+        [id, tenant.id, `${model} ${index + 1}`, `S ${run.toUpperCase()} ${tenantIndex}${index}`, make, model, fuel, 10_000 + Math.floor(random() * 90_000)],
+      );
+      vehicles.push(id);
+    }
+
+    // Entries: weekdays over the last two years, older ones approved, recent ones in every state.
+    const share = Math.floor(options.entries / options.tenants) + (tenantIndex < options.entries % options.tenants ? 1 : 0);
+    const columns: [string, string][] = [
+      ['id', 'text'], ['tenantId', 'text'], ['tenantUserId', 'text'], ['projectId', 'text'], ['taskId', 'text'], ['vehicleId', 'text'],
+      ['distanceKm', 'numeric'], ['startedAt', 'timestamp'], ['endedAt', 'timestamp'], ['breakMinutes', 'int'], ['durationMinutes', 'int'],
+      ['description', 'text'], ['billable', 'boolean'], ['tags', 'text'], ['hourlyRate', 'numeric'], ['status', 'text'],
+      ['submittedAt', 'timestamp'], ['reviewedAt', 'timestamp'], ['createdAt', 'timestamp'], ['updatedAt', 'timestamp'],
+    ];
+    for (let done = 0; done < share; done += batchSize) {
+      const count = Math.min(batchSize, share - done);
+      const values: unknown[][] = columns.map(() => []);
+      for (let index = 0; index < count; index += 1) {
+        const member = pick(members);
+        let day = now - Math.floor(random() * 730) * dayMs;
+        const weekday = new Date(day).getUTCDay();
+        if (weekday === 0 || weekday === 6) day -= (weekday === 0 ? 2 : 1) * dayMs;
+        const date = new Date(day);
+        const startedAt = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), 7 + Math.floor(random() * 4), Math.floor(random() * 4) * 15);
+        const minutes = 30 + Math.floor(random() * 16) * 15;
+        const breakMinutes = minutes > 180 && random() < 0.5 ? 30 : 0;
+        const project = random() < 0.85 ? pick(projects) : null;
+        const vehicle = random() < 0.1 ? pick(vehicles) : null;
+        const age = now - startedAt;
+        const status = age > 45 * dayMs ? 'approved' : pick(['draft', 'draft', 'submitted', 'approved', 'rejected'] as const);
+        const tags = [pick(tagWords), ...(random() < 0.3 ? [pick(tagWords)] : [])];
+        const row = [
+          uuidv7At(startedAt, random),
+          tenant.id,
+          member.id,
+          project?.id ?? null,
+          project && random() < 0.4 ? pick(project.tasks) : null,
+          vehicle,
+          vehicle ? (5 + Math.floor(random() * 200)).toFixed(1) : null,
+          new Date(startedAt).toISOString(),
+          new Date(startedAt + minutes * 60_000).toISOString(),
+          breakMinutes,
+          minutes - breakMinutes,
+          `${pick(verbs)} ${pick(objects)} ${pick(contexts)}`.trim(),
+          random() < 0.8,
+          `{${[...new Set(tags)].join(',')}}`,
+          project?.rate ?? member.rate,
+          status,
+          status === 'draft' ? null : new Date(startedAt + dayMs).toISOString(),
+          status === 'approved' || status === 'rejected' ? new Date(startedAt + 2 * dayMs).toISOString() : null,
+          new Date(startedAt + minutes * 60_000).toISOString(),
+          new Date(startedAt + 2 * dayMs).toISOString(),
+        ];
+        row.forEach((value, column) => values[column]!.push(value));
+      }
+      await sql.query(
+        `INSERT INTO entries (${columns.map(([name]) => `"${name}"`).join(', ')})
+         SELECT id, "tenantId", "tenantUserId", "projectId", "taskId", "vehicleId", "distanceKm", "startedAt", "endedAt", "breakMinutes",
+                "durationMinutes", description, billable, tags::text[], "hourlyRate", status::"EntryStatus", "submittedAt", "reviewedAt", "createdAt", "updatedAt"
+           FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
+             AS e(${columns.map(([name]) => `"${name}"`).join(', ')})`,
+        values,
+      );
+      bar?.increment(count);
+    }
+    summaries.push({ id: tenant.id, slug: tenant.slug, key, entries: share });
+  }
+  bar?.stop();
+  await sql.query('ANALYZE');
+  return summaries;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { localDate, nextDate, startOfDay } from './time.js';
+
+describe('dates in a time zone', () => {
+  it('start a day at local midnight, in winter and in summer', () => {
+    expect(startOfDay('2026-01-15', 'Europe/Berlin').toISOString()).toBe('2026-01-14T23:00:00.000Z');
+    expect(startOfDay('2026-07-15', 'Europe/Berlin').toISOString()).toBe('2026-07-14T22:00:00.000Z');
+    expect(startOfDay('2026-07-15', 'America/New_York').toISOString()).toBe('2026-07-15T04:00:00.000Z');
+    expect(startOfDay('2026-07-15', 'UTC').toISOString()).toBe('2026-07-15T00:00:00.000Z');
+    expect(startOfDay('2026-07-15', 'Asia/Kolkata').toISOString()).toBe('2026-07-14T18:30:00.000Z');
+  });
+
+  it('handle the days the clocks change', () => {
+    // Berlin springs forward at 02:00 on 29 March 2026 and falls back at 03:00 on 25 October.
+    expect(startOfDay('2026-03-29', 'Europe/Berlin').toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(startOfDay('2026-03-30', 'Europe/Berlin').toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfDay('2026-10-26', 'Europe/Berlin').toISOString()).toBe('2026-10-25T23:00:00.000Z');
+    // Santiago skips midnight when it springs forward (6 September 2026): the day starts at 01:00.
+    expect(localDate(startOfDay('2026-09-06', 'America/Santiago'), 'America/Santiago')).toBe('2026-09-06');
+  });
+
+  it('name the local date of an instant, and the next day', () => {
+    expect(localDate(new Date('2026-01-14T23:30:00Z'), 'Europe/Berlin')).toBe('2026-01-15');
+    expect(localDate(new Date('2026-01-14T23:30:00Z'), 'UTC')).toBe('2026-01-14');
+    expect(nextDate('2026-02-28')).toBe('2026-03-01');
+    expect(nextDate('2028-02-28')).toBe('2028-02-29');
+    expect(nextDate('2026-12-31')).toBe('2027-01-01');
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Calendar dates in a tenant's time zone, with the platform's Intl data only.
+ * A date filter (`from=2026-03-29`) means midnight in the tenant's zone, and
+ * a lock (`lockedUntil`) covers entries whose start falls on or before that
+ * date there.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+function wallClock(instant: Date, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+  const parts = Object.fromEntries(partsFormatter(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** How far the zone's wall clock is ahead of UTC at `instant`, in milliseconds. */
+function offsetAt(instant: Date, timeZone: string): number {
+  const clock = wallClock(instant, timeZone);
+  const asUtc = Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
+  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
+}
+
+/** The calendar date (`YYYY-MM-DD`) of `instant` in `timeZone`. */
+export function localDate(instant: Date, timeZone: string): string {
+  const { year, month, day } = wallClock(instant, timeZone);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * The instant the day `date` (`YYYY-MM-DD`) begins in `timeZone`. Where the
+ * clocks skip midnight (a DST change at 00:00), the first instant of the day.
+ */
+export function startOfDay(date: string, timeZone: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const naive = Date.UTC(year, month - 1, day);
+  let instant = naive - offsetAt(new Date(naive), timeZone);
+  // The offset at the guess may differ from the offset at the answer (a change that day): settle it.
+  instant = naive - offsetAt(new Date(instant), timeZone);
+  if (localDate(new Date(instant), timeZone) !== date) instant += 60 * 60 * 1000;
+  return new Date(instant);
+}
+
+/** The calendar day after `date`. */
+export function nextDate(date: string): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+export const isDate = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value);

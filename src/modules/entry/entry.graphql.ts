@@ -1,0 +1,161 @@
+import { builder } from '../../graphql/builder.js';
+import { graphqlEnum } from '../../graphql/inputs.js';
+import { tenantOperation } from '../../graphql/operations.js';
+import {
+  CreateEntryArgs,
+  EntriesConnectionArgs,
+  entriesVisibleTo,
+  EntryArgs,
+  entryOrder,
+  entryStatus,
+  ListEntriesArgs,
+  RejectEntryArgs,
+  UpdateEntryArgs,
+  type EntryPageQuery,
+  type EntryQuery,
+} from './entry.service.js';
+
+builder.prismaObject('Entry', {
+  description: 'Time worked by a member: finished, or a running timer while `endedAt` is null.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    tenantId: t.exposeID('tenantId'),
+    tenantUserId: t.exposeID('tenantUserId', { description: 'Whose time it is' }),
+    tenantUser: t.relation('tenantUser', { description: 'Whose time it is' }),
+    projectId: t.exposeID('projectId', { nullable: true }),
+    project: t.relation('project', { nullable: true }),
+    taskId: t.exposeID('taskId', { nullable: true }),
+    task: t.relation('task', { nullable: true }),
+    vehicleId: t.exposeID('vehicleId', { nullable: true }),
+    vehicle: t.relation('vehicle', { nullable: true }),
+    distanceKm: t.expose('distanceKm', { type: 'Decimal', nullable: true, description: 'Kilometres driven' }),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true, description: 'Null while the timer runs' }),
+    breakMinutes: t.exposeInt('breakMinutes'),
+    durationMinutes: t.exposeInt('durationMinutes', {
+      nullable: true,
+      description: "Worked minutes: the span minus the break, after the tenant's rounding; null while running",
+    }),
+    description: t.exposeString('description', { nullable: true }),
+    billable: t.exposeBoolean('billable'),
+    tags: t.exposeStringList('tags'),
+    hourlyRate: t.expose('hourlyRate', { type: 'Decimal', nullable: true, description: "Copied at creation from the project, else the member's rate" }),
+    status: t.expose('status', { type: graphqlEnum(entryStatus) }),
+    submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true }),
+    reviewedById: t.exposeID('reviewedById', { nullable: true, description: 'The tenantUserId who approved or rejected it' }),
+    reviewedBy: t.relation('reviewedBy', { nullable: true }),
+    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true }),
+    rejectionReason: t.exposeString('rejectionReason', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectField('Project', 'entriesConnection', (t) =>
+  t.relatedConnection(
+    'entries',
+    {
+      cursor: 'id',
+      totalCount: true,
+      description: "The project's entries the caller may read, newest first",
+      // Reached without a guard of its own: the filter says which entries the caller reads.
+      query: (_args, context) => ({ where: entriesVisibleTo(context.actor), orderBy: entryOrder }),
+    },
+    { name: 'ProjectEntryConnection' },
+    { name: 'ProjectEntryEdge' },
+  ),
+);
+
+const listEntries = tenantOperation(ListEntriesArgs, ['read', 'Entry']);
+const pageEntries = tenantOperation(EntriesConnectionArgs, ['read', 'Entry']);
+const readEntry = tenantOperation(EntryArgs, ['read', 'Entry']);
+const createEntry = tenantOperation(CreateEntryArgs, ['create', 'Entry']);
+const updateEntry = tenantOperation(UpdateEntryArgs, ['update', 'Entry']);
+const deleteEntry = tenantOperation(EntryArgs, ['delete', 'Entry']);
+const stopEntry = tenantOperation(EntryArgs, ['update', 'Entry']);
+const submitEntry = tenantOperation(EntryArgs, ['update', 'Entry']);
+const approveEntry = tenantOperation(EntryArgs, ['approve', 'Entry']);
+const rejectEntry = tenantOperation(RejectEntryArgs, ['approve', 'Entry']);
+const reopenEntry = tenantOperation(EntryArgs, ['reopen', 'Entry']);
+
+builder.queryFields((t) => ({
+  entries: t.prismaField({
+    type: ['Entry'],
+    description: 'The entries the caller may read (members: their own), by start, newest first.',
+    ...listEntries.field(t),
+    resolve: listEntries.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.list(access, input, query)),
+  }),
+  entriesConnection: t.prismaConnection(
+    {
+      type: 'Entry',
+      cursor: 'id',
+      description: 'The entries the caller may read, as a Relay connection with a total count.',
+      ...pageEntries.field(t),
+      totalCount: pageEntries.resolve((input, access, { services }) => services.entries.count(access, input.filter)),
+      resolve: pageEntries.resolveQuery((input, access, query: EntryPageQuery, { services }) => services.entries.page(access, input.filter, query)),
+    },
+    { name: 'EntryConnection' },
+    { name: 'EntryEdge' },
+  ),
+  entry: t.prismaField({
+    type: 'Entry',
+    description: 'One entry (members: their own).',
+    ...readEntry.field(t),
+    resolve: readEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.get(access, input.id, query)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Records time, or starts a timer when `endedAt` is left out.',
+    ...createEntry.field(t),
+    resolve: createEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.create(access, input.input, query)),
+  }),
+  updateEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Changes an entry; approved and locked entries are read-only.',
+    ...updateEntry.field(t),
+    resolve: updateEntry.resolveQuery((input, access, query: EntryQuery, { services }) =>
+      services.entries.update(access, input.id, input.input, query),
+    ),
+  }),
+  deleteEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Deletes an entry that is not approved or locked. GraphQL returns the deleted entry.',
+    ...deleteEntry.field(t),
+    resolve: deleteEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.remove(access, input.id, query)),
+  }),
+  stopEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Stops a running timer now.',
+    ...stopEntry.field(t),
+    resolve: stopEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.stop(access, input.id, query)),
+  }),
+  submitEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Submits a draft for approval (approves it at once when the tenant requires no approval).',
+    ...submitEntry.field(t),
+    resolve: submitEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.submit(access, input.id, query)),
+  }),
+  approveEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Approves a submitted entry; managers do not approve their own.',
+    ...approveEntry.field(t),
+    resolve: approveEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.approve(access, input.id, query)),
+  }),
+  rejectEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Rejects a submitted entry with a reason; its owner edits it, which makes it a draft again.',
+    ...rejectEntry.field(t),
+    resolve: rejectEntry.resolveQuery((input, access, query: EntryQuery, { services }) =>
+      services.entries.reject(access, input.id, input.input.reason, query),
+    ),
+  }),
+  reopenEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Reopens an approved entry as a draft. Owners and admins only.',
+    ...reopenEntry.field(t),
+    resolve: reopenEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.reopen(access, input.id, query)),
+  }),
+}));

@@ -1,0 +1,446 @@
+import { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import { canAny, roles } from '../../auth/permissions.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Tx } from '../../db/client.js';
+import { tenantPage } from '../../db/list.js';
+import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
+import { recordEvent, type EventType } from '../../events/outbox.js';
+import type { Entry, Prisma } from '../../generated/prisma/client.js';
+import { EntryStatus } from '../../generated/prisma/enums.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../../lib/errors.js';
+import { isDate, nextDate, startOfDay } from '../../lib/time.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { projectForWork } from '../project/project.service.js';
+import { taskForWork } from '../task/task.service.js';
+import { settingsOf } from '../tenant/tenant.service.js';
+import { activeMember } from '../user/user.service.js';
+import { vehicleForWork } from '../vehicle/vehicle.service.js';
+import { durationMinutes, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
+
+export const entryStatus = defineEnum('EntryStatus', EntryStatus);
+
+/** A running timer may have started at most this long in the future (clocks differ a little). */
+const clockSkewMs = 60_000;
+
+const description = z.string().trim().max(5000).describe('What was done');
+const tags = z
+  .array(z.string().trim().min(1).max(50))
+  .max(20)
+  .transform((values) => [...new Set(values.map((tag) => tag.toLowerCase()))])
+  .describe('Labels, up to 20 (stored in lower case)');
+const breakMinutes = z.number().int().min(0).max(1440).describe('Minutes of break inside the span');
+const distanceKm = fields.decimal('Kilometres driven, for mileage', { min: 0, max: 100_000 });
+const reference = (what: string) => fields.id(what);
+
+export const CreateEntryDto = dto(
+  'CreateEntryDto',
+  'A time entry: with `endedAt` a finished one, without it a running timer (one per member).',
+  {
+    tenantUserId: reference('Whose time it is (admins and API keys); default: the caller').optional(),
+    projectId: reference('The project').optional(),
+    taskId: reference('The task').optional(),
+    vehicleId: reference('The vehicle driven').optional(),
+    distanceKm: distanceKm.optional(),
+    startedAt: fields.dateTime('When the work started'),
+    endedAt: fields.dateTime('When it ended; leave out to start a timer').optional(),
+    breakMinutes: breakMinutes.default(0),
+    description: description.optional(),
+    billable: z.boolean().optional().describe("Default: the project's setting, else true"),
+    tags: tags.default([]),
+  },
+);
+
+export const UpdateEntryDto = dto('UpdateEntryDto', 'Changes to an entry; null clears a field. Editing a rejected entry makes it a draft.', {
+  projectId: reference('The project').nullable().optional(),
+  taskId: reference('The task').nullable().optional(),
+  vehicleId: reference('The vehicle driven').nullable().optional(),
+  distanceKm: distanceKm.nullable().optional(),
+  startedAt: fields.dateTime('When the work started').optional(),
+  endedAt: fields.dateTime('When it ended (stopping a timer)').optional(),
+  breakMinutes: breakMinutes.optional(),
+  description: description.nullable().optional(),
+  billable: z.boolean().optional(),
+  tags: tags.optional(),
+});
+
+export const RejectEntryDto = dto('RejectEntryDto', 'Why the entry is rejected; its owner sees it.', {
+  reason: z.string().trim().min(1).max(2000).describe('What to fix'),
+});
+
+const period = (what: string) =>
+  fields.dateOrDateTime(`${what}: a date (a whole day in the tenant's time zone) or a date-time with offset`);
+const filters = {
+  from: period('Entries that started at or after').optional(),
+  to: period('Entries that started before the end of').optional(),
+  tenantUserId: reference("Only this member's entries").optional(),
+  projectId: reference('Only entries of this project').optional(),
+  taskId: reference('Only entries of this task').optional(),
+  status: entryStatus.schema('Only entries with this status').optional(),
+  billable: z.boolean().optional().describe('Only billable (true) or only non-billable (false) entries'),
+};
+const tenantId = fields.id('Tenant id');
+const entryId = fields.id('Entry id');
+export const EntryFilterDto = dto('EntryFilter', 'Which entries.', filters);
+export const ListEntriesArgs = args({ tenantId, ...filters, ...pagination });
+export const EntriesConnectionArgs = args({ tenantId, filter: EntryFilterDto.optional() });
+export const EntryArgs = args({ tenantId, id: entryId });
+export const CreateEntryArgs = args({ tenantId, input: CreateEntryDto });
+export const UpdateEntryArgs = args({ tenantId, id: entryId, input: UpdateEntryDto });
+export const RejectEntryArgs = args({ tenantId, id: entryId, input: RejectEntryDto });
+
+export type EntryQuery = PrismaQuery<Prisma.EntryInclude, Prisma.EntrySelect>;
+export type EntryPageQuery = PrismaPageQuery<Prisma.EntryInclude, Prisma.EntryWhereUniqueInput>;
+type EntryFilter = z.output<typeof EntryFilterDto>;
+
+/** Entries are listed by when they started, newest first, on the tenant's (tenantId, startedAt, id) index. */
+export const entryOrder: Prisma.EntryOrderByWithRelationInput[] = [{ startedAt: 'desc' }, { id: 'desc' }];
+
+/** The roles that read every entry of their tenant, by the permission matrix (the others read their own). */
+const readersOfAll = roles.filter((role) => canAny(role, 'read', 'Entry'));
+
+/** The entries `access` may read: all of the tenant's, or only the caller's own. */
+export function visibleEntries(access: TenantAccess): Prisma.EntryWhereInput {
+  if (access.canAny('read', 'Entry')) return { tenantId: access.tenantId };
+  return { tenantId: access.tenantId, tenantUserId: access.tenantUserId ?? '' };
+}
+
+/**
+ * The entries `actor` may read in any tenant, for relations reached without a
+ * tenant guard of their own (a project's entries): their own everywhere, and
+ * every entry of the tenants where their role reads all.
+ */
+export function entriesVisibleTo(actor: Actor | null): Prisma.EntryWhereInput {
+  if (actor === null) return { id: '' };
+  switch (actor.type) {
+    case 'system':
+      return {};
+    case 'api_key':
+      return { tenantId: actor.tenantId };
+    case 'user':
+      if (actor.isSuperadmin) return {};
+      return {
+        OR: [
+          { tenantUser: { userId: actor.userId } },
+          { tenant: { users: { some: { userId: actor.userId, status: 'active', role: { in: readersOfAll } } } } },
+        ],
+      };
+  }
+}
+
+const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', reject: 'entry.rejected', reopen: 'entry.reopened' } as const;
+
+/**
+ * Time entries: timers, manual entries, approval. Members work on their own
+ * entries (another member's is a 404); managers and admins see and change
+ * all, and review them. Tenant settings decide rounding, overlap, the locked
+ * period, the time zone of date filters, and whether approval is required.
+ */
+export function createEntryService({ db }: { db: Db }) {
+  async function settingsFor(tx: Tx | Db, tenantId: string) {
+    return settingsOf(await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { settings: true } }));
+  }
+
+  /** The instant a `from`/`to` bound stands for; `to` as a date means the end of that day. */
+  function bound(value: string, timeZone: string, end: boolean): Date {
+    if (!isDate(value)) return new Date(value);
+    return startOfDay(end ? nextDate(value) : value, timeZone);
+  }
+
+  async function whereOf(access: TenantAccess, filter: EntryFilter | undefined): Promise<Prisma.EntryWhereInput> {
+    const visible = visibleEntries(access);
+    if (!filter) return visible;
+    const needsZone = [filter.from, filter.to].some((value) => value !== undefined && isDate(value));
+    const timeZone = needsZone ? (await settingsFor(db, access.tenantId)).timezone : 'UTC';
+    const startedAt = {
+      ...(filter.from ? { gte: bound(filter.from, timeZone, false) } : {}),
+      ...(filter.to ? { lt: bound(filter.to, timeZone, true) } : {}),
+    };
+    return {
+      ...visible,
+      AND: [
+        ...(filter.tenantUserId ? [{ tenantUserId: filter.tenantUserId }] : []),
+        ...(filter.projectId ? [{ projectId: filter.projectId }] : []),
+        ...(filter.taskId ? [{ taskId: filter.taskId }] : []),
+        ...(filter.status ? [{ status: filter.status }] : []),
+        ...(filter.billable === undefined ? [] : [{ billable: filter.billable }]),
+        ...(filter.from || filter.to ? [{ startedAt }] : []),
+      ],
+    };
+  }
+
+  /** An entry the caller may read, or 404 (another member's entry included). */
+  async function findEntry(tx: Tx | Db, access: TenantAccess, id: string): Promise<Entry> {
+    const entry = await tx.entry.findFirst({ where: { ...visibleEntries(access), id } });
+    if (!entry) throw notFound('Entry', id);
+    return entry;
+  }
+
+  function assertUnlocked(startedAt: Date, settings: { lockedUntil: string | null; timezone: string }): void {
+    if (isLocked(startedAt, settings.lockedUntil, settings.timezone)) {
+      throw new AppError('INVALID_STATE', `Entries up to ${settings.lockedUntil} are locked; an admin moves the lock to change them`);
+    }
+  }
+
+  /** The span rules: an end after the start, a break shorter than the span, no running timer in the future. */
+  function checkSpan(startedAt: Date, endedAt: Date | null, breakMinutesValue: number): void {
+    if (endedAt === null) {
+      if (startedAt.getTime() > Date.now() + clockSkewMs) {
+        throw validationFailed([{ path: 'startedAt', message: 'must not be in the future for a running timer' }]);
+      }
+      return;
+    }
+    if (endedAt.getTime() <= startedAt.getTime()) throw validationFailed([{ path: 'endedAt', message: 'must be after startedAt' }]);
+    if (breakMinutesValue * 60_000 >= endedAt.getTime() - startedAt.getTime()) {
+      throw validationFailed([{ path: 'breakMinutes', message: 'must be shorter than the entry' }]);
+    }
+  }
+
+  /** With `preventOverlap`, no two entries of one member may overlap (a running timer runs until now and on). */
+  async function assertNoOverlap(tx: Tx, entry: { tenantId: string; tenantUserId: string; startedAt: Date; endedAt: Date | null; id?: string }) {
+    const other = await tx.entry.findFirst({
+      where: {
+        tenantId: entry.tenantId,
+        tenantUserId: entry.tenantUserId,
+        ...(entry.id ? { NOT: { id: entry.id } } : {}),
+        ...(entry.endedAt ? { startedAt: { lt: entry.endedAt } } : {}),
+        OR: [{ endedAt: null }, { endedAt: { gt: entry.startedAt } }],
+      },
+      select: { id: true, startedAt: true, endedAt: true },
+      orderBy: { startedAt: 'asc' },
+    });
+    if (other) {
+      const span = `${other.startedAt.toISOString()} to ${other.endedAt ? other.endedAt.toISOString() : 'now (running)'}`;
+      throw conflict(`It overlaps entry ${other.id} (${span}); this tenant does not allow overlapping entries`, [
+        { path: 'startedAt', message: `overlaps entry ${other.id}` },
+      ]);
+    }
+  }
+
+  /**
+   * Checks the project, task and vehicle an entry is given (those it keeps
+   * are not checked again: an archived project keeps its entries), and that
+   * its task belongs to its project. Returns the project, for its rate and
+   * billability.
+   */
+  async function references(
+    tx: Tx,
+    tenantId: string,
+    given: { projectId?: string | null | undefined; taskId?: string | null | undefined; vehicleId?: string | null | undefined },
+    kept: { projectId: string | null; taskId: string | null } = { projectId: null, taskId: null },
+  ) {
+    const project = given.projectId ? await projectForWork(tx, tenantId, given.projectId, 'projectId') : null;
+    const projectId = given.projectId === undefined ? kept.projectId : given.projectId;
+    const taskId = given.taskId === undefined ? kept.taskId : given.taskId;
+    if (taskId && (given.taskId !== undefined || given.projectId !== undefined)) {
+      const task = await taskForWork(tx, tenantId, taskId, 'taskId');
+      if (projectId && task.projectId && task.projectId !== projectId) {
+        throw validationFailed([{ path: 'taskId', message: 'belongs to another project' }]);
+      }
+    }
+    if (given.vehicleId) await vehicleForWork(tx, tenantId, given.vehicleId, 'vehicleId');
+    return project;
+  }
+
+  async function record(tx: Tx, access: TenantAccess, types: EventType[], entry: Entry): Promise<void> {
+    for (const type of types) await recordEvent(tx, { tenantId: access.tenantId, type, actor: access.actor, subjectId: entry.id, data: entry });
+  }
+
+  const reread = (tx: Tx, id: string, query: EntryQuery, row: Entry) =>
+    shapesResult(query) ? tx.entry.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  /** One review step (submit, approve, reject, reopen) on an entry, with its checks and event. */
+  async function review(
+    access: TenantAccess,
+    id: string,
+    action: EntryTransition,
+    query: EntryQuery,
+    reason?: string,
+  ): Promise<Entry> {
+    return db.$transaction(async (tx) => {
+      const entry = await findEntry(tx, access, id);
+      const settings = await settingsFor(tx, access.tenantId);
+      const own = access.tenantUserId !== null && entry.tenantUserId === access.tenantUserId;
+      if (action === 'submit' && !own && !access.canAny('update', 'Entry')) throw forbidden('You may submit only your own entries');
+      if (action === 'approve' || action === 'reject') {
+        access.assert('approve', 'Entry');
+        if (own && access.role === 'manager') throw forbidden(`Managers may not ${action} their own entries`);
+      }
+      if (action === 'reopen') access.assert('reopen', 'Entry');
+      if (entry.endedAt === null && action === 'submit') throw new AppError('INVALID_STATE', 'The timer is still running; stop it first');
+      let status = transition(entry.status, action);
+      assertUnlocked(entry.startedAt, settings);
+      const now = new Date();
+      const events: EventType[] = [reviewEvents[action]];
+      let reviewed: Prisma.EntryUncheckedUpdateInput = {};
+      if (action === 'submit') {
+        reviewed = { submittedAt: now, reviewedById: null, reviewedAt: null, rejectionReason: null };
+        if (!settings.approvalRequired) {
+          // Without required approval, submitting makes the entry final at once.
+          status = 'approved';
+          reviewed = { ...reviewed, reviewedAt: now };
+          events.push('entry.approved');
+        }
+      } else if (action === 'approve' || action === 'reject') {
+        reviewed = { reviewedById: access.tenantUserId, reviewedAt: now, rejectionReason: action === 'reject' ? (reason ?? null) : null };
+      } else {
+        reviewed = { reviewedById: null, reviewedAt: null, submittedAt: null };
+      }
+      const updated = await tx.entry.update({ where: { id }, data: { status, ...reviewed } });
+      await record(tx, access, events, updated);
+      return reread(tx, id, query, updated);
+    });
+  }
+
+  return {
+    /** The entries the caller may read, by when they started, newest first. */
+    async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListEntriesArgs>, query: EntryQuery = {}): Promise<Entry[]> {
+      access.assert('read', 'Entry');
+      const where = await whereOf(access, filter);
+      return db.entry.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, where, entryOrder) });
+    },
+
+    /** A page of entries for a Relay connection. */
+    async page(access: TenantAccess, filter: EntryFilter | undefined, query: EntryPageQuery): Promise<Entry[]> {
+      access.assert('read', 'Entry');
+      return db.entry.findMany({ ...query, where: await whereOf(access, filter), orderBy: entryOrder });
+    },
+
+    /** How many entries match, for a connection's totalCount. */
+    async count(access: TenantAccess, filter: EntryFilter | undefined): Promise<number> {
+      access.assert('read', 'Entry');
+      return db.entry.count({ where: await whereOf(access, filter) });
+    },
+
+    /** One entry the caller may read (another member's is a 404). */
+    async get(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
+      access.assert('read', 'Entry');
+      const entry = await db.entry.findFirst({ ...query, where: { ...visibleEntries(access), id } });
+      if (!entry) throw notFound('Entry', id);
+      return entry;
+    },
+
+    /**
+     * Creates a finished entry, or starts a timer (no `endedAt`; one running
+     * per member). Records `entry.created`, and `timer.started` for a timer.
+     */
+    async create(access: TenantAccess, data: z.output<typeof CreateEntryDto>, query: EntryQuery = {}): Promise<Entry> {
+      access.assert('create', 'Entry');
+      const owner = data.tenantUserId ?? access.tenantUserId;
+      if (owner === null) {
+        throw validationFailed([{ path: 'tenantUserId', message: 'is required: an API key has no time of its own' }]);
+      }
+      if (owner !== access.tenantUserId && !access.canAny('create', 'Entry')) throw forbidden('You may create entries only for yourself');
+      const startedAt = new Date(data.startedAt);
+      const endedAt = data.endedAt === undefined ? null : new Date(data.endedAt);
+      checkSpan(startedAt, endedAt, data.breakMinutes);
+      return db.$transaction(async (tx) => {
+        const member = await activeMember(tx, access.tenantId, owner, 'tenantUserId');
+        const settings = await settingsFor(tx, access.tenantId);
+        assertUnlocked(startedAt, settings);
+        const project = await references(tx, access.tenantId, data);
+        if (endedAt === null) {
+          const running = await tx.entry.findFirst({ where: { tenantId: access.tenantId, tenantUserId: owner, endedAt: null }, select: { id: true } });
+          if (running) throw conflict(`A timer is already running (entry ${running.id}); stop it first`, [{ path: 'endedAt', message: 'is required while another timer runs' }]);
+        }
+        if (settings.preventOverlap) await assertNoOverlap(tx, { tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt });
+        const { tenantUserId: _owner, ...fields } = data;
+        const entry = await tx.entry.create({
+          data: {
+            ...fields,
+            tenantId: access.tenantId,
+            tenantUserId: owner,
+            startedAt,
+            endedAt,
+            durationMinutes: endedAt ? durationMinutes(startedAt, endedAt, data.breakMinutes, settings.roundingMinutes) : null,
+            billable: data.billable ?? project?.billable ?? true,
+            hourlyRate: project?.hourlyRate ?? member.hourlyRate,
+          },
+        });
+        await record(tx, access, endedAt ? ['entry.created'] : ['entry.created', 'timer.started'], entry);
+        return reread(tx, entry.id, query, entry);
+      });
+    },
+
+    /**
+     * Changes an entry. Approved and locked entries are read-only (409);
+     * members change their own draft or rejected entries; editing a rejected
+     * entry makes it a draft. Records `entry.updated` (and `timer.stopped`
+     * when it sets the end of a running timer).
+     */
+    async update(access: TenantAccess, id: string, data: z.output<typeof UpdateEntryDto>, query: EntryQuery = {}): Promise<Entry> {
+      access.assert('update', 'Entry');
+      return db.$transaction(async (tx) => {
+        const existing = await findEntry(tx, access, id);
+        const settings = await settingsFor(tx, access.tenantId);
+        const status = statusAfterEdit(existing.status, access.canAny('update', 'Entry'));
+        assertUnlocked(existing.startedAt, settings);
+        const startedAt = data.startedAt === undefined ? existing.startedAt : new Date(data.startedAt);
+        const endedAt = data.endedAt === undefined ? existing.endedAt : new Date(data.endedAt);
+        const breakValue = data.breakMinutes ?? existing.breakMinutes;
+        if (data.startedAt !== undefined || data.endedAt !== undefined || data.breakMinutes !== undefined) checkSpan(startedAt, endedAt, breakValue);
+        assertUnlocked(startedAt, settings);
+        await references(tx, access.tenantId, data, existing);
+        if (settings.preventOverlap) await assertNoOverlap(tx, { id, tenantId: access.tenantId, tenantUserId: existing.tenantUserId, startedAt, endedAt });
+        const updated = await tx.entry.update({
+          where: { id },
+          data: {
+            ...data,
+            startedAt,
+            endedAt,
+            status,
+            durationMinutes: endedAt ? durationMinutes(startedAt, endedAt, breakValue, settings.roundingMinutes) : null,
+          },
+        });
+        const stopped = existing.endedAt === null && endedAt !== null;
+        await record(tx, access, stopped ? ['entry.updated', 'timer.stopped'] : ['entry.updated'], updated);
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /** Deletes an entry that is not approved or locked (members: their own draft or rejected ones); records `entry.deleted`. */
+    async remove(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
+      access.assert('delete', 'Entry');
+      return db.$transaction(async (tx) => {
+        const existing = await findEntry(tx, access, id);
+        statusAfterEdit(existing.status, access.canAny('delete', 'Entry'));
+        assertUnlocked(existing.startedAt, await settingsFor(tx, access.tenantId));
+        const deleted = await tx.entry.delete({ ...query, where: { id } });
+        await record(tx, access, ['entry.deleted'], existing);
+        return deleted;
+      });
+    },
+
+    /** Stops a running timer now; records `timer.stopped`. */
+    async stop(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
+      access.assert('update', 'Entry');
+      return db.$transaction(async (tx) => {
+        const existing = await findEntry(tx, access, id);
+        if (existing.endedAt !== null) throw new AppError('INVALID_STATE', 'The entry is not a running timer');
+        const settings = await settingsFor(tx, access.tenantId);
+        const endedAt = new Date();
+        if (endedAt.getTime() <= existing.startedAt.getTime()) {
+          throw new AppError('INVALID_STATE', 'The timer starts in the future; change its start, or delete it');
+        }
+        const updated = await tx.entry.update({
+          where: { id },
+          data: { endedAt, durationMinutes: durationMinutes(existing.startedAt, endedAt, existing.breakMinutes, settings.roundingMinutes) },
+        });
+        await record(tx, access, ['timer.stopped'], updated);
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /** draft -> submitted (approved at once when the tenant requires no approval); records `entry.submitted`. */
+    submit: (access: TenantAccess, id: string, query: EntryQuery = {}) => review(access, id, 'submit', query),
+    /** submitted -> approved, by a reviewer (a manager not on their own entry); records `entry.approved`. */
+    approve: (access: TenantAccess, id: string, query: EntryQuery = {}) => review(access, id, 'approve', query),
+    /** submitted -> rejected with a reason; records `entry.rejected`. */
+    reject: (access: TenantAccess, id: string, reason: string, query: EntryQuery = {}) => review(access, id, 'reject', query, reason),
+    /** approved -> draft, by an owner or admin; records `entry.reopened`. */
+    reopen: (access: TenantAccess, id: string, query: EntryQuery = {}) => review(access, id, 'reopen', query),
+  };
+}
+
+export type EntryService = ReturnType<typeof createEntryService>;

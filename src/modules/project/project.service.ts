@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Tx } from '../../db/client.js';
+import { newestFirst, tenantPage } from '../../db/list.js';
+import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Prisma, Project } from '../../generated/prisma/client.js';
+import { ProjectStatus } from '../../generated/prisma/enums.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { conflict, notFound, validationFailed } from '../../lib/errors.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+
+export const projectStatus = defineEnum('ProjectStatus', ProjectStatus);
+
+const name = z.string().trim().min(1).max(200).describe('Display name');
+const code = z
+  .string()
+  .trim()
+  .min(1)
+  .max(32)
+  .regex(/^[A-Za-z0-9._-]+$/, 'must be letters, digits, ".", "_" or "-"')
+  .describe('Short code, unique in the tenant (e.g. "ACME-24")');
+const clientName = z.string().trim().min(1).max(200).describe('The client the work is for');
+const description = z.string().trim().max(5000).describe('Free text');
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like "#1e88e5"').describe('Display colour, #rrggbb');
+const money = (what: string) => fields.decimal(what, { min: 0, max: 1_000_000_000 });
+
+export const CreateProjectDto = dto('CreateProjectDto', 'A new project.', {
+  name,
+  code: code.optional(),
+  clientName: clientName.optional(),
+  description: description.optional(),
+  color: color.optional(),
+  billable: z.boolean().default(true).describe('Time on it is billable by default'),
+  hourlyRate: money('Billing rate per hour; copied into entries, before the member\u2019s own rate').optional(),
+  budgetHours: money('Budget in hours').optional(),
+  budgetAmount: money('Budget in the tenant\u2019s currency').optional(),
+  status: projectStatus.schema('`archived` projects take no new entries').default('active'),
+});
+
+export const UpdateProjectDto = dto('UpdateProjectDto', 'Changes to a project; null clears a field.', {
+  name: name.optional(),
+  code: code.nullable().optional(),
+  clientName: clientName.nullable().optional(),
+  description: description.nullable().optional(),
+  color: color.nullable().optional(),
+  billable: z.boolean().optional().describe('Time on it is billable by default'),
+  hourlyRate: money('Billing rate per hour').nullable().optional(),
+  budgetHours: money('Budget in hours').nullable().optional(),
+  budgetAmount: money('Budget in the tenant\u2019s currency').nullable().optional(),
+  status: projectStatus.schema('Archive a project instead of deleting it').optional(),
+});
+
+const tenantId = fields.id('Tenant id');
+const projectId = fields.id('Project id');
+const filters = { status: projectStatus.schema('Only projects with this status').optional() };
+export const ProjectFilterDto = dto('ProjectFilter', 'Which projects.', filters);
+export const ListProjectsArgs = args({ tenantId, ...filters, ...pagination });
+export const ProjectsConnectionArgs = args({ tenantId, filter: ProjectFilterDto.optional() });
+export const ProjectArgs = args({ tenantId, id: projectId });
+export const CreateProjectArgs = args({ tenantId, input: CreateProjectDto });
+export const UpdateProjectArgs = args({ tenantId, id: projectId, input: UpdateProjectDto });
+
+export type ProjectQuery = PrismaQuery<Prisma.ProjectInclude, Prisma.ProjectSelect>;
+export type ProjectPageQuery = PrismaPageQuery<Prisma.ProjectInclude, Prisma.ProjectWhereUniqueInput>;
+type ProjectFilter = z.output<typeof ProjectFilterDto>;
+
+/** A project of the tenant that may take new work, or a 400 naming `path`. */
+export async function projectForWork(tx: Tx | Db, tenantId: string, id: string, path: string) {
+  const project = await tx.project.findFirst({ where: { id, tenantId }, select: { id: true, status: true, hourlyRate: true, billable: true } });
+  if (!project) throw validationFailed([{ path, message: 'is not a project of this tenant' }]);
+  if (project.status === 'archived') throw validationFailed([{ path, message: 'is an archived project' }]);
+  return project;
+}
+
+const whereOf = (tenantId: string, filter: ProjectFilter | undefined): Prisma.ProjectWhereInput => ({
+  tenantId,
+  ...(filter?.status ? { status: filter.status } : {}),
+});
+
+/**
+ * Projects: managers and admins manage them, everyone reads them. A project
+ * with time on it is archived, never deleted (409), so that its entries keep it.
+ */
+export function createProjectService({ db }: { db: Db }) {
+  async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<Project> {
+    const project = await tx.project.findFirst({ where: { id, tenantId: access.tenantId } });
+    if (!project) throw notFound('Project', id);
+    return project;
+  }
+
+  async function assertCodeFree(tx: Tx, tenantId: string, code: string | null | undefined, except?: string): Promise<void> {
+    if (!code) return;
+    const taken = await tx.project.findFirst({ where: { tenantId, code, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
+    if (taken) throw conflict(`Another project already has the code "${code}"`, [{ path: 'code', message: 'is already taken' }]);
+  }
+
+  const reread = (tx: Tx, id: string, query: ProjectQuery, row: Project) =>
+    shapesResult(query) ? tx.project.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  return {
+    /** The tenant's projects, newest first. */
+    async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListProjectsArgs>, query: ProjectQuery = {}): Promise<Project[]> {
+      access.assert('read', 'Project');
+      return db.project.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, whereOf(access.tenantId, filter)) });
+    },
+
+    /** A page of projects for a Relay connection. */
+    async page(access: TenantAccess, filter: ProjectFilter | undefined, query: ProjectPageQuery): Promise<Project[]> {
+      access.assert('read', 'Project');
+      return db.project.findMany({ ...query, where: whereOf(access.tenantId, filter), orderBy: newestFirst });
+    },
+
+    /** How many projects match, for a connection's totalCount. */
+    async count(access: TenantAccess, filter: ProjectFilter | undefined): Promise<number> {
+      access.assert('read', 'Project');
+      return db.project.count({ where: whereOf(access.tenantId, filter) });
+    },
+
+    /** One project. */
+    async get(access: TenantAccess, id: string, query: ProjectQuery = {}): Promise<Project> {
+      access.assert('read', 'Project');
+      const project = await db.project.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      if (!project) throw notFound('Project', id);
+      return project;
+    },
+
+    /** Creates a project and records `project.created`. */
+    async create(access: TenantAccess, data: z.output<typeof CreateProjectDto>, query: ProjectQuery = {}): Promise<Project> {
+      access.assert('create', 'Project');
+      return db.$transaction(async (tx) => {
+        await assertCodeFree(tx, access.tenantId, data.code);
+        const project = await tx.project.create({ data: { ...data, tenantId: access.tenantId } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'project.created', actor: access.actor, subjectId: project.id, data: project });
+        return reread(tx, project.id, query, project);
+      });
+    },
+
+    /** Changes a project (archiving included) and records `project.updated`. */
+    async update(access: TenantAccess, id: string, data: z.output<typeof UpdateProjectDto>, query: ProjectQuery = {}): Promise<Project> {
+      access.assert('update', 'Project');
+      return db.$transaction(async (tx) => {
+        await findProject(tx, access, id);
+        await assertCodeFree(tx, access.tenantId, data.code, id);
+        const project = await tx.project.update({ where: { id }, data });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'project.updated', actor: access.actor, subjectId: id, data: project });
+        return reread(tx, id, query, project);
+      });
+    },
+
+    /** Deletes a project without time on it (409 otherwise: archive it) and records `project.deleted`. */
+    async remove(access: TenantAccess, id: string, query: ProjectQuery = {}): Promise<Project> {
+      access.assert('delete', 'Project');
+      return db.$transaction(async (tx) => {
+        const existing = await findProject(tx, access, id);
+        const entries = await tx.entry.count({ where: { tenantId: access.tenantId, projectId: id } });
+        if (entries > 0) {
+          throw conflict(`The project has ${entries} time ${entries === 1 ? 'entry' : 'entries'}; archive it instead (status: archived)`);
+        }
+        const deleted = await tx.project.delete({ ...query, where: { id } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'project.deleted', actor: access.actor, subjectId: id, data: existing });
+        return deleted;
+      });
+    },
+  };
+}
+
+export type ProjectService = ReturnType<typeof createProjectService>;

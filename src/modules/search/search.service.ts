@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Sql } from '../../db/client.js';
+import { args, fields } from '../../lib/dto.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+
+export const searchTypes = ['entries', 'invoices', 'projects'] as const;
+export type SearchType = (typeof searchTypes)[number];
+export const searchType = defineEnum('SearchType', searchTypes, 'What a search result is');
+
+export const SearchArgs = args({
+  tenantId: fields.id('Tenant id'),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(1000)
+    .describe('Words to find; "quoted phrases", or, and -excluded words work as on web search engines; the last word also matches as a prefix'),
+  types: z
+    .array(searchType.schema())
+    .min(1)
+    .default([...searchTypes])
+    .describe('What to search: entries, invoices, projects (comma-separated); default all'),
+  limit: z.number().int().min(1).max(50).default(20).describe('Results, 1 to 50'),
+});
+
+export interface SearchResult {
+  type: SearchType;
+  id: string;
+  title: string;
+  /** The matching passage, HTML-escaped, with each match in <mark></mark>. */
+  snippet: string;
+  rank: number;
+}
+
+/** How many of the newest matches of each type are ranked: a word in half of all rows need not rank them all. */
+const candidatesPerType = 2000;
+
+/** Markers ts_headline wraps matches in: control characters, which no stored text keeps. */
+const open = '\u0001';
+const close = '\u0002';
+
+const escapeHtml = (text: string): string =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+/** The headline as HTML: everything escaped, the matches marked. */
+export function snippetHtml(headline: string): string {
+  return escapeHtml(headline).replaceAll(open, '<mark>').replaceAll(close, '</mark>');
+}
+
+/**
+ * The query: PostgreSQL's web-search syntax, or the same words with the last
+ * one taken as a prefix (so that "meet" finds "meeting" while typing).
+ */
+export function prefixParts(q: string): { rest: string; last: string } | undefined {
+  const match = /^(.*?)([\p{L}\p{N}]+)$/u.exec(q.trim());
+  if (!match) return undefined;
+  const rest = match[1] as string;
+  // A word inside an unclosed quote or right after a minus is not a prefix to widen.
+  if ((rest.match(/"/g)?.length ?? 0) % 2 === 1 || /-$/.test(rest)) return undefined;
+  return { rest, last: (match[2] as string).toLowerCase() };
+}
+
+interface Document {
+  type: SearchType;
+  /** FROM and WHERE of the rows the caller may read (adds its parameters when called). */
+  from(): string;
+  title: string;
+  text: string;
+  newest: string;
+}
+
+/** Query parameters, numbered as they are added. */
+class Parameters {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Whose rows a caller reads, as SQL over `t`. */
+function documentsFor(access: TenantAccess, parameters: Parameters, tenant: string): Record<SearchType, Document> {
+  // Every parameter must appear in the statement, so each is added only when a wanted type uses it.
+  let ownParameter: string | undefined;
+  const own = (): string => (ownParameter ??= parameters.add(access.tenantUserId ?? ''));
+  const ownEntries = (): string => (access.canAny('read', 'Entry') ? '' : ` AND t."tenantUserId" = ${own()}`);
+  const ownInvoices = (): string => (access.canAny('read', 'Invoice') ? '' : ` AND t."uploadedById" = ${own()}`);
+  return {
+    entries: {
+      type: 'entries',
+      from: () => `entries t WHERE t."tenantId" = ${tenant}${ownEntries()}`,
+      title: `left(coalesce(nullif(t.description, ''), 'Entry of ' || to_char(t."startedAt", 'YYYY-MM-DD')), 120)`,
+      text: `coalesce(t.description, '') || ' ' || tally_words(t.tags)`,
+      newest: 't."startedAt" DESC, t.id DESC',
+    },
+    invoices: {
+      type: 'invoices',
+      from: () => `invoices t WHERE t."tenantId" = ${tenant}${ownInvoices()}`,
+      title: `left(coalesce(t.number, t."vendorName", 'Invoice'), 120)`,
+      text: `concat_ws(' ', t.number, t."vendorName", t."ocrText")`,
+      newest: 't."createdAt" DESC, t.id DESC',
+    },
+    projects: {
+      type: 'projects',
+      from: () => `projects t WHERE t."tenantId" = ${tenant}`,
+      title: `left(t.name || coalesce(' (' || t.code || ')', ''), 120)`,
+      text: `concat_ws(' ', t.name, t.code, t."clientName", t.description)`,
+      newest: 't."createdAt" DESC, t.id DESC',
+    },
+  };
+}
+
+/**
+ * Full-text search over entries, invoices and projects, limited to what the
+ * caller may read: members find their own entries and invoices. Ranked by
+ * relevance (ts_rank_cd) among the newest matches of each type.
+ */
+export function createSearchService({ sql }: { sql: Sql }) {
+  return {
+    /** Ranked matches of `q` in the tenant, with an HTML snippet each. */
+    async search(access: TenantAccess, { q, types, limit }: z.output<typeof SearchArgs>): Promise<SearchResult[]> {
+      access.assert('read', 'Search');
+      const wanted = types.filter((type) => type !== 'entries' || access.can('read', 'Entry'));
+      if (wanted.length === 0) return [];
+      const parameters = new Parameters();
+      const documents = documentsFor(access, parameters, parameters.add(access.tenantId));
+      const prefix = prefixParts(q);
+      const words = `websearch_to_tsquery('simple', ${parameters.add(q)})`;
+      const tsquery = prefix
+        ? `(${words} || (websearch_to_tsquery('simple', ${parameters.add(prefix.rest)}) && to_tsquery('simple', ${parameters.add(prefix.last)} || ':*')))`
+        : words;
+      const limitParameter = parameters.add(limit);
+      const ranked = wanted.map((type) => {
+        const document = documents[type];
+        return `(SELECT '${document.type}'::text AS type, t.id, ${document.title} AS title, ${document.text} AS text,
+                        ts_rank_cd(t."searchVector", query.q) AS rank
+                   FROM query, ${document.from()} AND t."searchVector" @@ query.q
+                  ORDER BY ${document.newest} LIMIT ${candidatesPerType})`;
+      });
+      const statement = `
+        WITH query AS (SELECT ${tsquery} AS q),
+             found AS (SELECT * FROM (${ranked.join(' UNION ALL ')}) candidates ORDER BY rank DESC, id DESC LIMIT ${limitParameter})
+        SELECT found.type, found.id, found.title, found.rank,
+               ts_headline('simple', translate(found.text, E'\\x01\\x02', ''), query.q,
+                           'StartSel=' || E'\\x01' || ', StopSel=' || E'\\x02' || ', MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
+          FROM found, query
+         ORDER BY found.rank DESC, found.id DESC`;
+      const rows = await sql.query<{ type: SearchType; id: string; title: string; rank: number; snippet: string }>(statement, parameters.values);
+      return rows.map((row) => ({ ...row, snippet: snippetHtml(row.snippet), rank: Number(row.rank) }));
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;

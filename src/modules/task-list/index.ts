@@ -1,0 +1,23 @@
+import { crud } from '../../rest/route.js';
+import { defineModule } from '../module.js';
+import { createTaskListService, type TaskListService } from './task-list.service.js';
+import './task-list.graphql.js';
+
+/** Task lists; their tasks are the task module, under the same path. */
+export const taskListModule = defineModule({
+  name: 'taskLists',
+  createService: createTaskListService,
+  routes: crud('taskList', '/tenants/{tenantId}/task-lists', 'taskListId', { one: 'task list', many: 'task lists' }, {
+    list: 'Query.taskLists',
+    create: 'Mutation.createTaskList',
+    get: 'Query.taskList',
+    update: 'Mutation.updateTaskList',
+    remove: { field: 'Mutation.deleteTaskList', summary: 'Delete a task list and its tasks' },
+  }),
+});
+
+declare module '../../graphql/context.js' {
+  interface Services {
+    taskLists: TaskListService;
+  }
+}

@@ -1,0 +1,23 @@
+import { crud } from '../../rest/route.js';
+import { defineModule } from '../module.js';
+import { createVehicleService, type VehicleService } from './vehicle.service.js';
+import './vehicle.graphql.js';
+
+/** Vehicles: what mileage entries are driven in. */
+export const vehicleModule = defineModule({
+  name: 'vehicles',
+  createService: createVehicleService,
+  routes: crud('vehicle', '/tenants/{tenantId}/vehicles', 'vehicleId', { one: 'vehicle', many: 'vehicles' }, {
+    list: 'Query.vehicles',
+    create: 'Mutation.createVehicle',
+    get: 'Query.vehicle',
+    update: 'Mutation.updateVehicle',
+    remove: 'Mutation.deleteVehicle',
+  }),
+});
+
+declare module '../../graphql/context.js' {
+  interface Services {
+    vehicles: VehicleService;
+  }
+}

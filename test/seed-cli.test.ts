@@ -1,0 +1,63 @@
+/**
+ * `tally seed` fills a database (here an external one, DATABASE_URL) with
+ * plausible work quickly, and what it writes is what the API serves: after
+ * 100,000 entries, a word found in a single entry's description finds that
+ * entry first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResult } from './generated/openapi/types.gen.js';
+import { runCli } from './helpers/cli.js';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { apiClient } from './helpers/http.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let database: TestDatabase;
+let server: TestServer | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+describe('tally seed', () => {
+  it('writes 100,000 entries in two tenants well under a minute, and prints a key per tenant', async () => {
+    const started = performance.now();
+    const result = await runCli(['seed', '--tenants', '2', '--users', '20', '--entries', '100000'], { DATABASE_URL: database.url });
+    const seconds = (performance.now() - started) / 1000;
+    expect(result.code, result.output).toBe(0);
+    expect(seconds).toBeLessThan(60);
+    expect(result.output).toMatch(/seeded 100000 entries in 2 tenants with 20 members each/);
+    const tenants = [...result.output.matchAll(/^ {2}(seed-\S+) {2}(\S+) {2}(svc_\S+)$/gm)].map((match) => ({ id: match[2] as string, key: match[3] as string }));
+    expect(tenants).toHaveLength(2);
+
+    server = await startTestServer({ databaseUrl: database.url });
+    const [first] = tenants as [{ id: string; key: string }];
+    const api = apiClient(server.url, { apiKey: first.key });
+    const counted = await server.app.db.entry.groupBy({ by: ['status'], where: { tenantId: first.id }, _count: true });
+    expect(counted.reduce((sum, group) => sum + group._count, 0)).toBe(50_000);
+    expect(counted.map((group) => group.status).sort()).toEqual(['approved', 'draft', 'rejected', 'submitted']);
+
+    const [member] = (await api.get<{ id: string }[]>(`/tenants/${first.id}/users`, { query: { role: 'member', limit: 1 } })).body;
+    const unique = await api.post<{ id: string }>(`/tenants/${first.id}/entries`, {
+      tenantUserId: member?.id,
+      startedAt: '2025-01-06T09:00:00Z',
+      endedAt: '2025-01-06T10:00:00Z',
+      description: 'Calibrated the zeppelinometer for the weekly report',
+    });
+    expect(unique.status).toBe(201);
+    const found = await api.get<SearchResult[]>(`/tenants/${first.id}/search`, { query: { q: 'zeppelinometer' } });
+    expect(found.body[0]).toMatchObject({ type: 'entries', id: unique.body.id });
+    // A common word finds many, still answering.
+    const common = await api.get<SearchResult[]>(`/tenants/${first.id}/search`, { query: { q: 'weekly report', limit: 10 } });
+    expect(common.body).toHaveLength(10);
+  });
+
+  it('explains bad counts with a usage error', async () => {
+    const result = await runCli(['seed', '--entries', 'many'], { DATABASE_URL: database.url });
+    expect(result.code).toBe(2);
+    expect(result.output).toMatch(/--entries must be a whole number/);
+  });
+});
