@@ -11,6 +11,10 @@
  * pg_stat_statements), resident memory idle and under load, and whether a
  * tenant's list slows down while another tenant writes.
  *
+ * Then the domain: `tally seed --tenants 2 --users 20 --entries 100000`
+ * (BENCH_ENTRIES), and the median latency, one client at a time, of the
+ * entries list with projects and of searches for a common and a rare word.
+ *
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  */
@@ -30,6 +34,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const noteCount = Number(process.env.BENCH_NOTES ?? 100_000);
 const otherNoteCount = Math.round(noteCount / 10);
+const entryCount = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 interface RequestSpec {
@@ -217,6 +222,49 @@ async function listLatency(server: Server, spec: RequestSpec): Promise<number> {
 
 const format = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 
+/** `tally seed` through the real command, then what a person waits for on its data. */
+async function measureDomain(databaseUrl: string, tally: Server): Promise<void> {
+  const started = performance.now();
+  const seeded = spawnSync(process.execPath, ['dist/cli/main.js', 'seed', '--tenants', '2', '--users', '20', '--entries', String(entryCount)], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+  });
+  const seedSeconds = (performance.now() - started) / 1000;
+  const output = seeded.stdout.toString();
+  const tenant = /^ {2}seed-\S+ {2}(\S+) {2}(svc_\S+)$/m.exec(output);
+  if (seeded.status !== 0 || !tenant) throw new Error(`tally seed failed:\n${output}${seeded.stderr.toString()}`);
+  const [, tenantId, key] = tenant as unknown as [string, string, string];
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const members = (await (await fetch(`${tally.url}/tenants/${tenantId}/users?role=member&limit=1`, { headers })).json()) as { id: string }[];
+  await fetch(`${tally.url}/tenants/${tenantId}/entries`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ tenantUserId: members[0]?.id, startedAt: '2025-01-06T09:00:00Z', endedAt: '2025-01-06T10:00:00Z', description: 'Calibrated the zeppelinometer' }),
+  });
+  const graphql = (query: string): RequestSpec => ({
+    method: 'POST',
+    paths: ['/graphql'],
+    headers,
+    body: JSON.stringify({ query, variables: { t: tenantId } }),
+    expectStatus: 200,
+  });
+  const get = (path: string): RequestSpec => ({ method: 'GET', paths: [path], headers, expectStatus: 200 });
+  const cases: [string, RequestSpec][] = [
+    ['GraphQL entries, 50, with project', graphql('query ($t: ID!) { entries(tenantId: $t, limit: 50) { id startedAt durationMinutes description project { name } } }')],
+    ['REST entries, 50', get(`/tenants/${tenantId}/entries?limit=50`)],
+    ['search, common word ("meeting")', get(`/tenants/${tenantId}/search?q=meeting`)],
+    ['search, rare word ("zeppelinometer")', get(`/tenants/${tenantId}/search?q=zeppelinometer`)],
+    ['search, prefix while typing ("zeppel")', get(`/tenants/${tenantId}/search?q=zeppel`)],
+  ];
+  process.stdout.write(`\ntally seed: ${entryCount} entries in ${format(seedSeconds, 1)} s; then one client at a time (median, p99, ms):\n`);
+  for (const [name, spec] of cases) {
+    await load(tally.url, spec, { seconds: 0.5, concurrency: 1 });
+    const { latencies, errors } = await load(tally.url, spec, { seconds: 3, concurrency: 1 });
+    const sorted = [...latencies].sort((a, b) => a - b);
+    process.stdout.write(`  ${name.padEnd(40)} ${format(percentile(sorted, 0.5)).padStart(7)} ${format(percentile(sorted, 0.99)).padStart(7)}${errors ? `  (${errors} errors)` : ''}\n`);
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     process.stdout.write('building dist/ ...\n');
@@ -332,6 +380,7 @@ async function main(): Promise<void> {
       `\nlist p50 (1 client) before and after another tenant wrote ${Math.max(20_000, otherNoteCount)} newer notes: ` +
         `Tally ${format(before.tally, 2)} -> ${format(after.tally, 2)} ms, floor ${format(before.floor, 2)} -> ${format(after.floor, 2)} ms\n`,
     );
+    await measureDomain(postgres.url, tally);
     const mb = (kb: number) => format(kb / 1024, 0);
     process.stdout.write(
       `RSS: Tally ${mb(startedRss.tally)} MB after start, ${mb(idleRss.tally)} MB idle after warm-up, ${mb(tally.rssPeakKb)} MB peak under load; ` +
