@@ -11,6 +11,8 @@ import { createSessionResolver } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
 import type { Config } from './config.js';
 import type { Db, Sql } from './db/client.js';
+import type { JobQueue } from './events/jobs.js';
+import type { LiveEvents } from './events/live.js';
 import { createGraphQLContext, type GraphQLContext, type Services } from './graphql/context.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
 import { createGate } from './http/gate.js';
@@ -56,14 +58,16 @@ export interface AppOptions {
   log: Logger;
   db: Db;
   sql: Sql;
+  jobs: JobQueue;
+  live: LiveEvents;
   embeddedDatabase: boolean;
 }
 
 /** The REST paths under which even an unknown path is public (sign-in). */
 const publicPrefixes = ['/api/auth/'];
 
-export function createApp({ config, secrets, log, db, sql, embeddedDatabase }: AppOptions): App {
-  const services = createServices({ db, sql, log, config, secrets });
+export function createApp({ config, secrets, log, db, sql, jobs, live, embeddedDatabase }: AppOptions): App {
+  const services = createServices({ db, sql, log, config, secrets, jobs, live });
   const restApi = compileRestApi(schema, routeTable);
   const openApi = openApiDocumentOf(restApi, config.baseUrl, version);
   const origins = createOriginPolicy(config.trustedOrigins);

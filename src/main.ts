@@ -10,12 +10,16 @@ import { createApp, type App } from './app.js';
 import type { Config, ProcessRole } from './config.js';
 import { createDatabaseClient, type DatabaseClient, type QueryObserver } from './db/client.js';
 import { openDatabaseServer } from './db/database.js';
+import { createPgListener, type PgListener } from './db/listener.js';
 import { migrateDatabase } from './db/migrations.js';
+import { startJobs, type JobRunner } from './events/jobs.js';
+import { createLiveEvents } from './events/live.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/websocket.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveSecrets } from './lib/secrets.js';
 import { bootstrapDemoTenant, printBootstrapKey } from './modules/tenant/bootstrap.js';
+import { moduleQueues, startWorkers, type Workers } from './worker.js';
 
 export interface StartOptions {
   config: Config;
@@ -24,6 +28,10 @@ export interface StartOptions {
   bootstrap?: boolean;
   /** Sees every SQL statement (query-plan and query-count tests only). */
   onQuery?: QueryObserver;
+  /** Seconds between pg-boss's expiry checks in worker processes (default 10; tests shorten it). */
+  superviseIntervalSeconds?: number;
+  /** How often open WebSocket connections re-check their credential (default 30 s). */
+  credentialRecheckMs?: number;
 }
 
 export interface RunningTally {
@@ -31,6 +39,8 @@ export interface RunningTally {
   url: string | undefined;
   databaseUrl: string;
   app: App;
+  /** The outbox dispatcher and job workers, in processes with the worker role. */
+  workers: Workers | undefined;
   stop(): Promise<void>;
 }
 
@@ -57,6 +67,7 @@ async function closeServer(server: http.Server): Promise<void> {
 }
 
 const runsApi = (role: ProcessRole): boolean => role === 'all' || role === 'api';
+const runsWorkers = (role: ProcessRole): boolean => role === 'all' || role === 'worker';
 
 /**
  * Prisma's query compiler is WebAssembly. Compiled by V8's baseline compiler
@@ -73,16 +84,36 @@ export async function startTally({
   log = createLogger(config.logLevel),
   bootstrap = true,
   onQuery,
+  superviseIntervalSeconds,
+  credentialRecheckMs,
 }: StartOptions): Promise<RunningTally> {
   compileWebAssemblyLightly();
   const secrets = resolveSecrets(config, log);
   const database = await openDatabaseServer(config, log);
   let client: DatabaseClient | undefined;
+  let listener: PgListener | undefined;
+  let jobs: JobRunner | undefined;
+  let workers: Workers | undefined;
   try {
     await migrateDatabase(database.url, log);
     client = createDatabaseClient({ url: database.url, log, ...(onQuery ? { onQuery } : {}) });
     const { db, sql } = client;
-    const app = createApp({ config, secrets, log, db, sql, embeddedDatabase: database.embedded !== undefined });
+    listener = createPgListener({ url: database.url, log: log.child({ component: 'listener' }) });
+    const live = createLiveEvents({ listener, log: log.child({ component: 'live' }) });
+    jobs = await startJobs({
+      databaseUrl: database.url,
+      sql,
+      log: log.child({ component: 'jobs' }),
+      queues: moduleQueues,
+      works: runsWorkers(config.role),
+      ...(superviseIntervalSeconds ? { superviseIntervalSeconds } : {}),
+    });
+    const app = createApp({ config, secrets, log, db, sql, jobs, live, embeddedDatabase: database.embedded !== undefined });
+
+    // Workers first: once the process says it listens, it runs everything its role has.
+    if (runsWorkers(config.role)) {
+      workers = await startWorkers({ db, services: app.services, jobs, listener, log: log.child({ component: 'worker' }) });
+    }
 
     let server: http.Server | undefined;
     let webSocket: GraphQLWebSocket | undefined;
@@ -93,26 +124,29 @@ export async function startTally({
         if (created) printBootstrapKey(created, config.baseUrl);
       }
       server = createHttpServer(app);
-      webSocket = attachGraphQLWebSocket(server, app);
+      webSocket = attachGraphQLWebSocket(server, app, { live, ...(credentialRecheckMs ? { credentialRecheckMs } : {}) });
       const address = await listen(server, config.port, config.host);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       url = `http://${host}:${address.port}`;
       log.info({ url, baseUrl: config.baseUrl, role: config.role }, 'Tally is listening');
     }
-    if (config.role === 'worker') {
-      log.warn('ROLE=worker: this version has no background jobs yet; the process only keeps the schema migrated');
-    }
-
     const openClient = client;
+    const openListener = listener;
+    const openJobs = jobs;
+    const openWorkers = workers;
     let stopping: Promise<void> | undefined;
     return {
       url,
       databaseUrl: database.url,
       app,
+      workers,
       stop() {
         stopping ??= (async () => {
           await webSocket?.close();
           if (server) await closeServer(server);
+          await openWorkers?.stop();
+          await openJobs.stop({ graceful: true, timeoutMs: 20_000 });
+          await openListener.close();
           await openClient.close();
           await database.stop();
         })();
@@ -120,6 +154,9 @@ export async function startTally({
       },
     };
   } catch (error) {
+    await workers?.stop().catch(() => undefined);
+    await jobs?.stop({ graceful: false }).catch(() => undefined);
+    await listener?.close().catch(() => undefined);
     await client?.close().catch(() => undefined);
     await database.stop().catch(() => undefined);
     throw error;

@@ -9,12 +9,12 @@ import { operationExtensionsOf } from './graphql/operations.js';
 import './modules/index.js';
 
 /**
- * Every query and mutation says who may run it (tenantOperation or
+ * Every query, mutation and subscription says who may run it (tenantOperation or
  * plainOperation); one that does not would be open to any caller, so the
  * schema refuses to build.
  */
 export function assertEveryOperationDeclaresAccess(built: GraphQLSchema): void {
-  for (const root of [built.getQueryType(), built.getMutationType()]) {
+  for (const root of [built.getQueryType(), built.getMutationType(), built.getSubscriptionType()]) {
     for (const field of Object.values(root?.getFields() ?? {})) {
       const { permission, access } = operationExtensionsOf(field.extensions);
       if (!permission && !access) {

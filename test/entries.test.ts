@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Problem } from './generated/openapi/types.gen.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
-import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
+import { seedTeam, type SeededMember, type Team } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let provider: IdentityProvider;
@@ -26,22 +26,8 @@ afterAll(async () => {
   await provider?.close();
 });
 
-interface Team {
-  tenant: SeededTenant;
-  member: SeededMember;
-  colleague: SeededMember;
-  manager: SeededMember;
-  admin: SeededMember;
-}
-
 /** A tenant of its own per test, with settings, a member, a colleague, a manager and an admin. */
-async function team(settings: Json = { approvalRequired: true }): Promise<Team> {
-  const step = seeder(server, provider).tenant();
-  const tenant = await step;
-  await tenant.api.patch(`/tenants/${tenant.id}`, { settings });
-  const [member, colleague, manager, admin] = [await step.member('member'), await step.member('member'), await step.member('manager'), await step.member('admin')];
-  return { tenant, member, colleague, manager, admin };
-}
+const team = (settings?: Json): Promise<Team> => seedTeam(server, provider, settings);
 
 const entries = (team: Team) => `/tenants/${team.tenant.id}/entries`;
 const span = (day: string, from: string, to: string) => ({ startedAt: `${day}T${from}:00Z`, endedAt: `${day}T${to}:00Z` });

@@ -44,8 +44,12 @@ describe('first-start bootstrap', () => {
     expect(await server.app.db.tenant.count()).toBe(0);
   });
 
-  it('creates tenant demo and an admin key on an empty database, once', async () => {
-    const created = await bootstrapDemoTenant(dependencies('development'));
+  it('creates tenant demo and an admin key on an empty database, once, however many processes start at that moment', async () => {
+    // Several processes starting on one empty database all see no tenant; only one may create it, and none may fail.
+    const results = await Promise.all(Array.from({ length: 6 }, () => bootstrapDemoTenant(dependencies('development'))));
+    const made = results.filter((result) => result !== undefined);
+    expect(made).toHaveLength(1);
+    const created = made[0];
     expect(created?.key).toMatch(/^svc_/);
     const demo = await server.app.db.tenant.findUniqueOrThrow({ where: { slug: 'demo' } });
     expect(demo.id).toBe(created?.tenantId);

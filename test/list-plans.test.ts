@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileRoutes } from '../src/rest/compile.js';
 import { routeTable } from '../src/routes.js';
 import { schema } from '../src/schema.js';
-import { seeder, type SeededTenant } from './helpers/seed.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ownRows = 2_000;
@@ -25,9 +26,21 @@ interface Statement {
 
 /** The task list the task filler fills, per tenant. */
 const fillerList = (tenantId: string): string => `filler-list-${tenantId}`;
+/** The webhook whose deliveries the delivery filler fills, per tenant. */
+const fillerWebhook = (tenantId: string): string => `filler-webhook-${tenantId}`;
+
+interface Filler {
+  table: string;
+  /** The column the list is scoped by, when it is narrower than the tenant (a member, a webhook). */
+  scope?: string;
+  /** Lists that only a member has (their own notifications): called with the member's session. */
+  caller?: 'member';
+  /** Rows of one tenant, `age` old; `memberId` is a member of that tenant the rows may belong to. */
+  fill: (tenantId: string, count: number, age: string, memberId: string) => [string, unknown[]];
+}
 
 /** How to fill each listed table with rows of one tenant, `age` old. */
-const fillers: Record<string, { table: string; fill: (tenantId: string, count: number, age: string) => [string, unknown[]] }> = {
+const fillers: Record<string, Filler> = {
   noteControllerFindAll: {
     table: 'notes',
     fill: (tenantId, count, age) => [
@@ -100,6 +113,40 @@ const fillers: Record<string, { table: string; fill: (tenantId: string, count: n
       [tenantId, count, age],
     ],
   },
+  notificationControllerFindAll: {
+    table: 'notifications',
+    scope: 'tenantUserId',
+    caller: 'member',
+    fill: (tenantId, count, age, memberId) => [
+      `INSERT INTO notifications (id, "tenantId", "tenantUserId", type, title, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, $4, 'task.assigned', 'Filler ' || g, now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age, memberId],
+    ],
+  },
+  webhookControllerFindAll: {
+    table: 'webhook_subscriptions',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO webhook_subscriptions (id, "tenantId", url, events, "secretEncrypted", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'https://example.com/' || g, '{*}', 'v1.x.y.z', now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
+  webhookControllerFindDeliveries: {
+    table: 'webhook_deliveries',
+    scope: 'subscriptionId',
+    fill: (tenantId, count, age) => [
+      `WITH hook AS (
+         INSERT INTO webhook_subscriptions (id, "tenantId", url, events, "secretEncrypted", "updatedAt")
+         VALUES ($4, $1, 'https://example.com/filler', '{*}', 'v1.x.y.z', now()) RETURNING id
+       ), happened AS (
+         INSERT INTO events (id, "tenantId", type, "actorType", data, "processedAt")
+         SELECT uuidv7()::text, $1, 'note.created', 'system', '{}', now() FROM generate_series(1, $2::int) RETURNING id
+       )
+       INSERT INTO webhook_deliveries (id, "tenantId", "subscriptionId", "eventId", "eventType", status, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, hook.id, happened.id, 'note.created', 'succeeded', now() - $3::interval, now() FROM hook, happened`,
+      [tenantId, count, age, fillerWebhook(tenantId)],
+    ],
+  },
 };
 
 /** Every GET row that lists records of one tenant (the `find...` actions returning arrays). */
@@ -112,27 +159,36 @@ const listRoutes = compileRoutes(schema, routeTable).filter(
     route.path.startsWith('/tenants/{tenantId}/'),
 );
 
+let provider: IdentityProvider;
 let server: TestServer;
 let database: pg.Client;
 let own: SeededTenant;
 let other: SeededTenant;
+let ownMember: SeededMember;
+let otherMember: SeededMember;
 const statements: Statement[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ onQuery: (sql, params) => statements.push({ sql, params }) });
+  provider = await startIdentityProvider();
+  // The API role only: the statements seen are the requests' own, not the workers'.
+  server = await startTestServer({ env: { ...provider.env, ROLE: 'api' }, onQuery: (sql, params) => statements.push({ sql, params }) });
   database = new pg.Client({ connectionString: server.databaseUrl });
   await database.connect();
-  const seed = seeder(server);
-  [own, other] = await Promise.all([seed.tenant(), seed.tenant()]);
+  const ownStep = seeder(server, provider).tenant();
+  const otherStep = seeder(server, provider).tenant();
+  [own, other] = await Promise.all([ownStep, otherStep]);
+  ownMember = await ownStep.member('member');
+  otherMember = await otherStep.member('member');
   for (const filler of Object.values(fillers)) {
-    await database.query(...filler.fill(own.id, ownRows, '1 day'));
-    await database.query(...filler.fill(other.id, otherRows, '0 seconds'));
+    await database.query(...filler.fill(own.id, ownRows, '1 day', ownMember.id));
+    await database.query(...filler.fill(other.id, otherRows, '0 seconds', otherMember.id));
   }
   await database.query('ANALYZE');
 }, 120_000);
 afterAll(async () => {
   await database?.end();
   await server?.stop();
+  await provider?.close();
 });
 
 interface PlanNode {
@@ -143,8 +199,8 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** What is wrong with how a plan reads `table`: empty when it reads it by the tenant's index alone. */
-export function tenantScanProblems(plan: PlanNode, table: string): string[] {
+/** What is wrong with how a plan reads `table`: empty when it reads it by the tenant's (or `scope`'s) index alone. */
+export function tenantScanProblems(plan: PlanNode, table: string, scope = 'tenantId'): string[] {
   const problems: string[] = [];
   let reads = 0;
   const visit = (node: PlanNode, parent: PlanNode | undefined): void => {
@@ -158,7 +214,7 @@ export function tenantScanProblems(plan: PlanNode, table: string): string[] {
       } else {
         reads += 1;
         if (!/Index/.test(node['Node Type'])) problems.push(`${node['Node Type']} on ${table}`);
-        else if (!/"tenantId"/.test(node['Index Cond'] ?? '')) problems.push(`${node['Node Type']} on ${table} without a tenantId condition`);
+        else if (!(node['Index Cond'] ?? '').includes(`"${scope}"`)) problems.push(`${node['Node Type']} on ${table} without a ${scope} condition`);
       }
     }
     for (const child of node.Plans ?? []) visit(child, node);
@@ -187,11 +243,14 @@ describe('the plan of every tenant list', () => {
     const filler = fillers[operationId];
     if (!filler) throw new Error(`no filler for ${operationId}`);
     statements.length = 0;
-    const response = await own.api.get(route.path.replace('{tenantId}', own.id).replace('{taskListId}', fillerList(own.id)), { query: { limit: 50 } });
+    const path = route.path.replace('{tenantId}', own.id).replace('{taskListId}', fillerList(own.id)).replace('{webhookId}', fillerWebhook(own.id));
+    const response = await (filler.caller === 'member' ? ownMember : own).api.get(path, { query: { limit: 50 } });
     expect(response.status).toBe(200);
+    expect((response.body as unknown as unknown[]).length).toBe(50);
     const list = statements.find((statement) => statement.sql.includes(`"${filler.table}"`) && /\bLIMIT\b/.test(statement.sql));
     expect(list, `the statement that lists ${filler.table}`).toBeDefined();
-    expect(tenantScanProblems(await explain(list as Statement), filler.table)).toEqual([]);
+    const plan = await explain(list as Statement);
+    expect(tenantScanProblems(plan, filler.table, filler.scope), JSON.stringify(plan)).toEqual([]);
   });
 
   it('reads a Relay connection the same way', async () => {

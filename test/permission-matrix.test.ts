@@ -35,7 +35,8 @@ const callers: Caller[] = [];
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env });
+  // Webhook walks point at a closed loopback port: nothing is listening there, nothing leaves the machine.
+  server = await startTestServer({ env: { ...provider.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
   const seed = seeder(server, provider);
   const tenantStep = seed.tenant();
   tenant = await tenantStep;
@@ -77,6 +78,20 @@ const targets = {
     const id = await created(tenant.api.post(`/tenants/${t()}/task-lists/${list}/tasks`, { title: 'Target', ...(assignee ? { assigneeId: assignee } : {}) }), 'a task');
     return { list, id };
   },
+  /** A webhook to a closed port (create walks make their own; a shared one serves reads, tests and redeliveries). */
+  webhook: () => created(tenant.api.post(`/tenants/${t()}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['*'] }), 'a webhook'),
+  sharedWebhook: (() => {
+    let shared: Promise<{ id: string; deliveryId: string }> | undefined;
+    return () =>
+      (shared ??= (async () => {
+        const id = await targets.webhook();
+        const test = await tenant.api.post<{ id: string }>(`/tenants/${t()}/webhooks/${id}/test`);
+        return { id, deliveryId: test.body.id };
+      })());
+  })(),
+  /** A notification of the other member. */
+  notification: async () =>
+    (await server.app.db.notification.create({ data: { tenantId: t(), tenantUserId: other.id, type: 'task.assigned', title: 'Not yours' } })).id,
   /** An entry of `owner` (default: the other member), in `state`. */
   entry: async (state: EntryState = 'draft', owner: string = other.id) => {
     const day = 1 + Math.floor(Math.random() * 27);
@@ -506,6 +521,108 @@ const walks: Record<string, Walks> = {
       rest: async ({ api }) => (await api.post(`/tenants/${t()}/entries/${await targets.entry('approved')}/reopen`)).status,
       graphql: async (caller) =>
         gql('mutation ($tenantId: ID!, $id: ID!) { reopenEntry(tenantId: $tenantId, id: $id) { id } }', { id: await targets.entry('approved') })(caller),
+    },
+  ]),
+  notificationControllerFindAll: on(['read', 'Notification'], [
+    {
+      rest: async ({ api }) => (await api.get(`/tenants/${t()}/notifications`)).status,
+      graphql: gql('query ($tenantId: ID!) { notifications(tenantId: $tenantId) { id } }'),
+    },
+  ]),
+  // Everyone's notifications are their own: another's is not found, whatever the role (their own are walked in notifications.test.ts).
+  notificationControllerMarkRead: on(['update', 'Notification'], [
+    {
+      own: false,
+      hidden: true,
+      rest: async ({ api }) => (await api.post(`/tenants/${t()}/notifications/${await targets.notification()}/read`)).status,
+      graphql: async (caller) =>
+        gql('mutation ($tenantId: ID!, $id: ID!) { markNotificationRead(tenantId: $tenantId, id: $id) { id } }', { id: await targets.notification() }, true)(caller),
+    },
+  ]),
+  notificationControllerMarkAllRead: on(['update', 'Notification'], [
+    {
+      rest: async ({ api }) => (await api.post(`/tenants/${t()}/notifications/read-all`)).status,
+      graphql: gql('mutation ($tenantId: ID!) { markAllNotificationsRead(tenantId: $tenantId) { count } }'),
+    },
+  ]),
+  notificationControllerRemove: on(['delete', 'Notification'], [
+    {
+      own: false,
+      hidden: true,
+      rest: async ({ api }) => (await api.delete(`/tenants/${t()}/notifications/${await targets.notification()}`)).status,
+      graphql: async (caller) =>
+        gql('mutation ($tenantId: ID!, $id: ID!) { deleteNotification(tenantId: $tenantId, id: $id) { id } }', { id: await targets.notification() }, true)(caller),
+    },
+  ]),
+  webhookControllerFindAll: on(['read', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.get(`/tenants/${t()}/webhooks`)).status,
+      graphql: gql('query ($tenantId: ID!) { webhooks(tenantId: $tenantId) { id } }'),
+    },
+  ]),
+  webhookControllerFindOne: on(['read', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.get(`/tenants/${t()}/webhooks/${(await targets.sharedWebhook()).id}`)).status,
+      graphql: async (caller) =>
+        gql('query ($tenantId: ID!, $id: ID!) { webhook(tenantId: $tenantId, id: $id) { id } }', { id: (await targets.sharedWebhook()).id })(caller),
+    },
+  ]),
+  webhookControllerCreate: on(['create', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.post(`/tenants/${t()}/webhooks`, { url: 'http://127.0.0.1:9/walk', events: ['note.created'] })).status,
+      graphql: gql('mutation ($tenantId: ID!) { createWebhook(tenantId: $tenantId, input: { url: "http://127.0.0.1:9/walk", events: ["note.created"] }) { id } }'),
+    },
+  ]),
+  webhookControllerUpdate: on(['update', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.patch(`/tenants/${t()}/webhooks/${(await targets.sharedWebhook()).id}`, { description: 'walked' })).status,
+      graphql: async (caller) =>
+        gql('mutation ($tenantId: ID!, $id: ID!) { updateWebhook(tenantId: $tenantId, id: $id, input: { description: "walked" }) { id } }', {
+          id: (await targets.sharedWebhook()).id,
+        })(caller),
+    },
+  ]),
+  webhookControllerRemove: on(['delete', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.delete(`/tenants/${t()}/webhooks/${await targets.webhook()}`)).status,
+      graphql: async (caller) =>
+        gql('mutation ($tenantId: ID!, $id: ID!) { deleteWebhook(tenantId: $tenantId, id: $id) { id } }', { id: await targets.webhook() })(caller),
+    },
+  ]),
+  webhookControllerFindDeliveries: on(['read', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.get(`/tenants/${t()}/webhooks/${(await targets.sharedWebhook()).id}/deliveries`)).status,
+      graphql: async (caller) =>
+        gql('query ($tenantId: ID!, $id: ID!) { webhookDeliveries(tenantId: $tenantId, webhookId: $id) { id } }', { id: (await targets.sharedWebhook()).id })(caller),
+    },
+  ]),
+  webhookControllerTest: on(['update', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.post(`/tenants/${t()}/webhooks/${(await targets.sharedWebhook()).id}/test`)).status,
+      graphql: async (caller) =>
+        gql('mutation ($tenantId: ID!, $id: ID!) { testWebhook(tenantId: $tenantId, id: $id) { id } }', { id: (await targets.sharedWebhook()).id })(caller),
+    },
+  ]),
+  webhookControllerRotateSecret: on(['update', 'Webhook'], [
+    {
+      rest: async ({ api }) => (await api.post(`/tenants/${t()}/webhooks/${(await targets.sharedWebhook()).id}/rotate-secret`)).status,
+      graphql: async (caller) =>
+        gql('mutation ($tenantId: ID!, $id: ID!) { rotateWebhookSecret(tenantId: $tenantId, id: $id) { id } }', { id: (await targets.sharedWebhook()).id })(caller),
+    },
+  ]),
+  webhookControllerRedeliver: on(['update', 'Webhook'], [
+    {
+      rest: async ({ api }) => {
+        const { id, deliveryId } = await targets.sharedWebhook();
+        return (await api.post(`/tenants/${t()}/webhooks/${id}/deliveries/${deliveryId}/redeliver`)).status;
+      },
+      graphql: async (caller) => {
+        const { id, deliveryId } = await targets.sharedWebhook();
+        return gql('mutation ($tenantId: ID!, $id: ID!, $d: ID!) { redeliverWebhookDelivery(tenantId: $tenantId, webhookId: $id, deliveryId: $d) { id } }', {
+          id,
+          d: deliveryId,
+        })(caller);
+      },
     },
   ]),
   searchControllerSearch: on(['read', 'Search'], [

@@ -14,7 +14,8 @@ let tenant: SeededTenant;
 const statements: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ onQuery: (sql) => statements.push(sql) });
+  // The API role only: the statements counted are the requests' own, not the workers'.
+  server = await startTestServer({ env: { ROLE: 'api' }, onQuery: (sql) => statements.push(sql) });
   tenant = await seeder(server).tenant();
   for (let index = 0; index < 60; index += 1) await tenant.api.post(`/tenants/${tenant.id}/notes`, { content: `note ${index}` });
 });

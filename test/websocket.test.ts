@@ -3,9 +3,9 @@
  * graphql-ws client: a key in connectionParams, or the session cookie of the
  * upgrade request from a trusted origin; anything else is closed with 4403.
  */
-import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectWs, wsQuery } from './helpers/graphql-ws.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -25,45 +25,8 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** A WebSocket class that sends these headers with the upgrade request, as a browser would its cookie and Origin. */
-function socketWithHeaders(headers: Record<string, string>): unknown {
-  return class extends WebSocket {
-    constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols, { headers });
-    }
-  };
-}
-
-interface Connection {
-  client: Client;
-  /** Resolves with the close code if the server closes the connection. */
-  closed: Promise<number>;
-}
-
-function connect(options: { headers?: Record<string, string>; authorization?: string; path?: string }): Connection {
-  let onClosed: (code: number) => void = () => undefined;
-  const closed = new Promise<number>((resolve) => (onClosed = resolve));
-  const client = createClient({
-    url: `${server.url.replace('http', 'ws')}${options.path ?? '/graphql'}`,
-    webSocketImpl: socketWithHeaders(options.headers ?? {}),
-    retryAttempts: 0,
-    lazy: false,
-    ...(options.authorization ? { connectionParams: { authorization: options.authorization } } : {}),
-    on: { closed: (event) => onClosed((event as { code: number }).code) },
-    onNonLazyError: () => undefined,
-  });
-  return { client, closed };
-}
-
-async function query<Data>(client: Client, document: string, variables: Record<string, unknown> = {}) {
-  return new Promise<{ data?: Data; errors?: { message: string; extensions?: { code?: string } }[] }>((resolve, reject) => {
-    let result: { data?: Data; errors?: { message: string }[] } = {};
-    client.subscribe<Data>(
-      { query: document, variables },
-      { next: (value) => (result = value as typeof result), error: reject, complete: () => resolve(result) },
-    );
-  });
-}
+const connect = (options: Parameters<typeof connectWs>[1]) => connectWs(server.url, options);
+const query = wsQuery;
 
 describe('graphql-ws connections', () => {
   it('accept an API key in connectionParams.authorization', async () => {

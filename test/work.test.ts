@@ -17,7 +17,8 @@ const statements: string[] = [];
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env, onQuery: (sql) => statements.push(sql) });
+  // The API role only: the statements counted are the requests' own, not the workers'.
+  server = await startTestServer({ env: { ...provider.env, ROLE: 'api' }, onQuery: (sql) => statements.push(sql) });
   const step = seeder(server, provider).tenant();
   tenant = await step;
   manager = await step.member('manager');

@@ -8,7 +8,10 @@ import { systemAccess } from '../auth/tenant-access.js';
 import { ConfigError, loadConfig, processRoles, type Config, type ProcessRole } from '../config.js';
 import { createDatabaseClient, type Db, type Sql } from '../db/client.js';
 import { openDatabaseServer } from '../db/database.js';
+import { createPgListener } from '../db/listener.js';
 import { migrateDatabase } from '../db/migrations.js';
+import { lazyJobQueue, startJobs } from '../events/jobs.js';
+import { createLiveEvents } from '../events/live.js';
 import { AppError } from '../lib/errors.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { startTally } from '../main.js';
@@ -18,6 +21,7 @@ import { resolveSecrets } from '../lib/secrets.js';
 import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';
 import { CreateTenantDto } from '../modules/tenant/tenant.service.js';
 import { createServices } from '../services.js';
+import { moduleQueues } from '../worker.js';
 import { seed } from './seed.js';
 
 const usage = `Usage: tally <command> [options]
@@ -67,8 +71,16 @@ async function withData<T>(config: Config, work: (context: DataContext) => Promi
   const client = createDatabaseClient({ url: database.url, log });
   try {
     await migrateDatabase(database.url, log);
-    const services = createServices({ db: client.db, sql: client.sql, log, config, secrets: resolveSecrets(config, log) });
-    return await work({ config, log, db: client.db, sql: client.sql, services });
+    const jobs = lazyJobQueue(() => startJobs({ databaseUrl: database.url, sql: client.sql, log, queues: moduleQueues, works: false }));
+    const listener = createPgListener({ url: database.url, log });
+    const live = createLiveEvents({ listener, log });
+    try {
+      const services = createServices({ db: client.db, sql: client.sql, log, config, secrets: resolveSecrets(config, log), jobs, live });
+      return await work({ config, log, db: client.db, sql: client.sql, services });
+    } finally {
+      await jobs.stop();
+      await listener.close();
+    }
   } finally {
     await client.close();
     await database.stop();
@@ -80,16 +92,16 @@ async function serve(config: Config, args: string[]): Promise<void> {
   const role = (values.role ?? config.role) as ProcessRole;
   if (!processRoles.includes(role)) throw new UsageError(`--role must be one of ${processRoles.join(', ')}`);
   const log = createLogger(config.logLevel);
-  const tally = await startTally({ config: { ...config, role }, log });
+  // Signals are handled from the start: one that arrives while Tally starts stops it as soon as it has started.
+  let stop: (() => Promise<void>) | undefined;
+  let stopRequested = false;
   let signals = 0;
-  const shutdown = (signal: NodeJS.Signals): void => {
-    signals += 1;
-    if (signals > 1) {
-      log.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
+  const stopNow = (): void => {
+    if (!stop) {
+      stopRequested = true;
+      return;
     }
-    log.info({ signal }, 'shutting down: draining requests, then stopping the database');
-    tally.stop().then(
+    stop().then(
       () => {
         log.info('stopped');
         process.exit(0);
@@ -100,8 +112,20 @@ async function serve(config: Config, args: string[]): Promise<void> {
       },
     );
   };
+  const shutdown = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    log.info({ signal }, 'shutting down: draining requests, then stopping the database');
+    stopNow();
+  };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  const tally = await startTally({ config: { ...config, role }, log });
+  stop = () => tally.stop();
+  if (stopRequested) stopNow();
 }
 
 async function migrate(config: Config): Promise<void> {

@@ -10,6 +10,10 @@
  * - `connectToShadowDb` builds its pool from `{...config, database}`; with a
  *   connection string, pg ignores `database`, so the "shadow" database was
  *   the main one. We create and drop shadow databases ourselves.
+ * - `executeScript` splits a migration on every `;`, even inside comments,
+ *   quoted strings and function bodies, so a migration defining a trigger
+ *   function failed. PostgreSQL runs a multi-statement script itself (simple
+ *   query protocol), which is what `psql` and our own runner do.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -138,8 +142,25 @@ function markCharColumns<T extends { queryRaw(query: SqlQuery): Promise<SqlResul
   return queryable;
 }
 
-function patchAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
+/** The adapter's own error mapping (pg errors to the engine's), which its executeScript uses too. */
+interface MapsErrors {
+  onError(error: unknown): never;
+}
+
+/** The whole script in one simple-protocol query: PostgreSQL splits it correctly. */
+function runScriptsWhole(adapter: SqlDriverAdapter, pool: pg.Pool): void {
+  adapter.executeScript = async (script: string) => {
+    try {
+      await pool.query(script);
+    } catch (error) {
+      (adapter as unknown as MapsErrors).onError(error);
+    }
+  };
+}
+
+function patchAdapter(adapter: SqlDriverAdapter, pool: pg.Pool): SqlDriverAdapter {
   markCharColumns(adapter);
+  runScriptsWhole(adapter, pool);
   const startTransaction = adapter.startTransaction.bind(adapter);
   adapter.startTransaction = async (...args: Parameters<typeof startTransaction>): Promise<Transaction> =>
     markCharColumns(await startTransaction(...args));
@@ -168,7 +189,8 @@ class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
   constructor(private readonly config: pg.PoolConfig) {}
 
   async connect(): Promise<SqlDriverAdapter> {
-    return patchAdapter(await new PrismaPg(this.pool(this.config), { disposeExternalPool: true }).connect());
+    const pool = this.pool(this.config);
+    return patchAdapter(await new PrismaPg(pool, { disposeExternalPool: true }).connect(), pool);
   }
 
   private pool(config: pg.PoolConfig): pg.Pool {
@@ -181,15 +203,14 @@ class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
     const name = `tally_shadow_${randomUUID().replaceAll('-', '')}`;
     await runStatement(this.config, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
     this.shadowDatabases.add(name);
-    const adapter = await new PrismaPg(this.pool({ ...this.config, database: name }), {
-      disposeExternalPool: true,
-    }).connect();
+    const pool = this.pool({ ...this.config, database: name });
+    const adapter = await new PrismaPg(pool, { disposeExternalPool: true }).connect();
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();
       await this.dropShadow(name);
     };
-    return patchAdapter(adapter);
+    return patchAdapter(adapter, pool);
   }
 
   /**

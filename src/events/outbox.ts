@@ -48,6 +48,8 @@ export const eventTypes = [
   'api_key.created',
   'api_key.revoked',
   'webhook.test',
+  // Not in the contract's list: the reason admins are notified when deliveries stop.
+  'webhook.disabled',
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 

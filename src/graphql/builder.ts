@@ -12,7 +12,7 @@ import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
 import type { GraphQLContext } from './context.js';
-import { DateScalar, DateTimeScalar, DecimalScalar } from './scalars.js';
+import { DateScalar, DateTimeScalar, DecimalScalar, JsonObjectScalar } from './scalars.js';
 
 /** The (action, subject) an operation needs in the tenant named by its `tenantId` argument. */
 export interface TenantPermission {
@@ -45,6 +45,7 @@ export interface BuilderTypes {
     DateTime: { Input: string; Output: Date | string };
     Date: { Input: string; Output: Date | string };
     Decimal: { Input: string; Output: { toString(): string } | string | number };
+    JSONObject: { Input: never; Output: Record<string, unknown> };
   };
 }
 
@@ -95,6 +96,8 @@ export type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder
 builder.addScalarType('DateTime', DateTimeScalar);
 builder.addScalarType('Date', DateScalar);
 builder.addScalarType('Decimal', DecimalScalar);
+builder.addScalarType('JSONObject', JsonObjectScalar);
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});

@@ -85,6 +85,10 @@ export interface TenantOperation<Schema extends StrictObject> {
     context: GraphQLContext,
     info: GraphQLResolveInfo,
   ) => Promise<Result>;
+  /** The `subscribe` of a subscription field: the stream of what it pushes. */
+  subscribe<Item>(
+    run: (input: z.output<Schema>, access: TenantAccess, context: GraphQLContext) => Promise<AsyncIterable<Item>>,
+  ): (parent: unknown, args: object, context: GraphQLContext, info: GraphQLResolveInfo) => Promise<AsyncIterable<Item>>;
 }
 
 /** An operation inside the tenant named by its `tenantId` argument, needing `permission` there. */
@@ -111,6 +115,10 @@ export function tenantOperation<Schema extends StrictObject & { shape: { tenantI
     resolveQuery: (run) => async (query, _parent, args, context, info) => {
       const { input, access } = await prepare(args, context, info);
       return run(input, access, query, context);
+    },
+    subscribe: (run) => async (_parent, args, context, info) => {
+      const { input, access } = await prepare(args, context, info);
+      return run(input, access, context);
     },
   };
 }

@@ -74,3 +74,19 @@ export const DecimalScalar = new GraphQLScalarType<string, string>({
   parseValue: parseDecimal,
   parseLiteral: (node) => parseDecimal(literal(node)),
 });
+
+/** Free-form JSON in responses (a notification's `data`, an event's `data`); never an input. */
+export const JsonObjectScalar = new GraphQLScalarType<Record<string, unknown>, Record<string, unknown>>({
+  name: 'JSONObject',
+  description: 'A JSON object, as the resource it came from shows it.',
+  serialize(value) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    throw new GraphQLError(`JSONObject cannot represent ${String(value)}`);
+  },
+  parseValue() {
+    throw new GraphQLError('JSONObject is output only');
+  },
+  parseLiteral() {
+    throw new GraphQLError('JSONObject is output only');
+  },
+});

@@ -1,5 +1,5 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, OperationTypeNode, type ExecutionArgs, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../graphql/context.js';
 import { toGraphQLError } from '../graphql/errors.js';
@@ -7,18 +7,41 @@ import { aliasLimitRule, depthLimitRule } from '../graphql/limits.js';
 import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
 
-/** Every error of a result gets its contract code (and internal ones are logged and hidden). */
+type ResultWithErrors = { errors?: readonly GraphQLError[] };
+
+/** The result with each error coded as the contract says (internal ones logged and hidden); undefined when it had none. */
+function coded<Result extends ResultWithErrors>(result: Result, context: GraphQLContext): Result | undefined {
+  if (!result.errors) return undefined;
+  return { ...result, errors: result.errors.map((error) => toGraphQLError(error, context.log, context.requestId)) };
+}
+
+/** Every error of a result, and of each push of a subscription, gets its contract code. */
 function errorCodes(): Plugin<GraphQLContext> {
   return {
     onExecute() {
       return {
         onExecuteDone({ args, result, setResult }) {
-          if (!('errors' in result) || !result.errors) return;
+          if (!('errors' in result)) return;
+          const recoded = coded(result, args.contextValue as GraphQLContext);
+          if (recoded) setResult(recoded);
+        },
+      };
+    },
+    onSubscribe() {
+      return {
+        onSubscribeResult({ args, result, setResult }) {
           const context = args.contextValue as GraphQLContext;
-          setResult({
-            ...result,
-            errors: result.errors.map((error) => toGraphQLError(error, context.log, context.requestId)),
-          });
+          if (!(Symbol.asyncIterator in result)) {
+            const recoded = coded(result, context);
+            if (recoded) setResult(recoded);
+            return undefined;
+          }
+          return {
+            onNext({ result: pushed, setResult: setPushed }) {
+              const recoded = coded(pushed, context);
+              if (recoded) setPushed(recoded);
+            },
+          };
         },
       };
     },
@@ -58,6 +81,20 @@ export type GraphQLServer = ReturnType<typeof createGraphQLServer>;
  * its first request only: it is tens of megabytes that most processes never
  * serve.
  */
+/**
+ * graphql-jit 0.8.9 hands a subscription field's `subscribe` the operation's
+ * variables instead of the field's arguments, so subscriptions run on
+ * graphql-js (they are long-lived; compiling them gains little).
+ */
+function isSubscription({ document, operationName }: ExecutionArgs): boolean {
+  return document.definitions.some(
+    (definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION &&
+      definition.operation === OperationTypeNode.SUBSCRIPTION &&
+      (!operationName || definition.name?.value === operationName),
+  );
+}
+
 export function createGraphQLServer({ schema, log }: { schema: GraphQLSchema; log: Logger }) {
   const yogaLog = log.child({ component: 'graphql' });
   return createYoga<GraphQLContext>({
@@ -79,6 +116,11 @@ export function createGraphQLServer({ schema, log }: { schema: GraphQLSchema; lo
       error: (...args: unknown[]) => yogaLog.error({ args }, 'yoga'),
     },
     // Each distinct document is compiled once (graphql-jit) and run as plain code after that.
-    plugins: [declaredBodyLimit(), limits(), useGraphQlJit({ disablingCapturingStackErrors: true }), errorCodes()],
+    plugins: [
+      declaredBodyLimit(),
+      limits(),
+      useGraphQlJit({ disablingCapturingStackErrors: true }, { enableIf: (args) => !isSubscription(args) }),
+      errorCodes(),
+    ],
   });
 }

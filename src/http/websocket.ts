@@ -4,6 +4,11 @@
  * or the session cookie of the upgrade request (whose Origin must then be
  * trusted: browsers send cookies with cross-site upgrades). Anything else is
  * closed with 4403. Operations run through yoga's plugins, as over HTTP.
+ *
+ * A connection lives longer than its credential may: every open one is
+ * checked again every 30 s, and API-key connections at once when a key of
+ * any tenant is revoked (the `api_key.revoked` event, from any process). One
+ * that no longer authenticates is closed with 4401, ending its subscriptions.
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
@@ -13,6 +18,7 @@ import type { WebSocketServer } from 'ws';
 import type { Actor } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { OriginPolicy } from '../auth/origins.js';
+import type { LiveEvents } from '../events/live.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
@@ -31,7 +37,19 @@ export interface GraphQLWebSocketDependencies {
 interface Connection {
   actor: Actor;
   connectionId: string;
+  /** Authenticates the connection's credential again; false when it no longer does. */
+  stillValid(): Promise<boolean>;
+  close(code: number, reason: string): void;
 }
+
+export interface GraphQLWebSocketOptions {
+  live: LiveEvents;
+  /** How often open connections re-check their credential (default 30 s). */
+  credentialRecheckMs?: number;
+}
+
+/** graphql-ws's close code for a credential that no longer holds. */
+const unauthorizedClose = 4401;
 
 type OperationResult = ReturnType<NonNullable<ServerOptions['execute']>>;
 
@@ -52,9 +70,31 @@ interface Endpoint {
 }
 
 /** The graphql-ws endpoint, built on the first upgrade: a process nobody subscribes to never loads it. */
-async function createEndpoint(app: GraphQLWebSocketDependencies): Promise<Endpoint> {
+async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credentialRecheckMs = 30_000 }: GraphQLWebSocketOptions): Promise<Endpoint> {
   const [{ WebSocketServer }, { useServer }] = await Promise.all([import('ws'), import('graphql-ws/use/ws')]);
   const sockets = new WebSocketServer({ noServer: true, maxPayload: jsonBodyLimit });
+  const open = new Set<Connection>();
+
+  async function recheck(connections: Iterable<Connection>): Promise<void> {
+    for (const connection of [...connections]) {
+      const valid = await connection.stillValid().catch(() => true); // a database hiccup is not a revocation
+      if (!valid) {
+        open.delete(connection);
+        app.log.info({ connectionId: connection.connectionId, actor: connection.actor.type }, 'credential ended: closing its WebSocket');
+        connection.close(unauthorizedClose, 'Unauthorized: the credential has ended');
+      }
+    }
+  }
+  const recheckTimer = setInterval(() => {
+    recheck(open).catch((error: unknown) => app.log.error({ err: error }, 'rechecking WebSocket credentials failed'));
+  }, credentialRecheckMs);
+  recheckTimer.unref();
+  const stopWatchingKeys = await live.onEvent((event) => {
+    if (event.type !== 'api_key.revoked') return;
+    recheck([...open].filter((connection) => connection.actor.type === 'api_key')).catch((error: unknown) =>
+      app.log.error({ err: error }, 'rechecking WebSocket credentials failed'),
+    );
+  });
   const graphqlWs = useServer<Record<string, unknown>, { connection: Connection }>(
     {
       onConnect: async (context) => {
@@ -66,8 +106,18 @@ async function createEndpoint(app: GraphQLWebSocketDependencies): Promise<Endpoi
         );
         if (result.actor === null) return false;
         if (result.credential === 'session' && app.origins.crossSiteRefusal(request.headers)) return false;
-        context.extra.connection = { actor: result.actor, connectionId: randomUUID() };
-        app.log.debug({ connectionId: context.extra.connection.connectionId, actor: result.actor.type }, 'graphql-ws connected');
+        const authorization = typeof fromParams === 'string' ? fromParams : request.headers.authorization;
+        const { socket } = context.extra;
+        const connection: Connection = {
+          actor: result.actor,
+          connectionId: randomUUID(),
+          stillValid: async () => (await app.authenticator.authenticate(request.headers, authorization)).actor !== null,
+          close: (code, reason) => socket.close(code, reason),
+        };
+        context.extra.connection = connection;
+        open.add(connection);
+        socket.once('close', () => open.delete(connection));
+        app.log.debug({ connectionId: connection.connectionId, actor: result.actor.type }, 'graphql-ws connected');
         return true;
       },
       onSubscribe: async (context, _id, payload) => {
@@ -100,13 +150,15 @@ async function createEndpoint(app: GraphQLWebSocketDependencies): Promise<Endpoi
   return {
     sockets,
     async dispose() {
+      clearInterval(recheckTimer);
+      stopWatchingKeys();
       await graphqlWs.dispose();
       await new Promise<void>((resolve) => sockets.close(() => resolve()));
     },
   };
 }
 
-export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocketDependencies): GraphQLWebSocket {
+export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocketDependencies, options: GraphQLWebSocketOptions): GraphQLWebSocket {
   let endpoint: Promise<Endpoint> | undefined;
   let closed = false;
   server.on('upgrade', (request, socket, head) => {
@@ -114,7 +166,7 @@ export function attachGraphQLWebSocket(server: http.Server, app: GraphQLWebSocke
       socket.end(`HTTP/1.1 ${closed ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\n\r\n`);
       return;
     }
-    endpoint ??= createEndpoint(app);
+    endpoint ??= createEndpoint(app, options);
     endpoint.then(
       ({ sockets }) => sockets.handleUpgrade(request, socket, head, (webSocket) => sockets.emit('connection', webSocket, request)),
       (error: unknown) => {

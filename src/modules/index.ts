@@ -15,6 +15,9 @@ import { taskModule } from './task/index.js';
 import { vehicleModule } from './vehicle/index.js';
 import { entryModule } from './entry/index.js';
 import { searchModule } from './search/index.js';
+import { notificationModule } from './notification/index.js';
+import { webhookModule } from './webhook/index.js';
+import { eventModule } from './event/index.js';
 
 export const modules = [
   tenantModule,
@@ -28,4 +31,7 @@ export const modules = [
   vehicleModule,
   entryModule,
   searchModule,
+  notificationModule,
+  webhookModule,
+  eventModule,
 ] as const;

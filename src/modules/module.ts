@@ -6,7 +6,11 @@
  * from that list.
  */
 import type { Config } from '../config.js';
-import type { Db, Sql } from '../db/client.js';
+import type { Db, Sql, Tx } from '../db/client.js';
+import type { OutboxEvent } from '../events/dispatcher.js';
+import type { JobQueue, QueueDefinition } from '../events/jobs.js';
+import type { LiveEvents } from '../events/live.js';
+import type { Services } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
 import type { RouteSpec } from '../rest/route.js';
@@ -18,13 +22,41 @@ export interface ServiceDependencies {
   log: Logger;
   config: Config;
   secrets: Secrets;
+  /** Enqueues background jobs inside a transaction. */
+  jobs: JobQueue;
+  /** Pushes to live subscribers, from any process. */
+  live: LiveEvents;
 }
+
+/** What a job handler gets besides its data. */
+export interface JobContext {
+  services: Services;
+  log: Logger;
+}
+
+/** A queue this module works, and what one of its jobs does. */
+export interface JobWorker {
+  queue: QueueDefinition;
+  run(data: object, context: JobContext): Promise<void>;
+}
+
+/** Declares how jobs of `queue` are worked; the data type follows the queue's. */
+export function work<Data extends object>(queue: QueueDefinition<Data>, run: (data: Data, context: JobContext) => Promise<void>): JobWorker {
+  return { queue, run: run as JobWorker['run'] };
+}
+
+/** What a module makes of committed events, in the outbox dispatcher's transaction. */
+export type EventReaction = (services: Services, tx: Tx, events: readonly OutboxEvent[]) => Promise<void>;
 
 export interface ModuleDefinition<Name extends string = string, Service = unknown> {
   name: Name;
   createService(dependencies: ServiceDependencies): Service;
   /** REST rows: a `crud()` block plus the irregular rows beside it. */
   routes: readonly RouteSpec[];
+  /** Background work: the module's queues and their handlers (run by worker processes). */
+  jobs?: readonly JobWorker[];
+  /** What committed events cause in this module (webhook deliveries, notifications). */
+  reactsToEvents?: EventReaction;
 }
 
 export function defineModule<const Name extends string, Service>(module: ModuleDefinition<Name, Service>): ModuleDefinition<Name, Service> {

@@ -40,6 +40,7 @@ const scalarSchemas: Record<string, JsonSchema> = {
   DateTime: { type: 'string', format: 'date-time' },
   Date: { type: 'string', format: 'date' },
   Decimal: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', examples: ['85.50'] },
+  JSONObject: { type: 'object', additionalProperties: true },
 };
 
 

@@ -124,3 +124,25 @@ export function seeder(server: TestServer, provider?: IdentityProvider): Seeder 
     },
   };
 }
+
+/** A tenant with the people an approval needs: a member, a colleague, a manager and an admin. */
+export interface Team {
+  tenant: SeededTenant;
+  member: SeededMember;
+  colleague: SeededMember;
+  manager: SeededMember;
+  admin: SeededMember;
+}
+
+/** A tenant of its own with `settings` and a team, all signed in through the identity provider. */
+export async function seedTeam(server: TestServer, provider: IdentityProvider, settings: Record<string, unknown> = { approvalRequired: true }): Promise<Team> {
+  const step = seeder(server, provider).tenant();
+  const tenant = await step;
+  await tenant.api.patch(`/tenants/${tenant.id}`, { settings });
+  // One at a time: the identity provider signs in one person at a time.
+  const member = await step.member('member');
+  const colleague = await step.member('member');
+  const manager = await step.member('manager');
+  const admin = await step.member('admin');
+  return { tenant, member, colleague, manager, admin };
+}

@@ -6,7 +6,8 @@ import type { App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { QueryObserver } from '../../src/db/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
-import { startTally } from '../../src/main.js';
+import { startTally, type StartOptions } from '../../src/main.js';
+import type { Workers } from '../../src/worker.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestServer {
@@ -14,6 +15,8 @@ export interface TestServer {
   url: string;
   app: App;
   databaseUrl: string;
+  /** The dispatcher and job workers (ROLE all or worker). */
+  workers: Workers | undefined;
   stop(): Promise<void>;
 }
 
@@ -28,6 +31,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The secrets every test server (and the processes tests start beside it) share. */
+export const testSecrets = {
+  AUTH_SECRET: 'test-auth-secret-0123456789abcdefghijklmnop',
+  ENCRYPTION_KEY: 'test-encryption-key-0123456789abcdefghijkl',
+};
+
 /**
  * The real server, in process, on a random port, on a database of this test
  * file's own. `env` adds or overrides environment variables.
@@ -37,7 +46,10 @@ export async function startTestServer({
   databaseUrl,
   onQuery,
   log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+  tuning = {},
 }: {
+  /** Faster expiry checks or credential rechecks, for tests that wait on them. */
+  tuning?: Pick<StartOptions, 'superviseIntervalSeconds' | 'credentialRecheckMs'>;
   env?: Record<string, string>;
   /** Share this database (a second server process) instead of making one. */
   databaseUrl?: string;
@@ -57,15 +69,15 @@ export async function startTestServer({
     PORT: String(port),
     BASE_URL: `http://localhost:${port}`,
     DATA_DIR: dataDir,
-    AUTH_SECRET: 'test-auth-secret-0123456789abcdefghijklmnop',
-    ENCRYPTION_KEY: 'test-encryption-key-0123456789abcdefghijkl',
+    ...testSecrets,
     ...env,
   });
-  const tally = await startTally({ config, log, bootstrap: false, ...(onQuery ? { onQuery } : {}) });
+  const tally = await startTally({ config, log, bootstrap: false, ...tuning, ...(onQuery ? { onQuery } : {}) });
   return {
     url: `http://localhost:${port}`,
     app: tally.app,
     databaseUrl: database.url,
+    workers: tally.workers,
     async stop() {
       await tally.stop();
       await database.drop();

@@ -1,7 +1,7 @@
 import { systemActor } from '../../auth/actor.js';
 import { systemAccess } from '../../auth/tenant-access.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import { Prisma, type Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Services } from '../../graphql/context.js';
@@ -33,8 +33,9 @@ export async function bootstrapDemoTenant({
   try {
     tenant = await services.tenants.create(actor, { name: 'Demo', slug: 'demo' });
   } catch (error) {
-    // Another process starting at the same moment got there first.
+    // Another process starting at the same moment got there first (seen by the check, or by the unique index).
     if (error instanceof AppError && error.code === 'CONFLICT') return undefined;
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return undefined;
     throw error;
   }
   const { key } = await services.apiKeys.create(systemAccess(tenant, actor), { name: 'bootstrap', expiresInDays: 90 });

@@ -1,0 +1,337 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { systemActor } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Tx } from '../../db/client.js';
+import { newestFirst, tenantPage } from '../../db/list.js';
+import type { PrismaQuery } from '../../db/query.js';
+import type { OutboxEvent } from '../../events/dispatcher.js';
+import { envelopeOf } from '../../events/envelope.js';
+import { eventTypes, recordEvent } from '../../events/outbox.js';
+import type { Prisma, WebhookDelivery, WebhookSubscription } from '../../generated/prisma/client.js';
+import { WebhookDeliveryStatus } from '../../generated/prisma/enums.js';
+import { createSecretBox } from '../../lib/crypto.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.js';
+import type { Logger } from '../../lib/logger.js';
+import { createOutboundAgents, outboundHostProblem } from '../../lib/outbound.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import type { ServiceDependencies } from '../module.js';
+import { sendSignedRequest, type AttemptOutcome } from './webhook.delivery.js';
+import { deliveryQueue } from './webhook.jobs.js';
+
+export const maxWebhooksPerTenant = 25;
+/** After a failed attempt n (1-based), the next waits retryDelays[n - 1]; after the last, the delivery has failed. */
+export const retryDelaysMs = [5, 300, 1800, 7200, 18_000, 36_000, 86_400].map((seconds) => seconds * 1000);
+const disableAfterFailingMs = 5 * 24 * 3600 * 1000;
+
+export const deliveryStatus = defineEnum('WebhookDeliveryStatus', WebhookDeliveryStatus, 'Where a delivery stands: pending (an attempt is due), succeeded, failed (no more attempts)');
+
+const subscribableEvents = [...eventTypes.filter((type) => type !== 'webhook.test'), '*'] as const;
+
+const url = z
+  .string()
+  .trim()
+  .max(2048)
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }))
+  .refine((value) => {
+    // Refinements run after a failed format check too; that one has said what is wrong.
+    const parsed = URL.parse(value);
+    return parsed === null || (parsed.username === '' && parsed.password === '');
+  }, 'must not carry credentials; receivers check the signature instead')
+  .describe('Where deliveries are POSTed (http or https; public addresses only)');
+
+const events = z
+  .array(z.string().pipe(z.enum(subscribableEvents, { error: `must be an event type or "*" (${subscribableEvents.join(', ')})` })))
+  .min(1)
+  .max(subscribableEvents.length)
+  .refine((list) => new Set(list).size === list.length, 'must not repeat an event type')
+  .describe('Event types to deliver, or "*" for all');
+
+const description = z.string().trim().max(500).describe('What the webhook is for');
+
+export const CreateWebhookDto = dto('CreateWebhookDto', 'A new webhook subscription.', {
+  url,
+  events,
+  description: description.optional(),
+  enabled: z.boolean().default(true).describe('Deliver events (default true)'),
+});
+
+export const UpdateWebhookDto = dto('UpdateWebhookDto', 'Changes to a webhook subscription; enabling one that was disabled clears its failures.', {
+  url: url.optional(),
+  events: events.optional(),
+  description: description.nullable().optional(),
+  enabled: z.boolean().optional(),
+});
+
+const tenantId = fields.id('Tenant id');
+const webhookId = fields.id('Webhook id');
+export const ListWebhooksArgs = args({ tenantId, ...pagination });
+export const WebhookArgs = args({ tenantId, id: webhookId });
+export const CreateWebhookArgs = args({ tenantId, input: CreateWebhookDto });
+export const UpdateWebhookArgs = args({ tenantId, id: webhookId, input: UpdateWebhookDto });
+export const ListDeliveriesArgs = args({
+  tenantId,
+  webhookId,
+  status: deliveryStatus.schema('Only deliveries in this state').optional(),
+  ...pagination,
+});
+export const RedeliverArgs = args({ tenantId, webhookId, deliveryId: fields.id('Delivery id') });
+
+export type WebhookQuery = PrismaQuery<Prisma.WebhookSubscriptionInclude, Prisma.WebhookSubscriptionSelect>;
+export type DeliveryQuery = PrismaQuery<Prisma.WebhookDeliveryInclude, Prisma.WebhookDeliverySelect>;
+
+/** A subscription with its signing secret, as creation and rotation return it (the only times). */
+export type WebhookWithSecret = WebhookSubscription & { secret: string };
+
+const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
+
+/**
+ * Webhook subscriptions (owners and admins), their deliveries, and the
+ * delivery work the workers run.
+ */
+export function createWebhookService({ db, config, secrets, jobs }: Pick<ServiceDependencies, 'db' | 'config' | 'secrets' | 'jobs'>) {
+  const box = createSecretBox(secrets.encryptionKey);
+  const allowPrivate = config.webhookAllowPrivateUrls;
+  const agents = createOutboundAgents({ allowPrivate });
+
+  async function assertReachable(target: string): Promise<void> {
+    const problem = await outboundHostProblem(new URL(target).hostname, { allowPrivate });
+    if (problem) throw validationFailed([{ path: 'url', message: problem }]);
+  }
+
+  async function findSubscription(tx: Tx | Db, access: TenantAccess, id: string): Promise<WebhookSubscription> {
+    const subscription = await tx.webhookSubscription.findFirst({ where: { id, tenantId: access.tenantId } });
+    if (!subscription) throw notFound('Webhook', id);
+    return subscription;
+  }
+
+  /** Records a delivery of `eventId` to one subscription, and its first attempt's job. */
+  async function enqueueDelivery(tx: Tx, subscription: WebhookSubscription, eventId: string, eventType: string): Promise<WebhookDelivery> {
+    const delivery = await tx.webhookDelivery.create({
+      data: { tenantId: subscription.tenantId, subscriptionId: subscription.id, eventId, eventType, nextAttemptAt: new Date() },
+    });
+    await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
+    return delivery;
+  }
+
+  /** Stops deliveries to a subscription and tells the tenant's admins (through `webhook.disabled`). */
+  async function disable(tx: Tx, subscription: WebhookSubscription, reason: string): Promise<void> {
+    const disabled = await tx.webhookSubscription.update({
+      where: { id: subscription.id },
+      data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
+    });
+    const { secretEncrypted: _secret, ...shown } = disabled;
+    await recordEvent(tx, { tenantId: subscription.tenantId, type: 'webhook.disabled', actor: systemActor('webhooks'), subjectId: subscription.id, data: shown });
+  }
+
+  /** Writes what one attempt did: the log row, the delivery's state, the subscription's failures, the next attempt. */
+  async function recordAttempt(delivery: WebhookDelivery, subscription: WebhookSubscription, outcome: AttemptOutcome, log: Logger): Promise<void> {
+    await db.$transaction(async (tx) => {
+      // The row lock orders attempts that race (a redelivery beside a retry); the count numbers them.
+      const { attempts } = await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { attempts: { increment: 1 } }, select: { attempts: true } });
+      await tx.webhookDeliveryAttempt.create({
+        data: {
+          deliveryId: delivery.id,
+          attempt: attempts,
+          responseStatus: outcome.responseStatus,
+          responseBody: outcome.responseBody,
+          error: outcome.error,
+          durationMs: outcome.durationMs,
+        },
+      });
+      const now = new Date();
+      const result = { responseStatus: outcome.responseStatus, lastError: outcome.error };
+      if (outcome.ok) {
+        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'succeeded', deliveredAt: now, nextAttemptAt: null } });
+        await tx.webhookSubscription.updateMany({ where: { id: subscription.id, failureCount: { gt: 0 } }, data: { failureCount: 0, failingSince: null } });
+        log.debug({ deliveryId: delivery.id, attempt: attempts, status: outcome.responseStatus, ms: outcome.durationMs }, 'webhook delivered');
+        return;
+      }
+      log.info({ deliveryId: delivery.id, webhookId: subscription.id, tenantId: subscription.tenantId, attempt: attempts, error: outcome.error }, 'webhook attempt failed');
+      const failing = await tx.webhookSubscription.update({
+        where: { id: subscription.id },
+        data: { failureCount: { increment: 1 }, failingSince: subscription.failingSince ?? now },
+      });
+      const gone = outcome.responseStatus === 410;
+      const failingTooLong = failing.failingSince !== null && now.getTime() - failing.failingSince.getTime() >= disableAfterFailingMs;
+      if ((gone || failingTooLong) && subscription.enabled) {
+        await disable(tx, failing, gone ? 'The receiver answered 410 Gone' : 'Deliveries failed for 5 days');
+      }
+      const delay = retryDelaysMs[attempts - 1];
+      if (gone || failingTooLong || delay === undefined) {
+        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'failed', nextAttemptAt: null } });
+        return;
+      }
+      const nextAttemptAt = new Date(now.getTime() + delay);
+      await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'pending', nextAttemptAt } });
+      await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id }, { startAfter: nextAttemptAt });
+    });
+  }
+
+  return {
+    /** The tenant's webhook subscriptions, newest first. */
+    async list(access: TenantAccess, page: z.output<typeof ListWebhooksArgs>, query: WebhookQuery = {}): Promise<WebhookSubscription[]> {
+      access.assert('read', 'Webhook');
+      return db.webhookSubscription.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+    },
+
+    /** One subscription of the tenant. */
+    async get(access: TenantAccess, id: string, query: WebhookQuery = {}): Promise<WebhookSubscription> {
+      access.assert('read', 'Webhook');
+      const subscription = await db.webhookSubscription.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      if (!subscription) throw notFound('Webhook', id);
+      return subscription;
+    },
+
+    /** Subscribes a URL to events; the signing secret is returned this once. At most 25 per tenant. */
+    async create(access: TenantAccess, data: z.output<typeof CreateWebhookDto>): Promise<WebhookWithSecret> {
+      access.assert('create', 'Webhook');
+      await assertReachable(data.url);
+      const secret = newSecret();
+      return db.$transaction(async (tx) => {
+        // Serialises creations in one tenant, so that two at once cannot both be the 25th.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${access.tenantId}))`;
+        const count = await tx.webhookSubscription.count({ where: { tenantId: access.tenantId } });
+        if (count >= maxWebhooksPerTenant) {
+          throw conflict(`The tenant has ${count} webhooks, the most allowed; delete one first`);
+        }
+        const subscription = await tx.webhookSubscription.create({
+          data: { tenantId: access.tenantId, url: data.url, events: data.events, description: data.description ?? null, enabled: data.enabled, secretEncrypted: box.seal(secret) },
+        });
+        return { ...subscription, secret };
+      });
+    },
+
+    /** Changes a subscription; enabling a disabled one starts it afresh. */
+    async update(access: TenantAccess, id: string, data: z.output<typeof UpdateWebhookDto>, query: WebhookQuery = {}): Promise<WebhookSubscription> {
+      access.assert('update', 'Webhook');
+      const existing = await findSubscription(db, access, id);
+      if (data.url !== undefined && data.url !== existing.url) await assertReachable(data.url);
+      const restart = data.enabled === true && !existing.enabled ? { failureCount: 0, failingSince: null, disabledAt: null, disabledReason: null } : {};
+      return db.webhookSubscription.update({ ...query, where: { id: existing.id }, data: { ...data, ...restart } });
+    },
+
+    /** Deletes a subscription with its delivery log. */
+    async remove(access: TenantAccess, id: string, query: WebhookQuery = {}): Promise<WebhookSubscription> {
+      access.assert('delete', 'Webhook');
+      const existing = await findSubscription(db, access, id);
+      return db.webhookSubscription.delete({ ...query, where: { id: existing.id } });
+    },
+
+    /** A new signing secret, returned this once; deliveries sign with it from now on. */
+    async rotateSecret(access: TenantAccess, id: string): Promise<WebhookWithSecret> {
+      access.assert('update', 'Webhook');
+      const existing = await findSubscription(db, access, id);
+      const secret = newSecret();
+      const subscription = await db.webhookSubscription.update({ where: { id: existing.id }, data: { secretEncrypted: box.seal(secret) } });
+      return { ...subscription, secret };
+    },
+
+    /** Sends a `webhook.test` event to this subscription only (even while disabled); returns its delivery. */
+    async test(access: TenantAccess, id: string, query: DeliveryQuery = {}): Promise<WebhookDelivery> {
+      access.assert('update', 'Webhook');
+      return db.$transaction(async (tx) => {
+        const subscription = await findSubscription(tx, access, id);
+        const { secretEncrypted: _secret, ...shown } = subscription;
+        const event = await tx.event.create({
+          data: {
+            tenantId: access.tenantId,
+            type: 'webhook.test',
+            actorType: 'system',
+            actorId: null,
+            subjectId: subscription.id,
+            data: { message: 'A test delivery from Tally', webhook: JSON.parse(JSON.stringify(shown)) as Prisma.InputJsonValue },
+            // Delivered here, to this subscription alone: the dispatcher has nothing to do with it.
+            processedAt: new Date(),
+          },
+        });
+        const delivery = await enqueueDelivery(tx, subscription, event.id, event.type);
+        return tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
+      });
+    },
+
+    /** The deliveries of one subscription with every attempt, newest first. */
+    async listDeliveries(access: TenantAccess, input: z.output<typeof ListDeliveriesArgs>, query: DeliveryQuery = {}): Promise<WebhookDelivery[]> {
+      access.assert('read', 'Webhook');
+      const subscription = await findSubscription(db, access, input.webhookId);
+      return db.webhookDelivery.findMany({
+        ...query,
+        where: { subscriptionId: subscription.id, ...(input.status ? { status: input.status } : {}) },
+        orderBy: newestFirst,
+        take: input.limit,
+        skip: input.offset,
+      });
+    },
+
+    /** Sends one delivery again now, with its `webhook-id`; the subscription must be enabled. */
+    async redeliver(access: TenantAccess, input: z.output<typeof RedeliverArgs>, query: DeliveryQuery = {}): Promise<WebhookDelivery> {
+      access.assert('update', 'Webhook');
+      return db.$transaction(async (tx) => {
+        const subscription = await findSubscription(tx, access, input.webhookId);
+        const delivery = await tx.webhookDelivery.findFirst({ where: { id: input.deliveryId, subscriptionId: subscription.id } });
+        if (!delivery) throw notFound('Delivery', input.deliveryId);
+        if (!subscription.enabled && delivery.eventType !== 'webhook.test') {
+          throw new AppError('INVALID_STATE', 'The webhook is disabled; enable it before redelivering');
+        }
+        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', nextAttemptAt: new Date() } });
+        await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
+        return tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
+      });
+    },
+
+    /** Outbox reaction: a delivery (and its job) for each enabled subscription that wants the event. */
+    async fanOut(tx: Tx, committed: readonly OutboxEvent[]): Promise<void> {
+      const tenants = [...new Set(committed.flatMap((event) => (event.tenantId && event.type !== 'webhook.test' ? [event.tenantId] : [])))];
+      if (tenants.length === 0) return;
+      const subscriptions = await tx.webhookSubscription.findMany({
+        where: { tenantId: { in: tenants }, enabled: true },
+        select: { id: true, tenantId: true, events: true },
+      });
+      if (subscriptions.length === 0) return;
+      const now = new Date();
+      const rows = committed.flatMap((event) =>
+        subscriptions
+          .filter((subscription) => subscription.tenantId === event.tenantId && event.type !== 'webhook.test' && (subscription.events.includes('*') || subscription.events.includes(event.type)))
+          .map((subscription) => ({ tenantId: subscription.tenantId, subscriptionId: subscription.id, eventId: event.id, eventType: event.type, nextAttemptAt: now })),
+      );
+      if (rows.length === 0) return;
+      const created = await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
+      await jobs.sendMany(tx, deliveryQueue, created.map(({ id }) => ({ deliveryId: id })));
+    },
+
+    /**
+     * Worker: one attempt of a delivery. A job that finds its delivery done,
+     * deleted, or scheduled later (a redelivery overtook it) does nothing.
+     */
+    async deliver(deliveryId: string, log: Logger): Promise<void> {
+      const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { subscription: true, event: true } });
+      if (!delivery || delivery.status !== 'pending') return;
+      if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > Date.now() + 1000) return;
+      const { subscription, event, ...row } = delivery;
+      if (!subscription.enabled && row.eventType !== 'webhook.test') {
+        await db.webhookDelivery.updateMany({
+          where: { id: row.id, status: 'pending' },
+          data: { status: 'failed', nextAttemptAt: null, lastError: 'not sent: the webhook is disabled' },
+        });
+        return;
+      }
+      const outcome = await sendSignedRequest(
+        { url: subscription.url, secret: box.open(subscription.secretEncrypted), messageId: event.id, payload: JSON.stringify(envelopeOf(event)) },
+        agents,
+      );
+      await recordAttempt(row, subscription, outcome, log);
+    },
+
+    /** Worker: a delivery whose job kept failing (not the receiver: the worker) is recorded as failed. */
+    async abandon(deliveryId: string, log: Logger): Promise<void> {
+      const { count } = await db.webhookDelivery.updateMany({
+        where: { id: deliveryId, status: 'pending' },
+        data: { status: 'failed', nextAttemptAt: null, lastError: 'given up: the delivery job failed repeatedly (see the worker logs)' },
+      });
+      if (count > 0) log.error({ deliveryId }, 'a webhook delivery was abandoned after its job failed repeatedly');
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

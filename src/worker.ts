@@ -1,0 +1,73 @@
+/**
+ * The worker role: works every module's queues and runs the outbox
+ * dispatcher, in any number of processes beside the API ones.
+ *
+ * Stopping (SIGTERM) finishes the dispatcher's current pass; the process
+ * then stops pg-boss gracefully (src/main.ts): no new jobs, running ones
+ * finish (up to 20 s; what is left is retried after its expiry).
+ */
+import type { Db } from './db/client.js';
+import type { PgListener } from './db/listener.js';
+import { createOutboxDispatcher, type OutboxDispatcher } from './events/dispatcher.js';
+import type { JobRunner } from './events/jobs.js';
+import type { Services } from './graphql/context.js';
+import type { Logger } from './lib/logger.js';
+import { modules } from './modules/index.js';
+import type { JobWorker } from './modules/module.js';
+
+export interface Workers {
+  dispatcher: OutboxDispatcher;
+  stop(): Promise<void>;
+}
+
+/** Every queue some module works (the API processes create them too, to enqueue). */
+export const moduleQueues = modules.flatMap((module) => (module.jobs ?? []).map((job: JobWorker) => job.queue));
+
+export async function startWorkers({
+  db,
+  services,
+  jobs,
+  listener,
+  log,
+}: {
+  db: Db;
+  services: Services;
+  jobs: JobRunner;
+  listener: PgListener;
+  log: Logger;
+}): Promise<Workers> {
+  for (const module of modules) {
+    for (const job of module.jobs ?? []) {
+      const { queue } = job;
+      // NOTIFY wakes workers for jobs due now; jobs due later (retries) are found by polling at pg-boss's usual 2 s.
+      const polling = { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 2 };
+      await jobs.boss.work<object>(queue.name, { localConcurrency: queue.concurrency, ...polling }, async ([claimed]) => {
+        if (!claimed) return;
+        const jobLog = log.child({ queue: queue.name, jobId: claimed.id, retry: claimed.retryCount });
+        try {
+          await job.run(claimed.data, { services, log: jobLog });
+        } catch (error) {
+          jobLog.error({ err: error }, 'job failed; pg-boss retries it');
+          throw error;
+        }
+      });
+    }
+  }
+  const dispatcher = createOutboxDispatcher({
+    db,
+    listener,
+    reactions: modules.flatMap((module) => {
+      const react = module.reactsToEvents;
+      return react ? [(tx: Parameters<typeof react>[1], events: Parameters<typeof react>[2]) => react(services, tx, events)] : [];
+    }),
+    log: log.child({ component: 'dispatcher' }),
+  });
+  await dispatcher.start();
+  log.info({ queues: moduleQueues.map((queue) => queue.name) }, 'workers started');
+  return {
+    dispatcher,
+    async stop() {
+      await dispatcher.stop();
+    },
+  };
+}
