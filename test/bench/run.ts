@@ -14,6 +14,8 @@
  * Then the domain: `tally seed --tenants 2 --users 20 --entries 100000`
  * (BENCH_ENTRIES), and the median latency, one client at a time, of the
  * entries list with projects and of searches for a common and a rare word.
+ * And events (test/bench/events.ts): webhook throughput and commit-to-receipt
+ * latency, and live notifications across API processes.
  *
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
@@ -28,6 +30,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { measureEvents } from './events.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -290,15 +293,9 @@ async function main(): Promise<void> {
     const data = await seed(database);
 
     const env = { DATABASE_URL: postgres.url, POOL_SIZE: '10' };
+    const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
     servers.floor = await startServer('floor', ['test/bench/floor.mjs'], env);
-    servers.tally = await startServer('tally', ['dist/cli/main.js', 'serve'], {
-      ...env,
-      NODE_ENV: 'production',
-      ROLE: 'api',
-      LOG_LEVEL: 'warn',
-      AUTH_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    });
+    servers.tally = await startServer('tally', ['dist/cli/main.js', 'serve'], { ...env, ...secrets, NODE_ENV: 'production', ROLE: 'api', LOG_LEVEL: 'warn' });
     const { tally, floor } = servers as { tally: Server; floor: Server };
     const startedRss = { tally: rssKb(tally.child.pid as number), floor: rssKb(floor.child.pid as number) };
 
@@ -381,6 +378,10 @@ async function main(): Promise<void> {
         `Tally ${format(before.tally, 2)} -> ${format(after.tally, 2)} ms, floor ${format(before.floor, 2)} -> ${format(after.floor, 2)} ms\n`,
     );
     await measureDomain(postgres.url, tally);
+    // The write scenarios above left tens of thousands of events no worker has seen (Tally ran as ROLE=api):
+    // the events bench measures the steady state, not that backlog.
+    await database.query('UPDATE events SET "processedAt" = now() WHERE "processedAt" IS NULL');
+    await measureEvents({ databaseUrl: postgres.url, secrets, tenantId: data.tenantB, key: data.keyB });
     const mb = (kb: number) => format(kb / 1024, 0);
     process.stdout.write(
       `RSS: Tally ${mb(startedRss.tally)} MB after start, ${mb(idleRss.tally)} MB idle after warm-up, ${mb(tally.rssPeakKb)} MB peak under load; ` +

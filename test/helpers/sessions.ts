@@ -17,7 +17,7 @@ export interface SignedIn {
 export const uniqueEmail = (prefix = 'person'): string => `${prefix}-${randomBytes(4).toString('hex')}@example.test`;
 
 /** Signs `user` in through the real flow: signin -> provider -> callback -> cookie. */
-export async function signIn(server: TestServer, provider: IdentityProvider, user: Partial<IdentityProviderUser> = {}): Promise<SignedIn> {
+export async function signIn(server: Pick<TestServer, 'url'>, provider: IdentityProvider, user: Partial<IdentityProviderUser> = {}): Promise<SignedIn> {
   const email = user.email ?? uniqueEmail();
   const person: IdentityProviderUser = { sub: `sub-${email}`, name: email.split('@')[0] as string, ...user, email };
   provider.signInAs(person);

@@ -128,8 +128,15 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
   /** Writes what one attempt did: the log row, the delivery's state, the subscription's failures, the next attempt. */
   async function recordAttempt(delivery: WebhookDelivery, subscription: WebhookSubscription, outcome: AttemptOutcome, log: Logger): Promise<void> {
     await db.$transaction(async (tx) => {
+      const now = new Date();
+      const result = { responseStatus: outcome.responseStatus, lastError: outcome.error };
       // The row lock orders attempts that race (a redelivery beside a retry); the count numbers them.
-      const { attempts } = await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { attempts: { increment: 1 } }, select: { attempts: true } });
+      // A success settles the delivery in the same statement: the common path is two statements.
+      const { attempts } = await tx.webhookDelivery.update({
+        where: { id: delivery.id },
+        data: { attempts: { increment: 1 }, ...(outcome.ok ? { ...result, status: 'succeeded', deliveredAt: now, nextAttemptAt: null } : {}) },
+        select: { attempts: true },
+      });
       await tx.webhookDeliveryAttempt.create({
         data: {
           deliveryId: delivery.id,
@@ -140,11 +147,11 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
           durationMs: outcome.durationMs,
         },
       });
-      const now = new Date();
-      const result = { responseStatus: outcome.responseStatus, lastError: outcome.error };
       if (outcome.ok) {
-        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'succeeded', deliveredAt: now, nextAttemptAt: null } });
-        await tx.webhookSubscription.updateMany({ where: { id: subscription.id, failureCount: { gt: 0 } }, data: { failureCount: 0, failingSince: null } });
+        // A subscription read as healthy needs no reset; one that failed meanwhile is reset by its next success.
+        if (subscription.failureCount > 0) {
+          await tx.webhookSubscription.updateMany({ where: { id: subscription.id, failureCount: { gt: 0 } }, data: { failureCount: 0, failingSince: null } });
+        }
         log.debug({ deliveryId: delivery.id, attempt: attempts, status: outcome.responseStatus, ms: outcome.durationMs }, 'webhook delivered');
         return;
       }
