@@ -146,6 +146,7 @@ export async function startTally({
           if (server) await closeServer(server);
           await openWorkers?.stop();
           await openJobs.stop({ graceful: true, timeoutMs: 20_000 });
+          await openWorkers?.close();
           await openListener.close();
           await openClient.close();
           await database.stop();
@@ -156,6 +157,7 @@ export async function startTally({
   } catch (error) {
     await workers?.stop().catch(() => undefined);
     await jobs?.stop({ graceful: false }).catch(() => undefined);
+    await workers?.close().catch(() => undefined);
     await listener?.close().catch(() => undefined);
     await client?.close().catch(() => undefined);
     await database.stop().catch(() => undefined);

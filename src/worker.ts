@@ -18,7 +18,10 @@ import type { JobWorker } from './modules/module.js';
 
 export interface Workers {
   dispatcher: OutboxDispatcher;
+  /** Stops the dispatcher; pg-boss stops the queues next. */
   stop(): Promise<void>;
+  /** Frees what jobs held (modules' `afterWork`), once pg-boss has stopped. */
+  close(): Promise<void>;
 }
 
 /** Every queue some module works (the API processes create them too, to enqueue). */
@@ -70,6 +73,10 @@ export async function startWorkers({
       );
     }
   }
+  for (const module of modules) {
+    // Upserts: every worker process declares the same schedules; pg-boss fires each once per tick.
+    for (const { queue, cron } of module.schedules ?? []) await jobs.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
+  }
   const dispatcher = createOutboxDispatcher({
     db,
     listener,
@@ -85,6 +92,9 @@ export async function startWorkers({
     dispatcher,
     async stop() {
       await dispatcher.stop();
+    },
+    async close() {
+      for (const module of modules) await module.afterWork?.();
     },
   };
 }

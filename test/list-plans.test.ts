@@ -123,6 +123,25 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age, memberId],
     ],
   },
+  // A member's own uploads: the narrower of the two invoice lists (managers read the tenant's, as notes do).
+  invoiceControllerFindAll: {
+    table: 'invoices',
+    scope: 'uploadedById',
+    caller: 'member',
+    fill: (tenantId, count, age, memberId) => [
+      `INSERT INTO invoices (id, "tenantId", "uploadedById", number, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, $4, 'F-' || g, now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age, memberId],
+    ],
+  },
+  syncControllerFindAll: {
+    table: 'syncs',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO syncs (id, "tenantId", name, host, port, username, "passwordEncrypted", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'Filler ' || g, 'imap.example.com', 993, 'u', 'v1.x.y.z', now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
   webhookControllerFindAll: {
     table: 'webhook_subscriptions',
     fill: (tenantId, count, age) => [

@@ -39,6 +39,8 @@ export function defineQueue<Data extends object>(
 export interface SendOptions {
   /** Not before this time. */
   startAfter?: Date;
+  /** On `stately`/`singleton` queues: one job per key (one run per mailbox sync). */
+  singletonKey?: string;
 }
 
 export interface JobQueue {
@@ -101,6 +103,8 @@ export async function startJobs({
         application_name: 'tally-worker',
         max: 4,
         useListenNotify: true,
+        // Cron schedules (modules' `schedules`) fire in worker processes only.
+        schedule: true,
         supervise: true,
         superviseIntervalSeconds,
         monitorIntervalSeconds: superviseIntervalSeconds,
@@ -118,8 +122,8 @@ export async function startJobs({
 
   return {
     boss,
-    async send(tx, queue, data, { startAfter } = {}) {
-      await boss.send(queue.name, data, { ...(startAfter ? { startAfter } : {}), db: fromPrisma(tx) });
+    async send(tx, queue, data, { startAfter, singletonKey } = {}) {
+      await boss.send(queue.name, data, { ...(startAfter ? { startAfter } : {}), ...(singletonKey ? { singletonKey } : {}), db: fromPrisma(tx) });
     },
     async sendMany(tx, queue, items) {
       if (items.length === 0) return;

@@ -67,10 +67,11 @@ export const fields = {
           z
             .string()
             .regex(decimalPattern, 'must be a decimal number like "85.50"')
-            .refine((value) => options.min === undefined || Number(value) >= options.min, {
+            // A value that is no number already has its one error: the bounds speak of numbers only.
+            .refine((value) => options.min === undefined || !decimalPattern.test(value) || Number(value) >= options.min, {
               message: `must be at least ${options.min}`,
             })
-            .refine((value) => options.max === undefined || Number(value) <= options.max, {
+            .refine((value) => options.max === undefined || !decimalPattern.test(value) || Number(value) <= options.max, {
               message: `must be at most ${options.max}`,
             }),
         ),

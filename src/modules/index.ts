@@ -14,6 +14,8 @@ import { taskListModule } from './task-list/index.js';
 import { taskModule } from './task/index.js';
 import { vehicleModule } from './vehicle/index.js';
 import { entryModule } from './entry/index.js';
+import { invoiceModule } from './invoice/index.js';
+import { syncModule } from './sync/index.js';
 import { searchModule } from './search/index.js';
 import { notificationModule } from './notification/index.js';
 import { webhookModule } from './webhook/index.js';
@@ -30,6 +32,8 @@ export const modules = [
   taskModule,
   vehicleModule,
   entryModule,
+  invoiceModule,
+  syncModule,
   searchModule,
   notificationModule,
   webhookModule,

@@ -46,6 +46,13 @@ export function work<Data extends object>(queue: QueueDefinition<Data>, run: (da
 }
 
 /** What a module makes of committed events, in the outbox dispatcher's transaction. */
+/** A queue that gets a job on a cron schedule (UTC), from whichever worker process's turn it is. */
+export interface Schedule {
+  queue: QueueDefinition;
+  /** Five-field cron, e.g. `* * * * *` for every minute. */
+  cron: string;
+}
+
 export type EventReaction = (services: Services, tx: Tx, events: readonly OutboxEvent[]) => Promise<void>;
 
 export interface ModuleDefinition<Name extends string = string, Service = unknown> {
@@ -55,8 +62,12 @@ export interface ModuleDefinition<Name extends string = string, Service = unknow
   routes: readonly RouteSpec[];
   /** Background work: the module's queues and their handlers (run by worker processes). */
   jobs?: readonly JobWorker[];
+  /** Jobs enqueued on a clock (each queue must also be in `jobs`). */
+  schedules?: readonly Schedule[];
   /** What committed events cause in this module (webhook deliveries, notifications). */
   reactsToEvents?: EventReaction;
+  /** Frees what the module's jobs hold (the OCR engine's thread), once the queues have stopped. */
+  afterWork?: () => Promise<void>;
 }
 
 export function defineModule<const Name extends string, Service>(module: ModuleDefinition<Name, Service>): ModuleDefinition<Name, Service> {

@@ -61,6 +61,8 @@ export interface MultipartOptions<FileResult> {
   maxFileBytes?: number;
   /** Consumes the file as it arrives (hash it, store it); its error ends the upload. */
   onFile: (file: IncomingFile) => Promise<FileResult>;
+  /** Undoes what `onFile` kept when the form fails after the file (a bad field, a broken tail). */
+  release?: (file: FileResult) => Promise<void>;
 }
 
 export interface MultipartResult<FileResult> {
@@ -77,7 +79,7 @@ export interface MultipartResult<FileResult> {
  */
 export function readMultipart<FileResult>(
   request: IncomingMessage,
-  { fileField, maxFileBytes = uploadLimit, onFile }: MultipartOptions<FileResult>,
+  { fileField, maxFileBytes = uploadLimit, onFile, release }: MultipartOptions<FileResult>,
 ): Promise<MultipartResult<FileResult>> {
   const contentType = request.headers['content-type'] ?? '';
   if (mediaTypeOf(contentType) !== 'multipart/form-data') {
@@ -102,6 +104,7 @@ export function readMultipart<FileResult>(
       request.unpipe(parser);
       currentStream?.destroy(error instanceof Error ? error : new Error(String(error)));
       parser.destroy();
+      if (release) file?.then(release, () => undefined).catch(() => undefined);
       reject(error);
     };
     function count(chunk: Buffer): void {

@@ -18,6 +18,8 @@ export type FieldOutcome = { json: string } | { error: AppError };
 export interface FieldExecutor {
   /** Runs a route's field with `variables`; resolves to the field's data as JSON text, or the error that decides the answer. */
   run(route: CompiledGraphQLRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome>;
+  /** Runs the field of another row (`Query.invoice`) to answer as that row would: what native rows return. */
+  render(field: CompiledGraphQLRoute['field'], variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome>;
 }
 
 /** The error with the highest status decides the answer. */
@@ -52,14 +54,13 @@ export function createFieldExecutor(restSchema: GraphQLSchema, routes: readonly 
       return [[route.field, compiled] as const];
     }),
   );
-  return {
-    async run(route, variables, context) {
-      const query = queries.get(route.field);
-      if (!query) throw new Error(`no operation for ${route.field}`);
-      const result: ExecutionResult = await query.query(undefined, context, variables);
-      if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
-      // One field, already plain data: serialised once, straight to the body.
-      return { json: JSON.stringify(result.data?.[route.fieldName] ?? null) };
-    },
-  };
+  async function render(field: CompiledGraphQLRoute['field'], variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome> {
+    const query = queries.get(field);
+    if (!query) throw new Error(`no REST row runs ${field}`);
+    const result: ExecutionResult = await query.query(undefined, context, variables);
+    if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
+    // One field, already plain data: serialised once, straight to the body.
+    return { json: JSON.stringify(result.data?.[field.slice(field.indexOf('.') + 1)] ?? null) };
+  }
+  return { run: (route, variables, context) => render(route.field, variables, context), render };
 }

@@ -101,8 +101,16 @@ export interface NativeRequest<Parameters = Record<string, unknown>, Body = unkn
   body: Body;
   /** The raw body of a `raw` route. */
   rawBody: Buffer | undefined;
-  /** Streams the upload of a `multipart` route; text fields are validated when it ends. */
-  readUpload<FileResult>(onFile: (file: IncomingFile) => Promise<FileResult>): Promise<MultipartResult<FileResult>>;
+  /**
+   * Streams the upload of a `multipart` route; text fields are validated when it ends. `release`
+   * undoes what `onFile` kept when the request fails after the file (a bad field).
+   */
+  readUpload<FileResult>(
+    onFile: (file: IncomingFile) => Promise<FileResult>,
+    release?: (file: FileResult) => Promise<void>,
+  ): Promise<MultipartResult<FileResult>>;
+  /** Answers with what another row's field returns (`Query.invoice` after an upload), in that row's JSON. */
+  render(field: GraphQLRouteSpec['field'], variables: Record<string, unknown>, status: SuccessStatus): Promise<HttpResult>;
   context: GraphQLContext;
   /** The tenant guard's answer on routes under `/tenants/{tenantId}`. */
   access: TenantAccess | undefined;

@@ -187,10 +187,20 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
       parameters,
       body,
       rawBody,
-      async readUpload(onFile) {
+      async readUpload(onFile, release) {
         if (bodySpec?.kind !== 'multipart') throw new Error(`${route.operationId} does not take an upload`);
-        const upload = await readMultipart(request, { fileField: bodySpec.fileField, onFile });
-        return { ...upload, fields: parseInput(bodySpec.fields, upload.fields) as Record<string, string> };
+        const upload = await readMultipart(request, { fileField: bodySpec.fileField, onFile, release });
+        try {
+          return { ...upload, fields: parseInput(bodySpec.fields, upload.fields) as Record<string, string> };
+        } catch (error) {
+          if (release && upload.file !== undefined) await release(upload.file);
+          throw error;
+        }
+      },
+      async render(field, variables, status) {
+        const outcome = await executor.render(field, variables, context);
+        if ('error' in outcome) throw outcome.error;
+        return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: outcome.json };
       },
       context,
       access,

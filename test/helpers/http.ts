@@ -46,8 +46,11 @@ export function apiClient(baseUrl: string, credentials: Credentials = {}): ApiCl
     if (credentials.apiKey) headers.authorization = `Bearer ${credentials.apiKey}`;
     if (credentials.cookie) headers.cookie = credentials.cookie;
     if (credentials.origin && method !== 'GET') headers.origin ??= credentials.origin;
-    let payload: string | undefined;
-    if (body !== undefined) {
+    let payload: string | FormData | undefined;
+    if (body instanceof FormData) {
+      // fetch writes the multipart boundary into the content type itself.
+      payload = body;
+    } else if (body !== undefined) {
       payload = typeof body === 'string' ? body : JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { fields } from '../../lib/dto.js';
+import { validationFailed } from '../../lib/errors.js';
+import { crud, nativeRoute } from '../../rest/route.js';
+import { defineModule, work } from '../module.js';
+import { ocrQueue } from './invoice.jobs.js';
+import { readInvoice, stopOcrEngine } from './invoice.ocr.js';
+import { contentDisposition, createInvoiceService, UploadInvoiceFields, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
+import './invoice.graphql.js';
+
+const invoices = '/tenants/{tenantId}/invoices';
+const tenantId = fields.id('Tenant id');
+const invoiceId = fields.id('Invoice id');
+
+/** Invoices: typed in, uploaded (multipart) or imported from a mailbox; OCR in the background. */
+export const invoiceModule = defineModule({
+  name: 'invoices',
+  createService: createInvoiceService,
+  routes: [
+    ...crud('invoice', invoices, 'invoiceId', { one: 'invoice', many: 'invoices' }, {
+      list: { field: 'Query.invoices', summary: 'List invoices, newest first (a member: their own uploads)' },
+      get: 'Query.invoice',
+      create: { field: 'Mutation.createInvoice', summary: 'Create an invoice by hand (files: POST .../invoices/upload)' },
+    }),
+    nativeRoute({
+      controller: 'invoice',
+      action: 'upload',
+      method: 'POST',
+      path: `${invoices}/upload`,
+      summary: 'Upload an invoice file; OCR is queued',
+      description:
+        'A PDF, PNG, JPEG, TIFF or WebP of at most 20 MiB as the multipart field `file`, with optional fields the OCR then leaves alone. ' +
+        'The type is read from the content (415 otherwise); the same file twice in a tenant is a 409 naming the first invoice (its `Location`). ' +
+        'The answer is the new invoice with `ocrStatus: pending`; watch it become `done` or `failed`.',
+      access: ['create', 'Invoice'],
+      parameters: z.strictObject({ tenantId }),
+      body: { kind: 'multipart', fileField: 'file', fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP, at most 20 MiB', fields: UploadInvoiceFields },
+      responses: { '201': { description: 'The new invoice', graphqlType: 'Invoice' } },
+      async handler({ readUpload, access, context, parameters, render }) {
+        const { services } = context;
+        const upload = await readUpload<IncomingInvoiceFile>(
+          async (file) => ({ staged: await services.invoices.stage(file.stream), fileName: file.fileName }),
+          (file) => file.staged.discard(),
+        );
+        if (!upload.file) throw validationFailed([{ path: 'file', message: 'is required: send the invoice as the multipart field "file"' }]);
+        const invoice = await services.invoices.fromFile(access!, upload.file, upload.fields as z.output<typeof UploadInvoiceFields>);
+        return render('Query.invoice', { tenantId: parameters.tenantId, id: invoice.id }, 201);
+      },
+    }),
+    nativeRoute({
+      controller: 'invoice',
+      action: 'download',
+      method: 'GET',
+      path: `${invoices}/{invoiceId}/file`,
+      summary: 'Download the file of an invoice',
+      description: 'Streams the stored file with its type and an attachment `Content-Disposition`; 404 for an invoice typed in by hand.',
+      access: ['read', 'Invoice'],
+      parameters: z.strictObject({ tenantId, invoiceId }),
+      responses: {
+        '200': { description: 'The file', contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment, with the name it was uploaded with' } },
+      },
+      async handler({ access, context, parameters }) {
+        const file = await context.services.invoices.file(access!, parameters.invoiceId);
+        return {
+          status: 200,
+          headers: {
+            'content-type': file.mimeType,
+            'content-disposition': contentDisposition(file.fileName),
+            'x-content-type-options': 'nosniff',
+            ...(file.size !== null ? { 'content-length': String(file.size) } : {}),
+          },
+          body: file.stream,
+        };
+      },
+    }),
+    { controller: 'invoice', action: 'ocr', method: 'POST', path: `${invoices}/{invoiceId}/ocr`, field: 'Mutation.runInvoiceOcr', status: 202, summary: 'Read the file again with OCR (fields already filled stay)' },
+    ...crud('invoice', invoices, 'invoiceId', { one: 'invoice', many: 'invoices' }, {
+      update: { field: 'Mutation.updateInvoice', summary: 'Change an invoice: fields, status, project' },
+      remove: { field: 'Mutation.deleteInvoice', summary: 'Delete an invoice (and its file, unless another invoice has the same)' },
+    }),
+  ],
+  jobs: [work(ocrQueue, ({ invoiceId: id }, { services, log }) => readInvoice(services.invoices, id, log))],
+  afterWork: stopOcrEngine,
+});
+
+declare module '../../graphql/context.js' {
+  interface Services {
+    invoices: InvoiceService;
+  }
+}

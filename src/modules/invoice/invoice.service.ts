@@ -1,0 +1,380 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import { z } from 'zod';
+import { systemActor } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Config } from '../../config.js';
+import type { Db, Tx } from '../../db/client.js';
+import { tenantPage } from '../../db/list.js';
+import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import type { JobQueue } from '../../events/jobs.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Invoice, Prisma } from '../../generated/prisma/client.js';
+import { InvoiceSource, InvoiceStatus, OcrStatus } from '../../generated/prisma/enums.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
+import type { Logger } from '../../lib/logger.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { projectForWork } from '../project/project.service.js';
+import { ocrQueue } from './invoice.jobs.js';
+import type { ExtractedFields } from './invoice.ocr.js';
+
+export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
+export const invoiceSource = defineEnum('InvoiceSource', InvoiceSource);
+export const ocrStatus = defineEnum('OcrStatus', OcrStatus);
+
+/** What may be uploaded, by the type its content shows (never by its name or declared type). */
+export const uploadTypes: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/tiff': 'tiff',
+  'image/webp': 'webp',
+};
+
+const text = (what: string, max = 200) => z.string().trim().min(1).max(max).describe(what);
+const currency = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code like EUR')
+  .transform((code) => code.toUpperCase())
+  .describe('ISO 4217 code, e.g. EUR');
+const amount = (what: string) => fields.decimal(what, { min: -1e12, max: 1e12 });
+
+const invoiceFields = {
+  number: text("The vendor's invoice number", 100),
+  vendorName: text('Who issued it'),
+  issueDate: fields.date('Date of issue'),
+  dueDate: fields.date('Payment due'),
+  currency,
+  netAmount: amount('Net amount, a decimal string'),
+  taxAmount: amount('Tax amount, a decimal string'),
+  totalAmount: amount('Total, a decimal string'),
+  projectId: fields.id('The project it is booked to'),
+};
+
+export const CreateInvoiceDto = dto('CreateInvoiceDto', 'An invoice typed in by hand (uploads go to /invoices/upload).', {
+  ...Object.fromEntries(Object.entries(invoiceFields).map(([name, schema]) => [name, schema.optional()])),
+  status: invoiceStatus.schema('Default `open`').default('open'),
+} as { [K in keyof typeof invoiceFields]: z.ZodOptional<(typeof invoiceFields)[K]> } & { status: z.ZodDefault<ReturnType<typeof invoiceStatus.schema>> });
+
+export const UpdateInvoiceDto = dto('UpdateInvoiceDto', 'Changes to an invoice; null clears a field.', {
+  ...(Object.fromEntries(Object.entries(invoiceFields).map(([name, schema]) => [name, schema.nullable().optional()])) as {
+    [K in keyof typeof invoiceFields]: z.ZodOptional<z.ZodNullable<(typeof invoiceFields)[K]>>;
+  }),
+  status: invoiceStatus.schema('open, approved, paid or rejected').optional(),
+});
+
+/** The text fields that may accompany an upload (multipart form fields are strings). */
+export const UploadInvoiceFields = z.strictObject({
+  number: invoiceFields.number.optional(),
+  vendorName: invoiceFields.vendorName.optional(),
+  issueDate: invoiceFields.issueDate.optional(),
+  dueDate: invoiceFields.dueDate.optional(),
+  currency: invoiceFields.currency.optional(),
+  totalAmount: invoiceFields.totalAmount.optional(),
+  projectId: invoiceFields.projectId.optional(),
+});
+
+const tenantId = fields.id('Tenant id');
+const invoiceId = fields.id('Invoice id');
+export const ListInvoicesArgs = args({
+  tenantId,
+  status: invoiceStatus.schema('Only invoices with this status').optional(),
+  ocrStatus: ocrStatus.schema('Only invoices in this OCR state').optional(),
+  projectId: fields.id('Only invoices booked to this project').optional(),
+  from: fields.date('Issued on or after this date').optional(),
+  to: fields.date('Issued on or before this date').optional(),
+  ...pagination,
+});
+export const InvoiceArgs = args({ tenantId, id: invoiceId });
+export const CreateInvoiceArgs = args({ tenantId, input: CreateInvoiceDto });
+export const UpdateInvoiceArgs = args({ tenantId, id: invoiceId, input: UpdateInvoiceDto });
+
+export type InvoiceQuery = PrismaQuery<Prisma.InvoiceInclude, Prisma.InvoiceSelect>;
+
+/** A file on its way in: staged in storage, with the name it came with. */
+export interface IncomingInvoiceFile {
+  staged: StagedFile;
+  fileName: string;
+}
+
+/** Where a file came from, for the invoice it becomes. */
+export interface FileOrigin {
+  source: 'upload' | 'email';
+  syncId?: string;
+  emailMessageId?: string;
+}
+
+const dateOf = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined || value === null ? value : new Date(`${value}T00:00:00Z`);
+
+/** Only what makes sense in a Content-Disposition and a log line: no path, no control characters. */
+export function safeFileName(name: string | undefined, mimeType: string): string {
+  const base = path.basename((name ?? '').replace(/\\/g, '/')).replace(/[\p{Cc}"\\]/gu, '').trim().slice(0, 200);
+  return base || `invoice.${uploadTypes[mimeType] ?? 'bin'}`;
+}
+
+/** A Content-Disposition that every browser reads and no name can break (RFC 6266 with an ASCII fallback). */
+export function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/[%;]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Received invoices: typed in, uploaded, or imported from a mailbox; OCR
+ * fills what is empty. Members upload and read their own; managers and
+ * admins manage all.
+ */
+export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQueue; config: Config }) {
+  const files: FileStorage = createLocalFileStorage(path.join(config.dataDir, 'files'));
+
+  /** Members see the invoices they uploaded; managers and admins see all. */
+  const visibleTo = (access: TenantAccess): Prisma.InvoiceWhereInput =>
+    access.canAny('read', 'Invoice') ? {} : { uploadedById: access.tenantUserId ?? '' };
+
+  async function findVisible(tx: Tx | Db, access: TenantAccess, id: string): Promise<Invoice> {
+    const invoice = await tx.invoice.findFirst({ where: { id, tenantId: access.tenantId, ...visibleTo(access) } });
+    if (!invoice) throw notFound('Invoice', id);
+    return invoice;
+  }
+
+  const reread = (tx: Tx, id: string, query: InvoiceQuery, row: Invoice) =>
+    shapesResult(query) ? tx.invoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  /** The type the content shows, or 415. */
+  async function assertUploadType(staged: StagedFile): Promise<string> {
+    const detected = await fileTypeFromBuffer(staged.head);
+    if (!detected || !(detected.mime in uploadTypes)) {
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `The file is ${detected ? detected.mime : 'of no type we recognise'}; send a PDF, PNG, JPEG, TIFF or WebP`,
+      );
+    }
+    return detected.mime;
+  }
+
+  function duplicateOf(tenant: string, existing: { id: string }): AppError {
+    return new AppError('CONFLICT', `This file was already uploaded as invoice ${existing.id}`, {
+      errors: [{ path: 'file', message: `is the file of invoice ${existing.id}` }],
+      headers: { location: `/tenants/${tenant}/invoices/${existing.id}` },
+    });
+  }
+
+  /** Removes a stored file once no invoice uses it (under the file's lock, see `fromFile`). */
+  async function releaseFile(tx: Tx, key: string | null): Promise<void> {
+    if (!key) return;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('invoice-file:' || ${key}))`;
+    const users = await tx.invoice.count({ where: { storageKey: key } });
+    if (users === 0) await files.remove(key);
+  }
+
+  return {
+    files,
+
+    /** The tenant's invoices (a member's own), newest first. */
+    async list(access: TenantAccess, { limit, offset, status, ocrStatus, projectId, from, to }: z.output<typeof ListInvoicesArgs>, query: InvoiceQuery = {}): Promise<Invoice[]> {
+      access.assert('read', 'Invoice');
+      const issued = from || to ? { issueDate: { ...(from ? { gte: dateOf(from) } : {}), ...(to ? { lte: dateOf(to) } : {}) } } : {};
+      return db.invoice.findMany({
+        ...query,
+        ...tenantPage(access.tenantId, { limit, offset }, {
+          ...visibleTo(access),
+          ...(status ? { status } : {}),
+          ...(ocrStatus ? { ocrStatus } : {}),
+          ...(projectId ? { projectId } : {}),
+          ...issued,
+        }),
+      });
+    },
+
+    /** One invoice (a member: one they uploaded). */
+    async get(access: TenantAccess, id: string, query: InvoiceQuery = {}): Promise<Invoice> {
+      access.assert('read', 'Invoice');
+      const invoice = await db.invoice.findFirst({ ...query, where: { id, tenantId: access.tenantId, ...visibleTo(access) } });
+      if (!invoice) throw notFound('Invoice', id);
+      return invoice;
+    },
+
+    /** An invoice typed in by hand; records `invoice.created`. */
+    async create(access: TenantAccess, { issueDate, dueDate, ...data }: z.output<typeof CreateInvoiceDto>, query: InvoiceQuery = {}): Promise<Invoice> {
+      access.assert('create', 'Invoice');
+      return db.$transaction(async (tx) => {
+        if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
+        const invoice = await tx.invoice.create({
+          data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate), tenantId: access.tenantId, source: 'manual', uploadedById: access.tenantUserId },
+        });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.created', actor: access.actor, subjectId: invoice.id, data: eventData(invoice) });
+        return reread(tx, invoice.id, query, invoice);
+      });
+    },
+
+    /** Writes a file aside while it arrives; `fromFile` makes it an invoice or discards it. */
+    stage: (stream: Readable): Promise<StagedFile> => files.stage(stream),
+
+    /**
+     * A staged file becomes an invoice: its type checked by content (415), the
+     * same file in the tenant refused (409 naming the first), OCR queued, and
+     * `invoice.created` recorded. The staged file is kept or discarded either way.
+     */
+    async fromFile(
+      access: TenantAccess,
+      { staged, fileName }: IncomingInvoiceFile,
+      meta: z.output<typeof UploadInvoiceFields>,
+      origin: FileOrigin = { source: 'upload' },
+      query: InvoiceQuery = {},
+    ): Promise<Invoice> {
+      access.assert('create', 'Invoice');
+      let kept = false;
+      try {
+        const mimeType = await assertUploadType(staged);
+        const key = `sha256/${staged.sha256.slice(0, 2)}/${staged.sha256}`;
+        const invoice = await db.$transaction(async (tx) => {
+          // Orders this upload against a deletion that would remove the same file (releaseFile).
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('invoice-file:' || ${key}))`;
+          const existing = await tx.invoice.findFirst({ where: { tenantId: access.tenantId, sha256: staged.sha256 }, select: { id: true } });
+          if (existing) throw duplicateOf(access.tenantId, existing);
+          if (meta.projectId) await projectForWork(tx, access.tenantId, meta.projectId, 'projectId');
+          await staged.keep();
+          kept = true;
+          const { issueDate, dueDate, ...rest } = meta;
+          const created = await tx.invoice.create({
+            data: {
+              ...rest,
+              issueDate: dateOf(issueDate),
+              dueDate: dateOf(dueDate),
+              tenantId: access.tenantId,
+              source: origin.source,
+              syncId: origin.syncId ?? null,
+              emailMessageId: origin.emailMessageId ?? null,
+              fileName: safeFileName(fileName, mimeType),
+              mimeType,
+              size: staged.size,
+              sha256: staged.sha256,
+              storageKey: key,
+              ocrStatus: 'pending',
+              uploadedById: access.tenantUserId,
+            },
+          });
+          await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.created', actor: access.actor, subjectId: created.id, data: eventData(created) });
+          await jobs.send(tx, ocrQueue, { invoiceId: created.id });
+          return reread(tx, created.id, query, created);
+        });
+        return invoice;
+      } finally {
+        if (!kept) await staged.discard();
+      }
+    },
+
+    /** The stored file of an invoice, to stream back. */
+    async file(access: TenantAccess, id: string): Promise<{ stream: Readable; fileName: string; mimeType: string; size: number | null }> {
+      access.assert('read', 'Invoice');
+      const invoice = await findVisible(db, access, id);
+      if (!invoice.storageKey || !invoice.mimeType) throw notFound('File of invoice', id);
+      try {
+        return { stream: await files.open(invoice.storageKey), fileName: invoice.fileName ?? 'invoice', mimeType: invoice.mimeType, size: invoice.size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('File of invoice', id);
+        throw error;
+      }
+    },
+
+    /** Changes an invoice (managers and admins) and records `invoice.updated`. */
+    async update(access: TenantAccess, id: string, { issueDate, dueDate, ...data }: z.output<typeof UpdateInvoiceDto>, query: InvoiceQuery = {}): Promise<Invoice> {
+      access.assert('update', 'Invoice');
+      if (!access.canAny('update', 'Invoice')) throw forbidden('You may not change invoices');
+      return db.$transaction(async (tx) => {
+        await findVisible(tx, access, id);
+        if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
+        const invoice = await tx.invoice.update({ where: { id }, data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate) } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.updated', actor: access.actor, subjectId: id, data: eventData(invoice) });
+        return reread(tx, id, query, invoice);
+      });
+    },
+
+    /** Deletes an invoice, and its file when no other invoice has the same one; records `invoice.deleted`. */
+    async remove(access: TenantAccess, id: string, query: InvoiceQuery = {}): Promise<Invoice> {
+      access.assert('delete', 'Invoice');
+      if (!access.canAny('delete', 'Invoice')) throw forbidden('You may not delete invoices');
+      return db.$transaction(async (tx) => {
+        const existing = await findVisible(tx, access, id);
+        const deleted = await tx.invoice.delete({ ...query, where: { id } });
+        await releaseFile(tx, existing.storageKey);
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.deleted', actor: access.actor, subjectId: id, data: eventData(existing) });
+        return deleted;
+      });
+    },
+
+    /** Queues OCR again (202): fields already filled stay as they are. */
+    async rerunOcr(access: TenantAccess, id: string, query: InvoiceQuery = {}): Promise<Invoice> {
+      access.assert('update', 'Invoice');
+      return db.$transaction(async (tx) => {
+        const invoice = await findVisible(tx, access, id);
+        if (!invoice.storageKey) throw new AppError('INVALID_STATE', 'The invoice has no file to read', { errors: [{ path: 'file', message: 'is missing' }] });
+        if (invoice.ocrStatus === 'pending' || invoice.ocrStatus === 'running') {
+          throw new AppError('INVALID_STATE', `OCR of this invoice is already ${invoice.ocrStatus}`);
+        }
+        const updated = await tx.invoice.update({ where: { id }, data: { ocrStatus: 'pending', lastError: null } });
+        await jobs.send(tx, ocrQueue, { invoiceId: id });
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /** Worker: claims an invoice for OCR; undefined when there is nothing to do (deleted, already done). */
+    async claimForOcr(id: string): Promise<Invoice | undefined> {
+      const { count } = await db.invoice.updateMany({ where: { id, ocrStatus: { in: ['pending', 'running'] }, storageKey: { not: null } }, data: { ocrStatus: 'running' } });
+      return count === 0 ? undefined : (await db.invoice.findUnique({ where: { id } })) ?? undefined;
+    },
+
+    /** Worker: what OCR read; fills only the fields still empty, and tells the uploader. */
+    async completeOcr(invoice: Invoice, result: { text: string; confidence: number; fields: ExtractedFields }, log: Logger): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const current = await tx.invoice.findUnique({ where: { id: invoice.id } });
+        if (!current || current.ocrStatus !== 'running') return;
+        const filled: Prisma.InvoiceUpdateInput = {};
+        for (const [name, value] of Object.entries(result.fields) as [keyof ExtractedFields, string | undefined][]) {
+          if (value === undefined || current[name] !== null) continue;
+          (filled as Record<string, unknown>)[name] = name === 'issueDate' || name === 'dueDate' ? dateOf(value) : value;
+        }
+        const updated = await tx.invoice.update({
+          where: { id: invoice.id },
+          data: { ...filled, ocrStatus: 'done', ocrText: result.text.replace(/\u0000/g, ''), ocrConfidence: result.confidence, lastError: null },
+        });
+        await recordEvent(tx, {
+          tenantId: invoice.tenantId,
+          type: 'invoice.ocr_completed',
+          actor: systemActor('ocr'),
+          subjectId: invoice.id,
+          data: { ...eventData(updated), filled: Object.keys(filled) },
+        });
+      });
+      log.info({ invoiceId: invoice.id, confidence: result.confidence, chars: result.text.length }, 'invoice read');
+    },
+
+    /** Worker: OCR could not read the file; the reason is kept for the uploader. */
+    async failOcr(invoice: Invoice, reason: string, log: Logger): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const { count } = await tx.invoice.updateMany({ where: { id: invoice.id, ocrStatus: 'running' }, data: { ocrStatus: 'failed', lastError: reason } });
+        if (count === 0) return;
+        await recordEvent(tx, {
+          tenantId: invoice.tenantId,
+          type: 'invoice.ocr_failed',
+          actor: systemActor('ocr'),
+          subjectId: invoice.id,
+          data: { ...eventData(invoice), ocrStatus: 'failed', lastError: reason },
+        });
+      });
+      log.warn({ invoiceId: invoice.id, reason }, 'invoice could not be read');
+    },
+  };
+}
+
+/** What events carry of an invoice: its fields, not its OCR text. */
+function eventData(invoice: Invoice): Record<string, unknown> {
+  const { ocrText: _ocrText, storageKey: _storageKey, ...rest } = invoice;
+  return rest;
+}
+
+export type InvoiceService = ReturnType<typeof createInvoiceService>;

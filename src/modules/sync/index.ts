@@ -1,0 +1,34 @@
+import { crud } from '../../rest/route.js';
+import { defineModule, work } from '../module.js';
+import { syncRunQueue, syncTickQueue } from './sync.jobs.js';
+import { createSyncService, type SyncService } from './sync.service.js';
+import './sync.graphql.js';
+
+const syncs = '/tenants/{tenantId}/syncs';
+
+/** Mailbox syncs: IMAP mailboxes whose invoice attachments are imported, on a schedule or on request. */
+export const syncModule = defineModule({
+  name: 'syncs',
+  createService: createSyncService,
+  routes: [
+    ...crud('sync', syncs, 'syncId', { one: 'mailbox sync', many: 'mailbox syncs' }, {
+      list: 'Query.syncs',
+      get: 'Query.sync',
+      create: { field: 'Mutation.createSync', summary: 'Save a mailbox to import invoices from (the password is write-only)' },
+      update: 'Mutation.updateSync',
+      remove: { field: 'Mutation.deleteSync', summary: 'Delete a mailbox sync (its invoices stay)' },
+    }),
+    { controller: 'sync', action: 'run', method: 'POST', path: `${syncs}/{syncId}/run`, field: 'Mutation.runSync', status: 202, summary: 'Read the mailbox now, in the background' },
+  ],
+  jobs: [
+    work(syncRunQueue, ({ syncId }, { services, log }) => services.syncs.run(syncId, services.invoices, log)),
+    work(syncTickQueue, (_data, { services, log }) => services.syncs.queueDue(log)),
+  ],
+  schedules: [{ queue: syncTickQueue, cron: '* * * * *' }],
+});
+
+declare module '../../graphql/context.js' {
+  interface Services {
+    syncs: SyncService;
+  }
+}
