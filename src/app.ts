@@ -16,6 +16,8 @@ import type { LiveEvents } from './events/live.js';
 import { createGraphQLContext, type GraphQLContext, type Services } from './graphql/context.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
 import { createGate } from './http/gate.js';
+import { createRateLimits, type RateLimits } from './http/rate-limit.js';
+import type { Metrics } from './http/metrics.js';
 import { createGraphQLServer, type GraphQLServer } from './http/graphql.js';
 import { createHealthCheck } from './http/health.js';
 import type { Logger } from './lib/logger.js';
@@ -48,6 +50,11 @@ export interface App {
   health(): Promise<HttpResult>;
   /** The authentication gate of HTTP requests. */
   gate(request: IncomingMessage): Promise<GateResult>;
+  /** Request budgets shared by every process. */
+  limits: RateLimits;
+  metrics: Metrics;
+  /** Superadmins, API keys, and people who are owner or admin somewhere read /metrics (METRICS_TOKEN aside). */
+  mayReadMetrics(actor: Actor): Promise<boolean>;
   /** The GraphQL context of one request (REST runs through GraphQL too). */
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
 }
@@ -60,13 +67,15 @@ export interface AppOptions {
   sql: Sql;
   jobs: JobQueue;
   live: LiveEvents;
+  /** The process's metrics (built once, shared with the workers). */
+  metrics: Metrics;
   embeddedDatabase: boolean;
 }
 
 /** The REST paths under which even an unknown path is public (sign-in). */
 const publicPrefixes = ['/api/auth/'];
 
-export function createApp({ config, secrets, log, db, sql, jobs, live, embeddedDatabase }: AppOptions): App {
+export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, embeddedDatabase }: AppOptions): App {
   const services = createServices({ db, sql, log, config, secrets, jobs, live });
   const restApi = compileRestApi(schema, routeTable);
   const openApi = openApiDocumentOf(restApi, config.baseUrl, version);
@@ -74,7 +83,8 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, embeddedD
   const afterSignIn = createSignInRules({ db, users: services.users, superadminEmails: config.superadminEmails, log });
   const auth = createAuth({ config, secrets, db, log, afterSignIn });
   const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: createSessionResolver(auth) });
-  const gate = createGate({ authenticator, origins });
+  const limits = createRateLimits({ sql, config, log });
+  const gate = createGate({ authenticator, origins, limits });
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
   return {
@@ -87,7 +97,7 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, embeddedD
     auth,
     origins,
     authenticator,
-    graphql: createGraphQLServer({ schema, log }),
+    graphql: createGraphQLServer({ schema, log, metrics }),
     rest: createRestRouter({
       matcher: new RouteMatcher(restApi.routes),
       executor: createFieldExecutor(restApi.restSchema, restApi.routes),
@@ -99,6 +109,14 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, embeddedD
     docs: createDocsHandler(openApi),
     health: createHealthCheck({ db, version, embeddedDatabase }),
     gate,
+    limits,
+    metrics,
+    async mayReadMetrics(actor) {
+      if (actor.type === 'api_key' || actor.type === 'system') return true;
+      if (actor.isSuperadmin) return true;
+      const admin = await db.tenantUser.findFirst({ where: { userId: actor.userId, status: 'active', role: { in: ['owner', 'admin'] } }, select: { id: true } });
+      return admin !== null;
+    },
     contextFor,
   };
 }

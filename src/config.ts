@@ -38,6 +38,12 @@ export interface Config {
   /** Browser origins allowed to send cookie-authenticated state-changing requests. */
   trustedOrigins: string[];
   webhookAllowPrivateUrls: boolean;
+  /** Requests a minute per API key or session, shared by every process; 0 turns the limit off. */
+  rateLimitPerMinute: number;
+  /** Requests a minute per client IP to /api/auth/*; 0 turns the limit off. */
+  authRateLimitPerMinute: number;
+  /** A bearer token that may read /metrics (besides admins and superadmins). */
+  metricsToken: string | undefined;
   role: ProcessRole;
   logLevel: string;
 }
@@ -105,6 +111,9 @@ const environmentSchema = z.object({
   SUPERADMIN_EMAILS: commaList,
   TRUSTED_ORIGINS: commaList,
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag,
+  RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(z.string().regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)').transform(Number).optional()),
+  AUTH_RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(z.string().regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)').transform(Number).optional()),
+  METRICS_TOKEN: optionalNonEmpty.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
   ROLE: optionalNonEmpty.pipe(z.enum(processRoles).optional()),
   LOG_LEVEL: optionalNonEmpty.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
@@ -176,6 +185,9 @@ export function loadConfig(environment: Environment = process.env): Config {
     superadminEmails: env.SUPERADMIN_EMAILS.map((email) => email.toLowerCase()),
     trustedOrigins: [...new Set(trustedOrigins)],
     webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? 600,
+    authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 30,
+    metricsToken: env.METRICS_TOKEN,
     role: env.ROLE ?? 'all',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
   };

@@ -14,6 +14,7 @@ import { createPgListener, type PgListener } from './db/listener.js';
 import { migrateDatabase } from './db/migrations.js';
 import { startJobs, type JobRunner } from './events/jobs.js';
 import { createLiveEvents } from './events/live.js';
+import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket, type GraphQLWebSocket } from './http/websocket.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -108,11 +109,17 @@ export async function startTally({
       works: runsWorkers(config.role),
       ...(superviseIntervalSeconds ? { superviseIntervalSeconds } : {}),
     });
-    const app = createApp({ config, secrets, log, db, sql, jobs, live, embeddedDatabase: database.embedded !== undefined });
+    const runner = jobs;
+    const metrics = createMetrics({
+      poolUse: client.poolUse,
+      queueDepths: async () =>
+        (await runner.boss.getQueues()).map((queue) => ({ name: queue.name, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount })),
+    });
+    const app = createApp({ config, secrets, log, db, sql, jobs, live, metrics, embeddedDatabase: database.embedded !== undefined });
 
     // Workers first: once the process says it listens, it runs everything its role has.
     if (runsWorkers(config.role)) {
-      workers = await startWorkers({ db, services: app.services, jobs, listener, log: log.child({ component: 'worker' }) });
+      workers = await startWorkers({ db, services: app.services, jobs, listener, metrics, log: log.child({ component: 'worker' }) });
     }
 
     let server: http.Server | undefined;

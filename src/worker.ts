@@ -12,6 +12,7 @@ import { createOutboxDispatcher, type OutboxDispatcher } from './events/dispatch
 import type { JobResult, WorkOptions } from 'pg-boss';
 import type { JobRunner } from './events/jobs.js';
 import type { Services } from './graphql/context.js';
+import type { Metrics } from './http/metrics.js';
 import type { Logger } from './lib/logger.js';
 import { modules } from './modules/index.js';
 import type { JobWorker } from './modules/module.js';
@@ -32,12 +33,14 @@ export async function startWorkers({
   services,
   jobs,
   listener,
+  metrics,
   log,
 }: {
   db: Db;
   services: Services;
   jobs: JobRunner;
   listener: PgListener;
+  metrics: Metrics;
   log: Logger;
 }): Promise<Workers> {
   for (const module of modules) {
@@ -63,8 +66,10 @@ export async function startWorkers({
               const jobLog = log.child({ queue: queue.name, jobId: id, retry: retryCount });
               try {
                 await job.run(data, { services, log: jobLog });
+                metrics.job(queue.name, 'completed');
                 return { id, status: 'completed' };
               } catch (error) {
+                metrics.job(queue.name, 'failed');
                 jobLog.error({ err: error }, 'job failed; pg-boss retries it');
                 return { id, status: 'failed', output: { message: error instanceof Error ? error.message : String(error) } };
               }

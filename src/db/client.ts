@@ -29,9 +29,19 @@ export interface Sql {
 
 export type QueryObserver = (sql: string, params: readonly unknown[]) => void;
 
+/** How the pool's connections are used right now (for /metrics). */
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
 export interface DatabaseClient {
   db: Db;
   sql: Sql;
+  poolUse(): PoolUse;
   /** Resolves once every connection is closed (`$disconnect` alone does not wait for the pool). */
   close(): Promise<void>;
 }
@@ -73,6 +83,7 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
   return {
     db,
     sql,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     close() {
       closing ??= (async () => {
         await db.$disconnect();

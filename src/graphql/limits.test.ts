@@ -1,6 +1,6 @@
-import { buildSchema, parse, validate } from 'graphql';
+import { buildSchema, getIntrospectionQuery, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { aliasLimitRule, depthLimitRule } from './limits.js';
+import { aliasLimitRule, depthLimitRule, maxIntrospectionDepth, nulByteRule } from './limits.js';
 
 const schema = buildSchema(`
   type Node { id: ID!, child: Node }
@@ -31,8 +31,22 @@ describe('GraphQL limits', () => {
     expect(errorsOf(viaFragments)[0]).toMatch(/levels deep/);
   });
 
-  it('does not count introspection, which GraphiQL needs', () => {
-    expect(errorsOf('{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }')).toEqual([]);
+  it('lets introspection as deep as the standard introspection query through, and no deeper', () => {
+    expect(maxIntrospectionDepth).toBe(15);
+    expect(validate(schema, parse(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true, oneOf: true })), [depthLimitRule])).toEqual([]);
+    const ofTypes = (count: number) => `{ __schema { types { fields { type { ${'ofType { '.repeat(count)}name${' }'.repeat(count)} } } } } }`;
+    expect(errorsOf(ofTypes(10))).toEqual([]);
+    expect(errorsOf(ofTypes(11))).toEqual(['The operation is 16 levels deep; the limit is 15']);
+    expect(errorsOf(ofTypes(200))).toEqual(['The operation is 205 levels deep; the limit is 15']);
+    // Introspection inside an ordinary query counts against 12.
+    expect(errorsOf(`{ node { ${'child { '.repeat(9)}__typename${' }'.repeat(9)} } }`)).toEqual([]);
+    expect(errorsOf(`{ node { ${'child { '.repeat(11)}__typename${' }'.repeat(11)} } }`)).toEqual(['The operation is 13 levels deep; the limit is 12']);
+  });
+
+  it('refuses a NUL character in a string literal', () => {
+    const withNul = validate(buildSchema('type Query { echo(text: String): String }'), parse('{ echo(text: "a\\u0000b") }'), [nulByteRule]);
+    expect(withNul.map((error) => error.extensions.code)).toEqual(['VALIDATION_FAILED']);
+    expect(validate(buildSchema('type Query { echo(text: String): String }'), parse('{ echo(text: "ab") }'), [nulByteRule])).toEqual([]);
   });
 
   it('allows 30 aliases and refuses 31', () => {

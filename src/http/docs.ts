@@ -49,7 +49,7 @@ const initScript = `window.ui = SwaggerUIBundle({
 
 const securityHeaders = {
   'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'",
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
   'x-content-type-options': 'nosniff',
 };
 

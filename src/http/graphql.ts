@@ -1,9 +1,11 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { Kind, OperationTypeNode, type ExecutionArgs, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { Kind, OperationTypeNode, type DocumentNode, type ExecutionArgs, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../graphql/context.js';
 import { toGraphQLError } from '../graphql/errors.js';
-import { aliasLimitRule, depthLimitRule } from '../graphql/limits.js';
+import { aliasLimitRule, depthLimitRule, nulByteRule } from '../graphql/limits.js';
+import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
+import type { Metrics } from './metrics.js';
 import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
 
@@ -53,6 +55,15 @@ function limits(): Plugin<GraphQLContext> {
     onValidate({ addValidationRule }) {
       addValidationRule(depthLimitRule);
       addValidationRule(aliasLimitRule);
+      addValidationRule(nulByteRule);
+    },
+    onParams({ params }) {
+      const nul = nulBytePath(params.variables ?? {});
+      if (nul !== undefined) {
+        throw createGraphQLError(`Variable ${nul} ${nulByteMessage}`, {
+          extensions: { code: 'VALIDATION_FAILED', http: { status: 400 }, errors: [{ path: nul, message: nulByteMessage }] },
+        });
+      }
     },
   };
 }
@@ -69,6 +80,23 @@ function declaredBodyLimit(): Plugin<GraphQLContext> {
       if (Number.isFinite(declared) && declared > jsonBodyLimit) {
         throw createGraphQLError('The body is larger than 1 MiB', { extensions: { http: { status: 413 }, code: 'PAYLOAD_TOO_LARGE' } });
       }
+    },
+  };
+}
+
+/** Counts each operation by type and whether it ended with errors. */
+function operationMetrics(metrics: Metrics): Plugin<GraphQLContext> {
+  return {
+    onExecute({ args }) {
+      const document = args.document as DocumentNode;
+      const operation = document.definitions.find((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
+      const type = operation?.operation ?? 'unknown';
+      return {
+        onExecuteDone({ result }) {
+          const failed = 'errors' in result && Array.isArray(result.errors) && result.errors.length > 0;
+          metrics.graphqlOperation(type, failed ? 'error' : 'ok');
+        },
+      };
     },
   };
 }
@@ -95,7 +123,7 @@ function isSubscription({ document, operationName }: ExecutionArgs): boolean {
   );
 }
 
-export function createGraphQLServer({ schema, log }: { schema: GraphQLSchema; log: Logger }) {
+export function createGraphQLServer({ schema, log, metrics }: { schema: GraphQLSchema; log: Logger; metrics?: Metrics }) {
   const yogaLog = log.child({ component: 'graphql' });
   return createYoga<GraphQLContext>({
     schema,
@@ -117,6 +145,7 @@ export function createGraphQLServer({ schema, log }: { schema: GraphQLSchema; lo
     },
     // Each distinct document is compiled once (graphql-jit) and run as plain code after that.
     plugins: [
+      ...(metrics ? [operationMetrics(metrics)] : []),
       declaredBodyLimit(),
       limits(),
       useGraphQlJit({ disablingCapturingStackErrors: true }, { enableIf: (args) => !isSubscription(args) }),

@@ -5,7 +5,7 @@
  * the resources. The gate itself lives here, shared by REST, GraphQL and the
  * WebSocket upgrade.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +19,8 @@ import { problemResult, type HttpResult } from '../lib/problem.js';
 import type { GateResult, RequestState, RestRouter } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
 import type { GraphQLServer } from './graphql.js';
+import type { RateLimits } from './rate-limit.js';
+import type { Metrics } from './metrics.js';
 
 /** What the server needs from the process (the App satisfies it). */
 export interface HttpServerDependencies {
@@ -29,8 +31,20 @@ export interface HttpServerDependencies {
   graphql: GraphQLServer;
   health(): Promise<HttpResult>;
   gate(request: IncomingMessage): Promise<GateResult>;
+  limits: RateLimits;
+  metrics: Metrics;
+  mayReadMetrics(actor: Actor): Promise<boolean>;
+  config: { metricsToken: string | undefined };
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
 }
+
+export const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': "frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+} as const;
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -39,11 +53,12 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
 }
 
-async function send(response: ServerResponse, result: HttpResult): Promise<void> {
+/** Writes `result`, with `extra` headers (the request's own: RateLimit-*) under its own. */
+async function send(response: ServerResponse, result: HttpResult, extra: Record<string, string> = {}): Promise<void> {
   for (const cookie of result.cookies ?? []) response.appendHeader('set-cookie', cookie);
   // The rest of a body we stopped reading (413) must not be read as the next request.
   if (result.status === 413) response.setHeader('connection', 'close');
-  response.writeHead(result.status, result.headers);
+  response.writeHead(result.status, { ...extra, ...result.headers });
   if (result.body instanceof Readable) {
     // A client that goes away destroys the stream, which closes what it reads from.
     await pipeline(result.body, response).catch(() => result.body instanceof Readable && result.body.destroy());
@@ -71,6 +86,22 @@ function clientWentAway(request: IncomingMessage, error: unknown): boolean {
   return code === 'ECONNRESET' || message === 'aborted' || (request.destroyed && !request.complete);
 }
 
+/** Whether the request carries `Bearer <token>`, compared in constant time. */
+function bearerIs(request: IncomingMessage, token: string | undefined): boolean {
+  if (!token) return false;
+  const given = Buffer.from(request.headers.authorization ?? '');
+  const wanted = Buffer.from(`Bearer ${token}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** The metrics label of a request: its route template, a fixed path, or `unmatched` (never a raw path with ids). */
+function routeOf(pathname: string, state: RequestState): string {
+  if (state.route) return state.route;
+  if (pathname === '/health' || pathname === '/graphql' || pathname === '/metrics') return pathname;
+  if (isDocsPath(pathname)) return '/docs';
+  return 'unmatched';
+}
+
 const isDocsPath = (pathname: string): boolean =>
   pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml';
 
@@ -83,12 +114,28 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
       const admitted = await app.gate(request);
       if ('error' in admitted) return send(response, graphqlRefusal(admitted.error, state.requestId));
       for (const cookie of admitted.cookies) response.appendHeader('set-cookie', cookie);
+      for (const [name, value] of Object.entries(admitted.headers)) response.setHeader(name, value);
       state.actor = admitted.actor;
       state.knownTenant = admitted.tenant;
     }
     // yoga reads the body itself, within the same 1 MiB limit, and writes the answer (streams included).
     const answer = await app.graphql.handleNodeRequestAndResponse(request, response, app.contextFor(state.actor, state));
     await sendNodeResponse(answer, response, request, true);
+  }
+
+  async function serveMetrics(request: IncomingMessage, response: ServerResponse, state: RequestState): Promise<void> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`, { headers: { allow: 'GET, HEAD' } });
+    }
+    if (!bearerIs(request, app.config.metricsToken)) {
+      const admitted = await app.gate(request);
+      if ('error' in admitted) return send(response, problemResult(admitted.error, state.requestId));
+      state.actor = admitted.actor;
+      if (!(await app.mayReadMetrics(admitted.actor))) {
+        throw new AppError('FORBIDDEN', 'Metrics are for owners and admins, superadmins, API keys, or METRICS_TOKEN');
+      }
+    }
+    return send(response, { status: 200, headers: { 'content-type': app.metrics.contentType }, body: await app.metrics.render() });
   }
 
   async function dispatch(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
@@ -101,12 +148,19 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
     for (const [name, value] of Object.entries(app.origins.corsHeaders(request.headers))) response.setHeader(name, value);
 
     if (pathname === '/health') return send(response, await app.health());
+    if (pathname === '/metrics') return serveMetrics(request, response, state);
     if (isDocsPath(pathname)) {
       const result = await app.docs.handle(pathname, request.headers['if-none-match']);
       return send(response, result ?? problemResult(new AppError('NOT_FOUND', `No document at ${pathname}`), state.requestId));
     }
     if (pathname === '/graphql') return serveGraphQL(request, response, url, state);
-    return send(response, await app.rest.handle(request, url, state));
+    if (pathname.startsWith('/api/auth/')) {
+      // Sign-in is public: its budget is the client's address (the socket's; proxies are not trusted).
+      const rate = await app.limits.signIn(request.socket.remoteAddress ?? 'unknown');
+      if (rate.refusal) return send(response, problemResult(rate.refusal, state.requestId));
+      state.headers = rate.headers;
+    }
+    return send(response, await app.rest.handle(request, url, state), state.headers);
   }
 
   const server = http.createServer(async (request, response) => {
@@ -114,6 +168,9 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
     const requestId = requestIdOf(request);
     const state: RequestState = { requestId, log: app.log.child({ requestId }), actor: null };
     response.setHeader('x-request-id', requestId);
+    // Every answer: no type sniffing, no referrer, never framed (GraphiQL and the docs are HTML pages), and not
+    // cached, since most carry a caller's data; the docs set their own caching.
+    for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
       await dispatch(request, response, url, state);
@@ -129,9 +186,11 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
       if (response.headersSent) {
         response.destroy();
       } else {
-        await send(response, problemResult(appError, requestId));
+        await send(response, problemResult(appError, requestId), state.headers);
       }
     } finally {
+      const seconds = (performance.now() - started) / 1000;
+      app.metrics.request(request.method ?? 'GET', routeOf(url.pathname, state), response.statusCode, seconds);
       const actor = state.actor;
       const entry = {
         method: request.method,

@@ -24,12 +24,14 @@ import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
 import type { RequestState } from '../rest/router.js';
 import type { GraphQLServer } from './graphql.js';
+import type { RateLimits } from './rate-limit.js';
 
 /** What the WebSocket endpoint needs from the process (the App satisfies it). */
 export interface GraphQLWebSocketDependencies {
   log: Logger;
   authenticator: Authenticator;
   origins: OriginPolicy;
+  limits: RateLimits;
   graphql: GraphQLServer;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
 }
@@ -50,6 +52,7 @@ export interface GraphQLWebSocketOptions {
 
 /** graphql-ws's close code for a credential that no longer holds. */
 const unauthorizedClose = 4401;
+const tooManyRequestsClose = 4429;
 
 type OperationResult = ReturnType<NonNullable<ServerOptions['execute']>>;
 
@@ -106,6 +109,11 @@ async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credent
         );
         if (result.actor === null) return false;
         if (result.credential === 'session' && app.origins.crossSiteRefusal(request.headers)) return false;
+        // A connect spends one request of the caller's budget; over it, the socket closes with 4429.
+        if ((await app.limits.caller(result.actor)).refusal) {
+          context.extra.socket.close(tooManyRequestsClose, 'Too many requests: try again later');
+          return false;
+        }
         const authorization = typeof fromParams === 'string' ? fromParams : request.headers.authorization;
         const { socket } = context.extra;
         const connection: Connection = {

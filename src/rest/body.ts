@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Busboy } from '@fastify/busboy';
+import { nulByteMessage } from '../lib/nul-bytes.js';
 import { AppError, validationFailed } from '../lib/errors.js';
 
 /** JSON bodies (REST and GraphQL) are limited to 1 MiB. */
@@ -142,6 +143,10 @@ export function readMultipart<FileResult>(
     parser.on('field', (name, value, _nameTruncated, valueTruncated) => {
       if (valueTruncated) {
         fail(validationFailed([{ path: name, message: `must be at most ${multipartFieldLimit.bytes} bytes` }]));
+        return;
+      }
+      if (value.includes('\u0000') || name.includes('\u0000')) {
+        fail(validationFailed([{ path: name.replace(/\u0000/g, '\\u0000'), message: nulByteMessage }]));
         return;
       }
       fields[name] = value;

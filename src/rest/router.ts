@@ -14,6 +14,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import { fieldErrorsOf, parseInput, type StrictObject } from '../lib/dto.js';
 import { AppError, validationFailed, type FieldError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
 import { isJson, readBody, readMultipart } from './body.js';
 import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute, QueryValueKind, RouteMatcher } from './compile.js';
@@ -21,13 +22,19 @@ import type { NativeRequest, Platform } from './route.js';
 import type { FieldExecutor } from './executor.js';
 
 /** The authentication gate's answer: who calls (and cookies to refresh), or why not. */
-export type GateResult = { actor: Actor; cookies: string[]; tenant?: TenantRecord } | { error: AppError };
+export type GateResult =
+  | { actor: Actor; cookies: string[]; tenant?: TenantRecord; /** Headers every answer to this request carries (RateLimit-*). */ headers: Record<string, string> }
+  | { error: AppError };
 
 export interface RequestState {
   requestId: string;
   log: Logger;
   /** Set once the gate has admitted the caller (for the request log). */
   actor: Actor | null;
+  /** Headers for whatever the answer turns out to be, errors included (RateLimit-*). */
+  headers?: Record<string, string>;
+  /** The route template that matched (`/tenants/{tenantId}/notes`), for metrics. */
+  route?: string;
   /** A tenant the gate read with the credential (an API key's own), as it is now. */
   knownTenant?: TenantRecord;
 }
@@ -64,6 +71,10 @@ function queryArguments(url: URL, route: CompiledRoute): { values: Record<string
   for (const name of new Set(url.searchParams.keys())) {
     const kind: QueryValueKind | undefined = route.queryArguments[name];
     const raw = url.searchParams.getAll(name);
+    if (raw.some((value) => value.includes('\u0000')) || name.includes('\u0000')) {
+      errors.push({ path: name.replace(/\u0000/g, '\\u0000'), message: nulByteMessage });
+      continue;
+    }
     if (kind === undefined) {
       if (loose) values[name] = raw.at(-1);
       else errors.push({ path: name, message: 'is not a known query parameter' });
@@ -105,18 +116,24 @@ function parseJsonBody(request: IncomingMessage, body: Buffer | undefined, dto: 
   } catch (error) {
     throw new AppError('BAD_REQUEST', `The body is not valid JSON: ${(error as Error).message}`);
   }
+  const nul = nulBytePath(json);
+  if (nul !== undefined) throw validationFailed([{ path: nul, message: nulByteMessage }]);
   return json;
 }
 
 function splitPath(pathname: string): string[] {
+  let parts: string[];
   try {
-    return pathname
+    parts = pathname
       .split('/')
       .filter((part) => part !== '')
       .map((part) => decodeURIComponent(part));
   } catch {
     throw new AppError('BAD_REQUEST', 'The path is not valid percent-encoding');
   }
+  // No id holds a NUL: whatever it names does not exist.
+  if (parts.some((part) => part.includes('\u0000'))) throw new AppError('NOT_FOUND', 'Nothing is found at a path with a NUL character');
+  return parts;
 }
 
 const hasBody = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
@@ -213,6 +230,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     const method = request.method ?? 'GET';
     const match = matcher.match(method, splitPath(url.pathname));
     const route = match.kind === 'found' ? match.route : undefined;
+    if (route) state.route = route.path;
     const isPublic = route ? route.access.kind === 'public' : publicPrefixes.some((prefix) => url.pathname.startsWith(prefix));
     let cookies: string[] = [];
     if (!isPublic) {
@@ -220,6 +238,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
       if ('error' in admitted) return problemResult(admitted.error, state.requestId);
       state.actor = admitted.actor;
       state.knownTenant = admitted.tenant;
+      state.headers = admitted.headers;
       cookies = admitted.cookies;
     }
     if (match.kind === 'not-found') {

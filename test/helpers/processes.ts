@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCli, type RunningCommand } from './cli.js';
-import { freePort, testSecrets } from './server.js';
+import { freePort, testSecrets, unlimitedRates } from './server.js';
 
 export interface TallyProcess {
   role: 'api' | 'worker';
@@ -33,6 +33,7 @@ export async function startTallyProcess(role: 'api' | 'worker', databaseUrl: str
     BASE_URL: url,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    ...unlimitedRates,
     ...testSecrets,
     ...env,
   });

@@ -31,6 +31,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Budgets no test reaches, except those that test the limits. */
+export const unlimitedRates = { RATE_LIMIT_PER_MINUTE: '0', AUTH_RATE_LIMIT_PER_MINUTE: '0' };
+
 /** The secrets every test server (and the processes tests start beside it) share. */
 export const testSecrets = {
   AUTH_SECRET: 'test-auth-secret-0123456789abcdefghijklmnop',
@@ -69,6 +72,8 @@ export async function startTestServer({
     PORT: String(port),
     BASE_URL: `http://localhost:${port}`,
     DATA_DIR: dataDir,
+    // Tests make far more requests a minute than a client should; the rate limit tests set their own.
+    ...unlimitedRates,
     ...testSecrets,
     ...env,
   });

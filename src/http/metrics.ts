@@ -1,0 +1,80 @@
+/**
+ * Prometheus metrics of one process (`GET /metrics`, text format), built
+ * once: HTTP requests by route template and status (never by raw path, so
+ * ids do not explode the series), GraphQL operations, the database pool,
+ * the event loop (prom-client's defaults), and the job queues and their
+ * outcomes. Readable by superadmins, by owners and admins of any tenant and
+ * API keys, or with `Authorization: Bearer <METRICS_TOKEN>` for a scraper.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PoolUse } from '../db/client.js';
+
+export interface QueueDepth {
+  name: string;
+  ready: number;
+  deferred: number;
+  active: number;
+}
+
+export interface Metrics {
+  /** One answered HTTP request: its route template (`/tenants/{tenantId}/notes`), not its path. */
+  request(method: string, route: string, status: number, seconds: number): void;
+  /** One GraphQL operation at /graphql. */
+  graphqlOperation(type: string, outcome: 'ok' | 'error'): void;
+  /** One job a worker finished. */
+  job(queue: string, outcome: 'completed' | 'failed'): void;
+  contentType: string;
+  render(): Promise<string>;
+}
+
+export function createMetrics({ poolUse, queueDepths }: { poolUse: () => PoolUse; queueDepths: () => Promise<QueueDepth[]> }): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'tally_' });
+  const requests = new Counter({ name: 'tally_http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'tally_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const operations = new Counter({ name: 'tally_graphql_operations_total', help: 'GraphQL operations run at /graphql', labelNames: ['type', 'outcome'], registers: [registry] });
+  const jobs = new Counter({ name: 'tally_jobs_total', help: 'Jobs finished by this worker process', labelNames: ['queue', 'outcome'], registers: [registry] });
+  new Gauge({
+    name: 'tally_db_pool_connections',
+    help: 'Database pool connections by state (waiting: queries waiting for one)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const use = poolUse();
+      this.set({ state: 'total' }, use.total);
+      this.set({ state: 'idle' }, use.idle);
+      this.set({ state: 'waiting' }, use.waiting);
+      this.set({ state: 'max' }, use.max);
+    },
+  });
+  new Gauge({
+    name: 'tally_queue_jobs',
+    help: 'Jobs in each queue by state (shared by all processes)',
+    labelNames: ['queue', 'state'],
+    registers: [registry],
+    async collect() {
+      for (const queue of await queueDepths().catch(() => [])) {
+        this.set({ queue: queue.name, state: 'ready' }, queue.ready);
+        this.set({ queue: queue.name, state: 'deferred' }, queue.deferred);
+        this.set({ queue: queue.name, state: 'active' }, queue.active);
+      }
+    },
+  });
+  return {
+    request(method, route, status, seconds) {
+      const labels = { method, route, status: String(status) };
+      requests.inc(labels);
+      latency.observe(labels, seconds);
+    },
+    graphqlOperation: (type, outcome) => operations.inc({ type, outcome }),
+    job: (queue, outcome) => jobs.inc({ queue, outcome }),
+    contentType: registry.contentType,
+    render: () => registry.metrics(),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Rate limits shared by separate server processes on one database: 600
+ * requests a minute per API key or session over REST, GraphQL and WebSocket
+ * connects, and 30 a minute per address on sign-in, answered 429
+ * RATE_LIMITED with Retry-After and RateLimit-* headers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectWs } from './helpers/graphql-ws.js';
+import { apiClient } from './helpers/http.js';
+import { startTallyProcess, type TallyProcess } from './helpers/processes.js';
+import { seeder, type SeededTenant } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+const processes: TallyProcess[] = [];
+let tenant: SeededTenant;
+
+beforeAll(async () => {
+  // The in-process server migrates the database and seeds; two `tally serve` processes carry the limits.
+  server = await startTestServer({ env: { ROLE: 'api' } });
+  const limits = { RATE_LIMIT_PER_MINUTE: '600', AUTH_RATE_LIMIT_PER_MINUTE: '30' };
+  processes.push(...(await Promise.all([startTallyProcess('api', server.databaseUrl, limits), startTallyProcess('api', server.databaseUrl, limits)])));
+  tenant = await seeder(server).tenant();
+}, 90_000);
+afterAll(async () => {
+  await Promise.all(processes.map((each) => each.stop()));
+  await server?.stop();
+});
+
+describe('rate limits across two processes', () => {
+  it('let 600 requests with one key through, then answer 429 with Retry-After on both processes, REST, GraphQL and WebSocket', async () => {
+    const [first, second] = processes as [TallyProcess, TallyProcess];
+    const clients = [apiClient(first.url, { apiKey: tenant.key }), apiClient(second.url, { apiKey: tenant.key })];
+    const statuses: number[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < 601) {
+          const index = next++;
+          statuses.push((await (clients[index % 2] as (typeof clients)[number]).get(`/tenants/${tenant.id}/notes`)).status);
+        }
+      }),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(600);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+
+    for (const client of clients) {
+      const refused = await client.get<{ code: string; detail: string }>(`/tenants/${tenant.id}/notes`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(refused.headers.get('ratelimit-limit')).toBe('600');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      const graphql = await client.graphql('query ($t: ID!) { notes(tenantId: $t) { id } }', { t: tenant.id });
+      expect(graphql.status).toBe(429);
+      expect(graphql.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    }
+    const socket = connectWs(first.url, { authorization: `Bearer ${tenant.key}` });
+    expect(await socket.closed).toBe(4429);
+    await socket.client.dispose();
+
+    // Another key of the tenant has its own budget.
+    const other = await seeder(server).tenant();
+    const fresh = await apiClient(second.url, { apiKey: other.key }).get(`/tenants/${other.id}/notes`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('ratelimit-limit')).toBe('600');
+    expect(fresh.headers.get('ratelimit-remaining')).toBe('599');
+  });
+
+  it('let 30 sign-in requests a minute from one address, counted over both processes', async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 31; index += 1) {
+      const target = processes[index % 2] as TallyProcess;
+      statuses.push((await fetch(`${target.url}/api/auth/session`)).status);
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const refused = await fetch(`${(processes[0] as TallyProcess).url}/api/auth/signin/oidc`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+});
