@@ -46,6 +46,12 @@ export interface Config {
   metricsToken: string | undefined;
   role: ProcessRole;
   logLevel: string;
+  /** Longest time to receive a whole request, headers and body (uploads included). */
+  requestTimeoutMs: number;
+  /** Longest time to receive a request's headers. */
+  headersTimeoutMs: number;
+  /** Longest pause in a request body that is still arriving. */
+  bodyIdleTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -71,6 +77,15 @@ const optionalNonEmpty = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const milliseconds = optionalNonEmpty.pipe(
+  z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be at least 1'))
+    .optional(),
+);
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
@@ -118,6 +133,9 @@ const environmentSchema = z.object({
   LOG_LEVEL: optionalNonEmpty.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  REQUEST_TIMEOUT_MS: milliseconds,
+  HEADERS_TIMEOUT_MS: milliseconds,
+  BODY_IDLE_TIMEOUT_MS: milliseconds,
 });
 
 type Environment = Record<string, string | undefined>;
@@ -166,6 +184,15 @@ export function loadConfig(environment: Environment = process.env): Config {
 
   const trustedOrigins = [originOf(baseUrl), ...env.TRUSTED_ORIGINS.map((origin) => originOf(origin))];
 
+  // A 20 MiB upload on a slow uplink takes minutes: the whole request gets a
+  // generous limit, and slow-loris clients are cut by the headers limit and
+  // the body's idle limit instead.
+  const requestTimeoutMs = env.REQUEST_TIMEOUT_MS ?? 300_000;
+  const headersTimeoutMs = env.HEADERS_TIMEOUT_MS ?? Math.min(10_000, requestTimeoutMs);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS');
+  }
+
   return {
     nodeEnv,
     databaseUrl: env.DATABASE_URL,
@@ -190,5 +217,8 @@ export function loadConfig(environment: Environment = process.env): Config {
     metricsToken: env.METRICS_TOKEN,
     role: env.ROLE ?? 'all',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS ?? 10_000,
   };
 }

@@ -130,7 +130,11 @@ export async function startTally({
         const created = await bootstrapDemoTenant({ config, db, services: app.services, log });
         if (created) printBootstrapKey(created, config.baseUrl);
       }
-      server = createHttpServer(app);
+      server = createHttpServer(app, {
+        requestTimeoutMs: config.requestTimeoutMs,
+        headersTimeoutMs: config.headersTimeoutMs,
+        bodyIdleTimeoutMs: config.bodyIdleTimeoutMs,
+      });
       webSocket = attachGraphQLWebSocket(server, app, { live, ...(credentialRecheckMs ? { credentialRecheckMs } : {}) });
       const address = await listen(server, config.port, config.host);
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

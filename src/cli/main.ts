@@ -13,7 +13,7 @@ import { migrateDatabase } from '../db/migrations.js';
 import { lazyJobQueue, startJobs } from '../events/jobs.js';
 import { createLiveEvents } from '../events/live.js';
 import { AppError } from '../lib/errors.js';
-import { createLogger, type Logger } from '../lib/logger.js';
+import { createLogger, logsWritten, type Logger } from '../lib/logger.js';
 import { startTally } from '../main.js';
 import type { Services } from '../graphql/context.js';
 import { parseInput } from '../lib/dto.js';
@@ -92,10 +92,16 @@ async function serve(config: Config, args: string[]): Promise<void> {
   const role = (values.role ?? config.role) as ProcessRole;
   if (!processRoles.includes(role)) throw new UsageError(`--role must be one of ${processRoles.join(', ')}`);
   const log = createLogger(config.logLevel);
+  // Whoever read our stderr may be gone (EPIPE): that is no reason to crash a serving process.
+  process.stderr.on('error', () => undefined);
   // Signals are handled from the start: one that arrives while Tally starts stops it as soon as it has started.
   let stop: (() => Promise<void>) | undefined;
   let stopRequested = false;
   let signals = 0;
+  const exitAfterLogs = (code: number): void => {
+    // The last lines get a moment to reach a slow log reader, never more: a stalled or closed pipe must not hold the exit.
+    void logsWritten(1_000).finally(() => process.exit(code));
+  };
   const stopNow = (): void => {
     if (!stop) {
       stopRequested = true;
@@ -104,11 +110,11 @@ async function serve(config: Config, args: string[]): Promise<void> {
     stop().then(
       () => {
         log.info('stopped');
-        process.exit(0);
+        exitAfterLogs(0);
       },
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exitAfterLogs(1);
       },
     );
   };

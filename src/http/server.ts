@@ -46,6 +46,15 @@ export const securityHeaders = {
   'cache-control': 'no-store',
 } as const;
 
+/** How long a client may take to send its request (README, "Configure it"). */
+export interface HttpTimeouts {
+  /** The whole request, headers and body: generous, so that large uploads on slow links still arrive. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** A body that stops arriving for this long is answered 408 and its connection closed. */
+  bodyIdleTimeoutMs: number;
+}
+
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function requestIdOf(request: IncomingMessage): string {
@@ -56,8 +65,8 @@ function requestIdOf(request: IncomingMessage): string {
 /** Writes `result`, with `extra` headers (the request's own: RateLimit-*) under its own. */
 async function send(response: ServerResponse, result: HttpResult, extra: Record<string, string> = {}): Promise<void> {
   for (const cookie of result.cookies ?? []) response.appendHeader('set-cookie', cookie);
-  // The rest of a body we stopped reading (413) must not be read as the next request.
-  if (result.status === 413) response.setHeader('connection', 'close');
+  // The rest of a body we stopped reading (413, 408) must not be read as the next request.
+  if (result.status === 413 || result.status === 408) response.setHeader('connection', 'close');
   response.writeHead(result.status, { ...extra, ...result.headers });
   if (result.body instanceof Readable) {
     // A client that goes away destroys the stream, which closes what it reads from.
@@ -102,10 +111,51 @@ function routeOf(pathname: string, state: RequestState): string {
   return 'unmatched';
 }
 
+function announcesBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/**
+ * Calls `onStall` once a request body has stopped arriving for `idleMs`.
+ * Node's requestTimeout counts the whole request, which a 20 MiB upload on a
+ * slow link must be allowed; this counts pauses, so a client sending a few
+ * bytes of a long body and then nothing is cut off, while any upload that
+ * keeps moving is not. It watches the socket rather than reading the body,
+ * so REST, multipart and yoga read it as before. Bytes received but not yet
+ * read by us are progress: then we are the slow side, not the client.
+ */
+function watchBodyIdle(request: IncomingMessage, idleMs: number, onStall: () => void): void {
+  if (!announcesBody(request)) return;
+  const socket = request.socket;
+  let bytesSeen = socket.bytesRead;
+  let lastProgress = performance.now();
+  const stop = (): void => clearInterval(timer);
+  const timer = setInterval(
+    () => {
+      if (request.complete || socket.destroyed) return stop();
+      if (socket.bytesRead !== bytesSeen || request.readableLength > 0) {
+        bytesSeen = socket.bytesRead;
+        lastProgress = performance.now();
+        return;
+      }
+      if (performance.now() - lastProgress >= idleMs) {
+        stop();
+        onStall();
+      }
+    },
+    // A stall is noticed between idleMs and 1.25 idleMs after the last byte, never before.
+    Math.max(10, Math.ceil(idleMs / 4)),
+  );
+  timer.unref();
+  request.once('end', stop);
+  request.once('close', stop);
+}
+
 const isDocsPath = (pathname: string): boolean =>
   pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml';
 
-export function createHttpServer(app: HttpServerDependencies): http.Server {
+export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTimeouts): http.Server {
   async function serveGraphQL(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
     const method = request.method ?? 'GET';
     // The GraphiQL page is public; every operation needs credentials.
@@ -163,7 +213,13 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
     return send(response, await app.rest.handle(request, url, state), state.headers);
   }
 
-  const server = http.createServer(async (request, response) => {
+  // Slow or stalled clients must not hold sockets forever. Node enforces the
+  // headers and request limits only when it checks its connections (every 30 s
+  // by default, so a 10 s limit held sockets for up to 40 s): check often
+  // enough that each limit holds to within a quarter of itself, at most 1 s.
+  const connectionsCheckingInterval = Math.max(10, Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 4)));
+  const limits = { requestTimeout: timeouts.requestTimeoutMs, headersTimeout: timeouts.headersTimeoutMs, connectionsCheckingInterval };
+  const server = http.createServer(limits, async (request, response) => {
     const started = performance.now();
     const requestId = requestIdOf(request);
     const state: RequestState = { requestId, log: app.log.child({ requestId }), actor: null };
@@ -172,6 +228,16 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
     // cached, since most carry a caller's data; the docs set their own caching.
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const url = new URL(request.url ?? '/', 'http://localhost');
+    watchBodyIdle(request, timeouts.bodyIdleTimeoutMs, () => {
+      state.log.debug({ method: request.method, path: url.pathname }, 'the request body stopped arriving');
+      // Answered already (the rest of the body is being skipped): all that is left is to drop the connection.
+      if (response.headersSent) {
+        request.socket.destroy();
+        return;
+      }
+      // Connection: close (send() adds it for 408): the pending body read then ends, and so does the handler.
+      void send(response, problemResult(new AppError('REQUEST_TIMEOUT', `The request body stopped arriving for ${timeouts.bodyIdleTimeoutMs} ms`), requestId));
+    });
     try {
       await dispatch(request, response, url, state);
     } catch (error) {
@@ -203,9 +269,6 @@ export function createHttpServer(app: HttpServerDependencies): http.Server {
       else state.log.info(entry, 'request');
     }
   });
-  // Slow or stalled clients must not hold sockets forever.
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
   server.keepAliveTimeout = 5_000;
   return server;
 }
