@@ -53,7 +53,8 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
   // We own the pool so that closing can wait for its connections: pg-pool's
   // end() resolves as soon as it has *asked* each client to end, before the
   // sockets close, and a database stopped in that gap fails every one of them.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  // A request waits at most 3 s for a connection: when the database is down it gets a 503 quickly, not a hang.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 3_000 });
   const connections = new Set<pg.PoolClient>();
   pool.on('connect', (connection) => {
     connections.add(connection);

@@ -28,6 +28,8 @@ export interface EmbeddedPostgresOptions {
   ephemeral?: boolean;
   /** More `-c name=value` server settings (the benchmark loads pg_stat_statements). */
   settings?: readonly string[];
+  /** Listen here instead of on a free port (a test restarts a server where its clients expect it). */
+  port?: number;
 }
 
 export interface RunningPostgres {
@@ -264,7 +266,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     };
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const settings = [
     'listen_addresses=127.0.0.1',
     // TCP on loopback only: no socket file in a shared directory.

@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { Prisma } from '../generated/prisma/client.js';
 import { AppError, isErrorCode, type FieldError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
 
 function originalOf(error: unknown): unknown {
   let current = error;
@@ -55,6 +56,10 @@ const internalError = (): AppError => new AppError('INTERNAL', 'Something went w
 export function exposedErrorOf(error: unknown, log: Logger): AppError {
   const known = knownErrorOf(error);
   if (known) return known;
+  if (isDatabaseUnavailable(originalOf(error))) {
+    log.warn({ err: originalOf(error) }, 'the database cannot be reached');
+    return databaseUnavailable();
+  }
   log.error({ err: originalOf(error) }, 'internal error');
   return internalError();
 }

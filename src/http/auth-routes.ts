@@ -137,7 +137,7 @@ const signIn = nativeRoute({
   }),
   responses: {
     '302': { description: "To the provider's consent screen", headers: { location: 'The provider URL', 'set-cookie': 'The sign-in state cookie' } },
-    '400': { description: 'callbackUrl or errorCallbackUrl is not on this server or a trusted origin' },
+    '400': { description: 'The provider id breaks its pattern, or callbackUrl or errorCallbackUrl is not on this server or a trusted origin' },
     '404': { description: 'No such provider is configured' },
   },
   async handler({ http, parameters, platform }) {

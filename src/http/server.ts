@@ -13,6 +13,7 @@ import { sendNodeResponse } from '@whatwg-node/server';
 import type { Actor } from '../auth/actor.js';
 import type { OriginPolicy } from '../auth/origins.js';
 import type { GraphQLContext } from '../graphql/context.js';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
 import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
@@ -246,9 +247,15 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
         response.destroy();
         return;
       }
+      const unavailable = !(error instanceof AppError) && isDatabaseUnavailable(error);
       const appError =
-        error instanceof AppError ? error : new AppError('INTERNAL', 'Something went wrong on our side; it has been logged');
-      if (!(error instanceof AppError)) state.log.error({ err: error }, 'unhandled error');
+        error instanceof AppError
+          ? error
+          : unavailable
+            ? databaseUnavailable()
+            : new AppError('INTERNAL', 'Something went wrong on our side; it has been logged');
+      if (unavailable) state.log.warn({ err: error }, 'the database cannot be reached');
+      else if (!(error instanceof AppError)) state.log.error({ err: error }, 'unhandled error');
       if (response.headersSent) {
         response.destroy();
       } else {

@@ -48,7 +48,8 @@ const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}
 
 function nullable(schema: JsonSchema): JsonSchema {
   if (typeof schema.$ref === 'string') return { anyOf: [schema, { type: 'null' }] };
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  // An enum lists its values, so null must be one of them too (a `type` allowing null is not enough).
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
   return { anyOf: [schema, { type: 'null' }] };
 }
 
@@ -96,8 +97,11 @@ const problemResponses = {
   Forbidden: ['Authenticated, but not allowed; or the tenant is suspended', ['FORBIDDEN', 'TENANT_SUSPENDED']],
   NotFound: ['No such resource in this tenant (another tenant\u2019s resources are reported as missing)', ['NOT_FOUND']],
   Conflict: ['The change conflicts with the current state', ['CONFLICT', 'INVALID_STATE']],
-  PayloadTooLarge: ['The body is larger than 1 MiB', ['PAYLOAD_TOO_LARGE']],
-  UnsupportedMediaType: ['The body is not application/json', ['UNSUPPORTED_MEDIA_TYPE']],
+  PayloadTooLarge: ['The body is larger than its limit (1 MiB of JSON, 20 MiB of upload)', ['PAYLOAD_TOO_LARGE']],
+  UnsupportedMediaType: ['The body is not of a type this operation takes', ['UNSUPPORTED_MEDIA_TYPE']],
+  TooManyRequests: ['Over the request budget (600 a minute per key or session, 30 a minute per address on sign-in); wait Retry-After seconds', ['RATE_LIMITED']],
+  InternalError: ['Something failed on our side; quote the requestId (no internals are shown)', ['INTERNAL']],
+  Unavailable: ['The database cannot be reached right now; retry shortly', ['UNAVAILABLE']],
 } as const satisfies Record<string, readonly [string, readonly ErrorCode[]]>;
 
 type ProblemResponse = keyof typeof problemResponses;
@@ -133,6 +137,7 @@ function errorResponsesOf(route: CompiledRoute): ProblemResponse[] {
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
   if (route.method !== 'GET') responses.push('Conflict');
   if (route.body) responses.push('PayloadTooLarge', 'UnsupportedMediaType');
+  responses.push('TooManyRequests', 'InternalError', 'Unavailable');
   return responses;
 }
 
@@ -174,6 +179,13 @@ function errorResponses(route: CompiledRoute): Record<string, unknown> {
   );
 }
 
+/** What a public route may answer besides its own: the sign-in budget, and our failures. */
+function publicErrorResponses(): Record<string, unknown> {
+  return Object.fromEntries(
+    (['TooManyRequests', 'InternalError', 'Unavailable'] as const).map((name) => [String(errorStatus[problemResponses[name][1][0]]), { $ref: `#/components/responses/${name}` }]),
+  );
+}
+
 function permissionExtensions(route: CompiledRoute): Record<string, unknown> {
   if (route.access.kind === 'tenant') {
     const [action, subject] = route.access.permission;
@@ -182,7 +194,15 @@ function permissionExtensions(route: CompiledRoute): Record<string, unknown> {
   return route.access.kind === 'superadmin' ? { 'x-superadmin': true } : {};
 }
 
-function operationOf(route: CompiledGraphQLRoute, responses: ResponseSchemas): Record<string, unknown> {
+/** The field's type as REST answers it: from the flat resource schema, where relations are left out. */
+function restTypeOf(route: CompiledGraphQLRoute, restSchema: GraphQLSchema): GraphQLOutputType {
+  const root = route.rootType === 'Query' ? restSchema.getQueryType() : restSchema.getMutationType();
+  const field = root?.getFields()[route.fieldName];
+  if (!field) throw new Error(`the REST schema has no ${route.field}`);
+  return field.type;
+}
+
+function operationOf(route: CompiledGraphQLRoute, responses: ResponseSchemas, restSchema: GraphQLSchema): Record<string, unknown> {
   return {
     operationId: route.operationId,
     tags: [route.tag],
@@ -198,7 +218,7 @@ function operationOf(route: CompiledGraphQLRoute, responses: ResponseSchemas): R
           ? { description: 'Done; no content' }
           : {
               description: route.summary,
-              content: { 'application/json': { schema: responses.of(route.graphqlField.type) } },
+              content: { 'application/json': { schema: responses.of(restTypeOf(route, restSchema)) } },
             },
       ...errorResponses(route),
     },
@@ -231,16 +251,20 @@ function nativeBodyOf(route: CompiledNativeRoute): Record<string, unknown> | und
   };
 }
 
-function nativeResponseOf(response: NativeResponse, responses: ResponseSchemas, restSchema: GraphQLSchema): Record<string, unknown> {
+function nativeResponseOf(status: string, response: NativeResponse, responses: ResponseSchemas, restSchema: GraphQLSchema): Record<string, unknown> {
   let content: Record<string, unknown> | undefined;
-  if (response.graphqlType !== undefined) {
+  if (Number(status) >= 400 && response.schema === undefined && response.contentType === undefined) {
+    // Every error is a problem document, whatever the route.
+    content = { 'application/problem+json': { schema: ref('Problem') } };
+  } else if (response.graphqlType !== undefined) {
     const type = restSchema.getType(response.graphqlType);
     if (!type || !isObjectType(type)) throw new Error(`a native route answers with ${response.graphqlType}, which is not an object type`);
     content = { 'application/json': { schema: responses.of(new GraphQLNonNull(type)) } };
   } else if (response.schema) {
     content = { 'application/json': { schema: response.schema } };
   } else if (response.contentType) {
-    content = { [response.contentType]: { schema: { type: 'string', format: 'binary' } } };
+    const types = typeof response.contentType === 'string' ? [response.contentType] : response.contentType;
+    content = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
   }
   return {
     description: response.description,
@@ -265,9 +289,9 @@ function nativeOperationOf(route: CompiledNativeRoute, responses: ResponseSchema
     ...(requestBody ? { requestBody } : {}),
     responses: {
       ...Object.fromEntries(
-        Object.entries(route.responses).map(([status, response]) => [status, nativeResponseOf(response, responses, restSchema)]),
+        Object.entries(route.responses).map(([status, response]) => [status, nativeResponseOf(status, response, responses, restSchema)]),
       ),
-      ...(isPublic ? {} : errorResponses(route)),
+      ...(isPublic ? publicErrorResponses() : errorResponses(route)),
     },
     ...permissionExtensions(route),
   };
@@ -288,7 +312,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   for (const route of documented) {
     paths[route.path] ??= {};
     (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] =
-      route.kind === 'graphql' ? operationOf(route, responses) : nativeOperationOf(route, responses, options.restSchema);
+      route.kind === 'graphql' ? operationOf(route, responses, options.restSchema) : nativeOperationOf(route, responses, options.restSchema);
   }
   const usedTags = new Set(documented.map((route) => route.tag));
   return {
@@ -299,7 +323,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
       description:
         'Multi-tenant time tracking. Authenticate with `Authorization: Bearer svc_...` (an API key) or the ' +
         '`service.session_token` cookie from signing in. Errors are RFC 9457 problem details. ' +
-        'Every operation is also available over GraphQL at /graphql.',
+        'Every operation is also available over GraphQL at /graphql. A method a path does not list answers 405 ' +
+        'with an `Allow` header (components.responses.MethodNotAllowed). Every answer carries `RateLimit-*` headers.',
     },
     servers: [{ url: options.serverUrl }],
     tags: Object.values(controllers)
@@ -313,12 +338,26 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         ...Object.fromEntries(Object.entries(responses.components).sort(([a], [b]) => a.localeCompare(b))),
         Problem: problemSchema(),
       },
-      responses: Object.fromEntries(
-        Object.entries(problemResponses).map(([name, [description]]) => [
-          name,
-          { description, content: { 'application/problem+json': { schema: ref('Problem') } } },
-        ]),
-      ),
+      responses: {
+        ...Object.fromEntries(
+          Object.entries(problemResponses).map(([name, [description]]) => [
+            name,
+            {
+              description,
+              ...(name === 'TooManyRequests'
+                ? { headers: { 'Retry-After': { description: 'Seconds until the budget allows a request again', schema: { type: 'integer' } } } }
+                : {}),
+              content: { 'application/problem+json': { schema: ref('Problem') } },
+            },
+          ]),
+        ),
+        // Not referenced by an operation (a method a path does not have has no operation): every path answers it.
+        MethodNotAllowed: {
+          description: 'Any method a path does not list answers 405 METHOD_NOT_ALLOWED, with the methods it takes in Allow',
+          headers: { Allow: { description: 'The methods this path takes, e.g. `GET, POST`', schema: { type: 'string' } } },
+          content: { 'application/problem+json': { schema: ref('Problem') } },
+        },
+      },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `svc_` followed by 40 characters' },
         cookieAuth: { type: 'apiKey', in: 'cookie', name: options.sessionCookieName, description: 'The session cookie set by sign-in' },

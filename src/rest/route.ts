@@ -81,8 +81,8 @@ export interface NativeResponse {
   schema?: JsonSchemaObject;
   /** ...or by a GraphQL object type of the REST schema (`Invoice`), as GraphQL-backed rows are. */
   graphqlType?: string;
-  /** Another body type (a download): its media type. */
-  contentType?: string;
+  /** Another body type (a download): its media type, or the ones it may be. */
+  contentType?: string | readonly string[];
 }
 
 export type NativeBody<Fields extends StrictObject = StrictObject> =

@@ -1,4 +1,5 @@
 /** A small HTTP client for tests: real requests, JSON in and out, nothing mocked. */
+import { contractProblem } from './contract.js';
 
 export type Json = Record<string, unknown>;
 
@@ -62,6 +63,9 @@ export function apiClient(baseUrl: string, credentials: Credentials = {}): ApiCl
     } catch {
       parsed = undefined;
     }
+    // The answer must be what the OpenAPI document says it is (test/helpers/contract.ts).
+    const drift = contractProblem(method, url, response.status, response.headers.get('content-type'), parsed);
+    if (drift) throw new Error(`The answer drifts from /docs-json: ${drift}\n${text.slice(0, 500)}`);
     return { status: response.status, headers: response.headers, body: parsed as Body, text };
   }
   return {

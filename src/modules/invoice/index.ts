@@ -5,7 +5,7 @@ import { crud, nativeRoute } from '../../rest/route.js';
 import { defineModule, work } from '../module.js';
 import { ocrQueue } from './invoice.jobs.js';
 import { readInvoice, stopOcrEngine } from './invoice.ocr.js';
-import { contentDisposition, createInvoiceService, UploadInvoiceFields, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
+import { contentDisposition, createInvoiceService, UploadInvoiceFields, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
 import './invoice.graphql.js';
 
 const invoices = '/tenants/{tenantId}/invoices';
@@ -57,7 +57,7 @@ export const invoiceModule = defineModule({
       access: ['read', 'Invoice'],
       parameters: z.strictObject({ tenantId, invoiceId }),
       responses: {
-        '200': { description: 'The file', contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment, with the name it was uploaded with' } },
+        '200': { description: 'The file, in the type its content shows', contentType: Object.keys(uploadTypes), headers: { 'content-disposition': 'attachment, with the name it was uploaded with' } },
       },
       async handler({ access, context, parameters }) {
         const file = await context.services.invoices.file(access!, parameters.invoiceId);

@@ -1,0 +1,43 @@
+/**
+ * Whether an error means the database cannot be reached (down, restarting,
+ * refusing connections, or the pool timed out waiting for one), rather than
+ * a fault in a query. Such a request is answered 503 UNAVAILABLE with
+ * Retry-After, never a 500; its transaction, if any, did not commit (the
+ * connection died before COMMIT was acknowledged, or never existed).
+ */
+import { AppError } from '../lib/errors.js';
+
+/** Network failures and PostgreSQL's "going away" SQLSTATEs (class 08: connection; 57P01-03: shutdown, starting). */
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+const unavailableMessages = [
+  /timeout exceeded when trying to connect/i,
+  /Connection terminated/i,
+  /Client has encountered a connection error/i,
+  /the database system is (starting up|shutting down|in recovery mode)/i,
+  /terminating connection due to administrator command/i,
+  /Can't reach database server/i,
+  /connect ECONNREFUSED/i,
+  /server closed the connection unexpectedly/i,
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  // Prisma's driver adapter and GraphQL wrap the pg error: follow `cause` and `originalError` down.
+  while (current !== null && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const { code, message, cause, originalError } = current as { code?: unknown; message?: unknown; cause?: unknown; originalError?: unknown };
+    if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+    if (typeof message === 'string' && unavailableMessages.some((pattern) => pattern.test(message))) return true;
+    current = cause ?? originalError;
+  }
+  return false;
+}
+
+/** Seconds a client should wait before trying again. */
+export const unavailableRetryAfterSeconds = 5;
+
+export const databaseUnavailable = (): AppError =>
+  new AppError('UNAVAILABLE', 'The database cannot be reached right now; try again shortly', {
+    headers: { 'retry-after': String(unavailableRetryAfterSeconds) },
+  });

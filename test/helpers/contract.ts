@@ -1,0 +1,71 @@
+/**
+ * Every answer the integration tests get through `apiClient` is checked
+ * against the OpenAPI document (schema/openapi.json, which a test keeps equal
+ * to /docs-json): the operation must exist, the status must be documented,
+ * and a JSON or problem body must match its schema (ajv, JSON Schema
+ * 2020-12 as OpenAPI 3.1 uses it). A drift between the answers and the
+ * document fails the test that saw it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+interface Operation {
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: object }> }>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, object>; responses: Record<string, { content?: Record<string, { schema: object }> }> };
+}
+
+const document = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../schema/openapi.json'), 'utf8')) as Document;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+(addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+ajv.addSchema({ $id: 'tally', components: document.components });
+
+/** Path templates as patterns, literal segments first so that `/invoices/upload` beats `/invoices/{invoiceId}`. */
+const templates = Object.keys(document.paths)
+  .map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+')}$`),
+    literals: template.split('/').filter((part) => part && !part.startsWith('{')).length,
+  }))
+  .sort((a, b) => b.literals - a.literals);
+
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(key: string, schema: object): ValidateFunction {
+  let validate = validators.get(key);
+  if (!validate) {
+    // References point into the document registered as `tally`.
+    const rewritten = JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"tally#/components/')) as object;
+    validate = ajv.compile(rewritten);
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/** Why this answer does not match the document, or undefined when it does. */
+export function contractProblem(method: string, url: URL, status: number, contentType: string | null, body: unknown): string | undefined {
+  if (url.pathname === '/graphql' || url.pathname.startsWith('/docs') || url.pathname === '/health' || url.pathname === '/metrics') return undefined;
+  const found = templates.find(({ pattern }) => pattern.test(url.pathname));
+  const operation = found ? document.paths[found.template]?.[method.toLowerCase()] : undefined;
+  if (!found || !operation) {
+    // Paths and methods the document does not have: 404 and 405 are what it promises for them.
+    // 401 too: without credentials, an unknown path answers as a known one would (routes cannot be probed).
+    return status === 401 || status === 404 || status === 405 ? undefined : `${method} ${url.pathname} is not in the document, yet answered ${status}`;
+  }
+  const label = `${method} ${found.template} ${status}`;
+  let response = operation.responses[String(status)];
+  if (!response) return `${label}: the status is not documented (documented: ${Object.keys(operation.responses).join(', ')})`;
+  if (response.$ref) response = document.components.responses[response.$ref.split('/').at(-1) as string] ?? {};
+  const mediaType = (contentType ?? '').split(';')[0]?.trim() ?? '';
+  if (!response.content || status === 204 || status === 304) return undefined;
+  const media = response.content[mediaType];
+  if (!media) return `${label}: answered ${mediaType || 'no content type'}, documented ${Object.keys(response.content).join(', ')}`;
+  if (!mediaType.includes('json')) return undefined;
+  const validate = validatorFor(`${label} ${mediaType}`, media.schema);
+  if (validate(body)) return undefined;
+  return `${label}: the body does not match the document: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
+}
