@@ -16,6 +16,7 @@ import { encryptedPdf, invoiceForm, invoicePng, scannedPdf, textPdf } from './he
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, seeder, type SeededMember, type Team } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { createLogger } from '../src/lib/logger.js';
 
 let provider: IdentityProvider;
 let server: TestServer;
@@ -129,6 +130,15 @@ describe('OCR of generated invoices', () => {
     // The worker is still there: the next file is read.
     const next = await upload(team.member, team.tenant.id, invoiceForm(invoicePng(['Other Vendor GmbH', 'Invoice R-77', 'Total 12.00 EUR']), 'next.png'));
     expect((await afterOcr(team.member, team.tenant.id, next.body.id)).ocrStatus).toBe('done');
+  });
+
+  it('marks an invoice failed when its OCR job is abandoned after the retries, never leaving it running', async () => {
+    const typed = await team.tenant.api.post<Invoice>(`/tenants/${team.tenant.id}/invoices`, { number: 'ABANDONED-1' });
+    // What the dead-letter queue's worker does, on an invoice whose job kept failing.
+    await server.app.db.invoice.update({ where: { id: typed.body.id }, data: { ocrStatus: 'running', storageKey: 'sha256/00/' + '0'.repeat(64) } });
+    await server.app.services.invoices.abandonOcr(typed.body.id, createLogger('silent'));
+    const after = await team.tenant.api.get<Invoice>(`/tenants/${team.tenant.id}/invoices/${typed.body.id}`);
+    expect(after.body).toMatchObject({ ocrStatus: 'failed', lastError: expect.stringMatching(/failed repeatedly/) });
   });
 
   it('runs again on request (202), keeping what was filled since, and finds the OCR text in search', async () => {

@@ -3,7 +3,7 @@ import { fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
 import { crud, nativeRoute } from '../../rest/route.js';
 import { defineModule, work } from '../module.js';
-import { ocrQueue } from './invoice.jobs.js';
+import { abandonedOcrQueue, ocrQueue } from './invoice.jobs.js';
 import { readInvoice, stopOcrEngine } from './invoice.ocr.js';
 import { contentDisposition, createInvoiceService, UploadInvoiceFields, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
 import './invoice.graphql.js';
@@ -79,7 +79,10 @@ export const invoiceModule = defineModule({
       remove: { field: 'Mutation.deleteInvoice', summary: 'Delete an invoice (and its file, unless another invoice has the same)' },
     }),
   ],
-  jobs: [work(ocrQueue, ({ invoiceId: id }, { services, log }) => readInvoice(services.invoices, id, log))],
+  jobs: [
+    work(ocrQueue, ({ invoiceId: id }, { services, log }) => readInvoice(services.invoices, id, log)),
+    work(abandonedOcrQueue, ({ invoiceId: id }, { services, log }) => services.invoices.abandonOcr(id, log)),
+  ],
   afterWork: stopOcrEngine,
 });
 

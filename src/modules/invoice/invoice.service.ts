@@ -171,6 +171,22 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     if (users === 0) await files.remove(key);
   }
 
+  /** Worker: OCR could not read the file; the reason is kept for the uploader. */
+  async function failOcr(invoice: Invoice, reason: string, log: Logger): Promise<void> {
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.invoice.updateMany({ where: { id: invoice.id, ocrStatus: 'running' }, data: { ocrStatus: 'failed', lastError: reason } });
+      if (count === 0) return;
+      await recordEvent(tx, {
+        tenantId: invoice.tenantId,
+        type: 'invoice.ocr_failed',
+        actor: systemActor('ocr'),
+        subjectId: invoice.id,
+        data: { ...eventData(invoice), ocrStatus: 'failed', lastError: reason },
+      });
+    });
+    log.warn({ invoiceId: invoice.id, reason }, 'invoice could not be read');
+  }
+
   return {
     files,
 
@@ -353,21 +369,16 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       log.info({ invoiceId: invoice.id, confidence: result.confidence, chars: result.text.length }, 'invoice read');
     },
 
-    /** Worker: OCR could not read the file; the reason is kept for the uploader. */
-    async failOcr(invoice: Invoice, reason: string, log: Logger): Promise<void> {
-      await db.$transaction(async (tx) => {
-        const { count } = await tx.invoice.updateMany({ where: { id: invoice.id, ocrStatus: 'running' }, data: { ocrStatus: 'failed', lastError: reason } });
-        if (count === 0) return;
-        await recordEvent(tx, {
-          tenantId: invoice.tenantId,
-          type: 'invoice.ocr_failed',
-          actor: systemActor('ocr'),
-          subjectId: invoice.id,
-          data: { ...eventData(invoice), ocrStatus: 'failed', lastError: reason },
-        });
-      });
-      log.warn({ invoiceId: invoice.id, reason }, 'invoice could not be read');
+    /** Worker: OCR kept failing on our side (not the file's fault); the invoice says so instead of staying `running`. */
+    async abandonOcr(id: string, log: Logger): Promise<void> {
+      const invoice = await db.invoice.findUnique({ where: { id } });
+      if (!invoice || (invoice.ocrStatus !== 'pending' && invoice.ocrStatus !== 'running')) return;
+      await db.invoice.update({ where: { id }, data: { ocrStatus: 'running' } });
+      await failOcr(invoice, 'OCR failed repeatedly on our side; run it again later (POST .../ocr)', log);
+      log.error({ invoiceId: id }, 'an OCR job was abandoned after its retries');
     },
+
+    failOcr,
   };
 }
 
