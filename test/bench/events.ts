@@ -102,7 +102,7 @@ export async function measureEvents({ databaseUrl, secrets, tenantId, key }: { d
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_MINUTE: '9999999', ...secrets, ...provider.env };
+  const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_MINUTE: '9999999', AUTH_RATE_LIMIT_PER_MINUTE: '9999999', ...secrets, ...provider.env };
   const processes: Process[] = [];
   const sockets: WsConnection[] = [];
   try {
