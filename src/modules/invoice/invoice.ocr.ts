@@ -10,8 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createCanvas } from '@napi-rs/canvas';
-import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
+import type { Scheduler } from 'tesseract.js';
 import type { Invoice } from '../../generated/prisma/client.js';
 import type { Logger } from '../../lib/logger.js';
 import { extractFields, type ExtractedFields } from './invoice.extract.js';
@@ -44,6 +43,8 @@ let engine: Promise<Scheduler> | undefined;
 
 function ocrEngine(): Promise<Scheduler> {
   engine ??= (async () => {
+    // Loaded on first use: API processes, which never read a file, do not carry tesseract.js.
+    const { createScheduler, createWorker, OEM, PSM } = await import('tesseract.js');
     const scheduler = createScheduler();
     const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: languageData, gzip: true, cacheMethod: 'none' });
     // Without a resolution tesseract guesses one per page and says so on stderr.
@@ -82,6 +83,7 @@ function unreadablePdf(error: unknown): UnreadableFile {
 /** Each page's text: its text layer, or OCR of the rendered page. */
 async function readPdf(bytes: Buffer): Promise<{ text: string; confidence: number }> {
   const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const { createCanvas } = await import('@napi-rs/canvas');
   const task = getDocument({
     // A copy: pdfjs refuses a Buffer and detaches the array it is given.
     data: new Uint8Array(bytes),

@@ -18,7 +18,7 @@ import { outboundHostProblem } from '../../lib/outbound.js';
 import type { Secrets } from '../../lib/secrets.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import type { InvoiceService } from '../invoice/invoice.service.js';
-import { MailboxProblem, openMailbox, type MailMessage } from './sync.imap.js';
+import type { MailMessage } from './sync.imap.js';
 import { syncRunQueue } from './sync.jobs.js';
 
 export const syncStatus = defineEnum('SyncStatus', SyncStatus);
@@ -247,6 +247,8 @@ export function createSyncService({
       let messages = 0;
       let imported = 0;
       let skipped = 0;
+      // Loaded on first run: API processes never read a mailbox and do not carry imapflow and mailparser.
+      const { MailboxProblem, openMailbox } = await import('./sync.imap.js');
       try {
         const mailbox = await openMailbox(
           { host: sync.host, port: sync.port, secure: sync.secure, username: sync.username, password: box.open(sync.passwordEncrypted), mailbox: sync.mailbox },
