@@ -155,6 +155,8 @@ export async function startTally({
         stopping ??= (async () => {
           await webSocket?.close();
           if (server) await closeServer(server);
+          // No request comes any more: what the rate limits counted only here goes to the store while it still can.
+          await app.limits.close();
           await openWorkers?.stop();
           await openJobs.stop({ graceful: true, timeoutMs: 20_000 });
           await openWorkers?.close();

@@ -30,6 +30,8 @@ export interface RateLimits {
   caller(actor: Actor): Promise<RateDecision>;
   /** One request to sign-in (`/api/auth/*`) from an address. */
   signIn(address: string): Promise<RateDecision>;
+  /** Adds what is still counted only here to the store; called once the server has stopped taking requests. */
+  close(): Promise<void>;
 }
 
 const windowSeconds = 60;
@@ -95,6 +97,9 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
     timer?: NodeJS.Timeout;
   }
   const tallies = new Map<RateLimiterPostgres, Map<string, Tally>>();
+  let closed = false;
+  /** Batches on their way to the store (awaited by close(), before the pool ends). */
+  const inFlight = new Set<Promise<void>>();
   const talliesOf = (store: RateLimiterPostgres): Map<string, Tally> => {
     let map = tallies.get(store);
     if (!map) tallies.set(store, (map = new Map()));
@@ -123,7 +128,7 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
 
   /** Sends what this process counted to the store, in the background: at once from `flushEvery` requests, else after `flushAfterMs`. */
   function flushSoon(store: RateLimiterPostgres, key: string, tally: Tally, now = false): void {
-    if (tally.sending || tally.pending === 0) return;
+    if (closed || tally.sending || tally.pending === 0) return;
     if (!now && tally.pending < flushEvery) {
       tally.timer ??= setTimeout(() => {
         tally.timer = undefined;
@@ -136,14 +141,16 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
     tally.sending = true;
     const points = tally.pending;
     tally.pending = 0;
-    void add(store, key, points).then((result) => {
+    const sent = add(store, key, points).then((result) => {
       tally.sending = false;
+      inFlight.delete(sent);
       if (result) {
         tally.total = Math.max(tally.total + points, result.total);
         tally.resetAt = Date.now() + result.msLeft;
       }
       flushSoon(store, key, tally);
     });
+    inFlight.add(sent);
   }
 
   /**
@@ -192,5 +199,18 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
       return key ? consume(callers, key, 'with this credential') : Promise.resolve(allowed);
     },
     signIn: (address) => consume(signIns, address, 'to sign-in from this address'),
+    async close() {
+      closed = true;
+      const left: Promise<unknown>[] = [];
+      for (const [store, map] of tallies) {
+        for (const [key, tally] of map) {
+          clearTimeout(tally.timer);
+          tally.timer = undefined;
+          if (tally.pending > 0) left.push(add(store, key, tally.pending));
+          tally.pending = 0;
+        }
+      }
+      await Promise.all([...left, ...inFlight]);
+    },
   };
 }
