@@ -125,18 +125,16 @@ function pngFile(): Blob {
   return new Blob([new Uint8Array(canvas.toBuffer('image/png'))], { type: 'image/png' });
 }
 
-/** Uploads a file as `api`'s caller; the answer's status. */
-async function uploadInvoice(api: ApiClient): Promise<number> {
+/** Uploads a new file as `api`'s caller. */
+function uploadInvoice(api: ApiClient) {
   const form = new FormData();
   form.append('file', pngFile(), 'walk.png');
-  return (await api.request('POST', `/tenants/${t()}/invoices/upload`, form)).status;
+  return api.request<{ id: string }>('POST', `/tenants/${t()}/invoices/upload`, form);
 }
 
 /** An uploaded invoice of `api`'s caller whose OCR has finished (noise fails at once), so it may run again. */
 async function uploadedInvoice(api: ApiClient): Promise<string> {
-  const form = new FormData();
-  form.append('file', pngFile(), 'walk.png');
-  const answer = await api.request<{ id: string }>('POST', `/tenants/${t()}/invoices/upload`, form);
+  const answer = await uploadInvoice(api);
   if (answer.status !== 201) throw new Error(`could not upload an invoice: ${answer.status} ${answer.text}`);
   await eventually(async () => {
     const invoice = await tenant.api.get<{ ocrStatus: string }>(`/tenants/${t()}/invoices/${answer.body.id}`);
@@ -310,7 +308,7 @@ const walks: Record<string, Walks> = {
       graphql: gql('mutation ($tenantId: ID!) { createInvoice(tenantId: $tenantId, input: { number: "walk" }) { id } }'),
     },
   ]),
-  invoiceControllerUpload: on(['create', 'Invoice'], [{ own: true, rest: async ({ api }) => uploadInvoice(api) }]),
+  invoiceControllerUpload: on(['create', 'Invoice'], [{ own: true, rest: async ({ api }) => (await uploadInvoice(api)).status }]),
   invoiceControllerDownload: on(['read', 'Invoice'], eachOwner((mine) => ({
     own: mine,
     hidden: true,

@@ -24,8 +24,10 @@ export interface StagedFile {
   size: number;
   /** The first `sniffBytes` bytes, to tell the type by content. */
   head: Buffer;
-  /** Moves the file to its content address and returns its key (the same bytes share one key). */
-  keep(): Promise<string>;
+  /** Where `keep` puts it: the same bytes always have the same key. */
+  key: string;
+  /** Moves the file to its content address (`key`). */
+  keep(): Promise<void>;
   /** Removes the staged file. */
   discard(): Promise<void>;
 }
@@ -82,12 +84,12 @@ export function createLocalFileStorage(root: string): FileStorage {
         sha256,
         size,
         head: Buffer.concat(headChunks),
+        key,
         async keep() {
           const target = location(key);
           await fsp.mkdir(path.dirname(target), { recursive: true });
           // Same content, same name: replacing an existing copy changes nothing.
           await fsp.rename(temporary, target);
-          return key;
         },
         discard: () => fsp.rm(temporary, { force: true }),
       };

@@ -29,24 +29,34 @@ export function bareHost(hostname: string): string {
 }
 
 /**
- * Why a host may not be connected to (its literal address, or every address
- * its name resolves to now), or undefined when it may.
+ * The address to connect to for a host: its literal, or the first address
+ * its name resolves to now; or why it may not be connected to (every
+ * address must be public unless private ones are allowed).
  */
-export async function outboundHostProblem(hostname: string, { allowPrivate }: { allowPrivate: boolean }): Promise<string | undefined> {
+export async function resolveOutbound(hostname: string, { allowPrivate }: { allowPrivate: boolean }): Promise<{ address: string } | { problem: string }> {
   const host = bareHost(hostname);
-  if (net.isIP(host) !== 0) return allowPrivate ? undefined : forbiddenAddressReason(host);
+  if (net.isIP(host) !== 0) {
+    const reason = allowPrivate ? undefined : forbiddenAddressReason(host);
+    return reason ? { problem: reason } : { address: host };
+  }
   let addresses: { address: string }[];
   try {
     addresses = await dns.lookup(host, { all: true, verbatim: true });
   } catch {
-    return `cannot be resolved (${host})`;
+    return { problem: `cannot be resolved (${host})` };
   }
-  if (allowPrivate) return undefined;
   for (const { address } of addresses) {
-    const reason = forbiddenAddressReason(address);
-    if (reason) return reason;
+    const reason = allowPrivate ? undefined : forbiddenAddressReason(address);
+    if (reason) return { problem: reason };
   }
-  return undefined;
+  const first = addresses[0];
+  return first ? { address: first.address } : { problem: `has no address (${host})` };
+}
+
+/** Why a host may not be connected to (see resolveOutbound), or undefined when it may. */
+export async function outboundHostProblem(hostname: string, options: { allowPrivate: boolean }): Promise<string | undefined> {
+  const resolved = await resolveOutbound(hostname, options);
+  return 'problem' in resolved ? resolved.problem : undefined;
 }
 
 export interface OutboundAgents {

@@ -131,14 +131,18 @@ function problemSchema(): JsonSchema {
   };
 }
 
-function errorResponsesOf(route: CompiledRoute): ProblemResponse[] {
+/** What any route may answer: the request budget, and our own failures. */
+const alwaysPossible: readonly ProblemResponse[] = ['TooManyRequests', 'InternalError', 'Unavailable'];
+
+/** The problems a route may answer; public routes document their own, and these. */
+function errorResponsesOf(route: CompiledRoute): readonly ProblemResponse[] {
+  if (route.access.kind === 'public') return alwaysPossible;
   const responses: ProblemResponse[] = ['BadRequest', 'Unauthorized'];
   if (route.access.kind === 'tenant' || route.access.kind === 'superadmin' || route.path.includes('{tenantId}')) responses.push('Forbidden');
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
   if (route.method !== 'GET') responses.push('Conflict');
   if (route.body) responses.push('PayloadTooLarge', 'UnsupportedMediaType');
-  responses.push('TooManyRequests', 'InternalError', 'Unavailable');
-  return responses;
+  return [...responses, ...alwaysPossible];
 }
 
 function parametersOf(route: CompiledRoute): Record<string, unknown>[] {
@@ -176,13 +180,6 @@ function descriptionOf(route: CompiledRoute, own: string, extra: string[]): stri
 function errorResponses(route: CompiledRoute): Record<string, unknown> {
   return Object.fromEntries(
     errorResponsesOf(route).map((name) => [String(errorStatus[problemResponses[name][1][0]]), { $ref: `#/components/responses/${name}` }]),
-  );
-}
-
-/** What a public route may answer besides its own: the sign-in budget, and our failures. */
-function publicErrorResponses(): Record<string, unknown> {
-  return Object.fromEntries(
-    (['TooManyRequests', 'InternalError', 'Unavailable'] as const).map((name) => [String(errorStatus[problemResponses[name][1][0]]), { $ref: `#/components/responses/${name}` }]),
   );
 }
 
@@ -291,7 +288,7 @@ function nativeOperationOf(route: CompiledNativeRoute, responses: ResponseSchema
       ...Object.fromEntries(
         Object.entries(route.responses).map(([status, response]) => [status, nativeResponseOf(status, response, responses, restSchema)]),
       ),
-      ...(isPublic ? publicErrorResponses() : errorResponses(route)),
+      ...errorResponses(route),
     },
     ...permissionExtensions(route),
   };

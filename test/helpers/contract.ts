@@ -28,7 +28,8 @@ ajv.addSchema({ $id: 'tally', components: document.components });
 const templates = Object.keys(document.paths)
   .map((template) => ({
     template,
-    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+')}$`),
+    // Templates hold only letters, '/', '-' and `{param}`: each parameter matches one segment.
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
     literals: template.split('/').filter((part) => part && !part.startsWith('{')).length,
   }))
   .sort((a, b) => b.literals - a.literals);

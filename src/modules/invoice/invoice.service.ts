@@ -246,7 +246,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       let kept = false;
       try {
         const mimeType = await assertUploadType(staged);
-        const key = `sha256/${staged.sha256.slice(0, 2)}/${staged.sha256}`;
+        const { key } = staged;
         const invoice = await db.$transaction(async (tx) => {
           // Orders this upload against a deletion that would remove the same file (releaseFile).
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('invoice-file:' || ${key}))`;

@@ -5,11 +5,10 @@
  * connected to (TLS still verifies the name), so DNS rebinding cannot move
  * the connection onto the machine or its network.
  */
-import dns from 'node:dns/promises';
 import net from 'node:net';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
-import { forbiddenAddressReason } from '../../lib/outbound.js';
+import { resolveOutbound } from '../../lib/outbound.js';
 
 export interface MailboxAddress {
   host: string;
@@ -36,26 +35,6 @@ export interface MailMessage {
 /** Something about the mailbox a person must fix (address, password, mailbox name), in words for `lastError`. */
 export class MailboxProblem extends Error {}
 
-/** The address to connect to: the host's own, checked unless private addresses are allowed. */
-async function checkedAddress(host: string, allowPrivate: boolean): Promise<string> {
-  if (net.isIP(host) !== 0) {
-    const reason = allowPrivate ? undefined : forbiddenAddressReason(host);
-    if (reason) throw new MailboxProblem(`The IMAP server ${host} ${reason}`);
-    return host;
-  }
-  let addresses: { address: string }[];
-  try {
-    addresses = await dns.lookup(host, { all: true, verbatim: true });
-  } catch {
-    throw new MailboxProblem(`The IMAP server ${host} cannot be resolved`);
-  }
-  for (const { address } of addresses) {
-    const reason = allowPrivate ? undefined : forbiddenAddressReason(address);
-    if (!reason) return address;
-  }
-  throw new MailboxProblem(`The IMAP server ${host} ${forbiddenAddressReason(addresses[0]?.address ?? '') ?? 'has no address'}`);
-}
-
 export interface OpenMailbox {
   uidValidity: bigint;
   /** UIDs above `afterUid`, oldest first, from `sender` when given, at most `limit`. */
@@ -67,7 +46,9 @@ export interface OpenMailbox {
 
 /** Connects, signs in and opens the mailbox read-only. */
 export async function openMailbox(address: MailboxAddress, { allowPrivate }: { allowPrivate: boolean }): Promise<OpenMailbox> {
-  const target = await checkedAddress(address.host, allowPrivate);
+  const resolved = await resolveOutbound(address.host, { allowPrivate });
+  if ('problem' in resolved) throw new MailboxProblem(`The IMAP server ${address.host} ${resolved.problem}`);
+  const target = resolved.address;
   const client = new ImapFlow({
     host: target,
     port: address.port,
