@@ -7,7 +7,7 @@ import type { Actor } from './auth/actor.js';
 import { createAuthenticator, type Authenticator } from './auth/authenticate.js';
 import { createAuth, type LazyAuth } from './auth/better-auth.js';
 import { createOriginPolicy, type OriginPolicy } from './auth/origins.js';
-import { createSessionResolver } from './auth/sessions.js';
+import { createSessions } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
 import type { Config } from './config.js';
 import type { Db, Sql } from './db/client.js';
@@ -15,7 +15,8 @@ import type { JobQueue } from './events/jobs.js';
 import type { LiveEvents } from './events/live.js';
 import { createGraphQLContext, type GraphQLContext, type Services } from './graphql/context.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
-import { createGate } from './http/gate.js';
+import { createGate, type Gate } from './http/gate.js';
+import { createClientAddressOf } from './lib/client-address.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit.js';
 import type { Metrics } from './http/metrics.js';
 import { createGraphQLServer, type GraphQLServer } from './http/graphql.js';
@@ -25,14 +26,14 @@ import type { HttpResult } from './lib/problem.js';
 import type { Secrets } from './lib/secrets.js';
 import { RouteMatcher } from './rest/compile.js';
 import type { OpenApiDocument } from './rest/openapi.js';
+import type { Platform } from './rest/route.js';
 import { compileRestApi, openApiDocumentOf } from './rest/rest-api.js';
-import { createRestRouter, type GateResult, type RequestState, type RestRouter } from './rest/router.js';
+import { createRestRouter, type RequestState, type RestRouter } from './rest/router.js';
 import { createFieldExecutor } from './rest/executor.js';
 import { routeTable } from './routes.js';
 import { schema } from './schema.js';
 import { createServices } from './services.js';
 import { version } from './version.js';
-import type { IncomingMessage } from 'node:http';
 
 export interface App {
   config: Config;
@@ -46,10 +47,12 @@ export interface App {
   authenticator: Authenticator;
   graphql: GraphQLServer;
   rest: RestRouter;
+  /** What native routes use besides the services (configuration, sign-in, sessions, origins). */
+  platform: Platform;
   docs: DocsHandler;
   health(): Promise<HttpResult>;
   /** The authentication gate of HTTP requests. */
-  gate(request: IncomingMessage): Promise<GateResult>;
+  gate: Gate;
   /** Request budgets shared by every process. */
   limits: RateLimits;
   metrics: Metrics;
@@ -82,9 +85,11 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, 
   const origins = createOriginPolicy(config.trustedOrigins);
   const afterSignIn = createSignInRules({ db, users: services.users, superadminEmails: config.superadminEmails, log });
   const auth = createAuth({ config, secrets, db, log, afterSignIn });
-  const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: createSessionResolver(auth) });
+  const sessions = createSessions(auth);
+  const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: sessions.resolve });
   const limits = createRateLimits({ sql, config, log });
-  const gate = createGate({ authenticator, origins, limits });
+  const gate = createGate({ authenticator, origins, limits, clientAddress: createClientAddressOf(config.trustProxy) });
+  const platform: Platform = { config, auth, sessions, origins };
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
   return {
@@ -101,11 +106,12 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, 
     rest: createRestRouter({
       matcher: new RouteMatcher(restApi.routes),
       executor: createFieldExecutor(restApi.restSchema, restApi.routes),
-      platform: { config, auth, origins },
+      platform,
       gate,
       contextFor,
       publicPrefixes,
     }),
+    platform,
     docs: createDocsHandler(openApi),
     health: createHealthCheck({ db, version, embeddedDatabase }),
     gate,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './lib/client-address.js';
 
 /** Process roles: `api` serves HTTP, `worker` runs jobs, `all` does both (README, "Process roles"). */
 export const processRoles = ['all', 'api', 'worker'] as const;
@@ -40,8 +41,10 @@ export interface Config {
   webhookAllowPrivateUrls: boolean;
   /** Requests a minute per API key or session, shared by every process; 0 turns the limit off. */
   rateLimitPerMinute: number;
-  /** Requests a minute per client IP to /api/auth/*; 0 turns the limit off. */
+  /** Requests a minute per client address to sign-in (`/api/auth/signin/*`, `/api/auth/callback/*`); 0 turns the limit off. */
   authRateLimitPerMinute: number;
+  /** Which proxies' `X-Forwarded-For` to believe (TRUST_PROXY); by default none. */
+  trustProxy: TrustProxy;
   /** A bearer token that may read /metrics (besides admins and superadmins). */
   metricsToken: string | undefined;
   role: ProcessRole;
@@ -128,6 +131,20 @@ const environmentSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag,
   RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(z.string().regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)').transform(Number).optional()),
   AUTH_RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(z.string().regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)').transform(Number).optional()),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be a hop count, or addresses and CIDRs separated by commas (${(error as Error).message})`,
+        });
+        return z.NEVER;
+      }
+    }),
   METRICS_TOKEN: optionalNonEmpty.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
   ROLE: optionalNonEmpty.pipe(z.enum(processRoles).optional()),
   LOG_LEVEL: optionalNonEmpty.pipe(
@@ -214,6 +231,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? 600,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE ?? 30,
+    trustProxy: env.TRUST_PROXY,
     metricsToken: env.METRICS_TOKEN,
     role: env.ROLE ?? 'all',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),

@@ -130,14 +130,14 @@ beforeAll(async () => {
   const router = createRestRouter({
     matcher: new RouteMatcher(routes),
     executor: createFieldExecutor(flatResourceSchema(server.app.schema), routes),
-    platform: { config: server.app.config, auth: server.app.auth, origins: server.app.origins },
+    platform: server.app.platform,
     gate: server.app.gate,
     contextFor: server.app.contextFor,
     publicPrefixes: [],
   });
   native = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const result = await router.handle(request, url, { requestId: 'test', log: server.app.log, actor: null });
+    const result = await router.handle(request, url, { requestId: 'test', log: server.app.log, actor: null, clientAddress: request.socket.remoteAddress ?? '' });
     if (result.status === 413) response.setHeader('connection', 'close');
     response.writeHead(result.status, result.headers);
     if (result.body instanceof Readable) result.body.pipe(response);

@@ -69,7 +69,7 @@ beforeAll(async () => {
   const rest = createRestRouter({
     matcher: new RouteMatcher(routes),
     executor: createFieldExecutor(flatResourceSchema(server.app.schema), routes),
-    platform: { config: server.app.config, auth: server.app.auth, origins: server.app.origins },
+    platform: server.app.platform,
     gate: server.app.gate,
     contextFor: server.app.contextFor,
     publicPrefixes: [],

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Actor } from './actor.js';
 import type { SessionResolver } from './authenticate.js';
-import { fetchHeadersOf, type LazyAuth } from './better-auth.js';
+import { fetchHeadersOf, type Auth, type LazyAuth } from './better-auth.js';
 import { sessionCookieName } from './session-cookie.js';
 
 /** The session cookie, or its `__Secure-` form over https. */
@@ -10,19 +11,63 @@ function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
   return typeof headers.cookie === 'string' && sessionCookie.test(headers.cookie);
 }
 
-/** Sessions through better-auth: one database lookup, only when a session cookie was sent. */
-export function createSessionResolver(auth: LazyAuth): SessionResolver {
-  return async (headers) => {
-    if (!hasSessionCookie(headers)) return null;
+type SessionAndUser = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>;
+
+/**
+ * A request's session cookie as better-auth reads it: the session and its
+ * user when it is valid, and the cookies to set either way (a session
+ * refreshed on use, or a stale cookie cleared).
+ */
+export interface SessionLookup {
+  found: { session: SessionAndUser['session']; user: SessionAndUser['user']; actor: Actor } | null;
+  cookies: string[];
+}
+
+export interface Sessions {
+  /** The gate's view: the actor of the session cookie. */
+  resolve: SessionResolver;
+  /** The session and user of the session cookie (what `GET /api/auth/session` answers). */
+  current(headers: IncomingHttpHeaders): Promise<SessionLookup>;
+}
+
+const noSession: SessionLookup = { found: null, cookies: [] };
+
+/**
+ * Sessions through better-auth: one database lookup per request, only when a
+ * session cookie was sent. The gate and a route that shows the session (the
+ * session check identifies its caller for the rate limit, then answers with
+ * the same session) share that lookup: it is remembered per request.
+ */
+export function createSessions(auth: LazyAuth): Sessions {
+  const looked = new WeakMap<IncomingHttpHeaders, Promise<SessionLookup>>();
+
+  async function lookUp(headers: IncomingHttpHeaders): Promise<SessionLookup> {
     const { headers: responseHeaders, response } = await (await auth.get()).api.getSession({
       headers: fetchHeadersOf(headers),
       returnHeaders: true,
     });
-    if (!response) return null;
+    const cookies = responseHeaders.getSetCookie();
+    if (!response) return { found: null, cookies };
     const { user } = response;
-    return {
-      actor: { type: 'user', userId: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin === true },
-      cookies: responseHeaders.getSetCookie(),
-    };
+    const actor: Actor = { type: 'user', userId: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin === true };
+    return { found: { session: response.session, user, actor }, cookies };
+  }
+
+  function current(headers: IncomingHttpHeaders): Promise<SessionLookup> {
+    if (!hasSessionCookie(headers)) return Promise.resolve(noSession);
+    let lookup = looked.get(headers);
+    if (!lookup) {
+      lookup = lookUp(headers);
+      looked.set(headers, lookup);
+    }
+    return lookup;
+  }
+
+  return {
+    current,
+    async resolve(headers) {
+      const { found, cookies } = await current(headers);
+      return found ? { actor: found.actor, cookies } : null;
+    },
   };
 }

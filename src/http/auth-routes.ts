@@ -11,13 +11,12 @@
  * Nothing else of better-auth's router is exposed: what we do not serve, we do
  * not have to secure.
  */
-import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { clientAddressHeader, configuredProviders, fetchHeadersOf } from '../auth/better-auth.js';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { AppError, validationFailed } from '../lib/errors.js';
 import type { HttpResult } from '../lib/problem.js';
-import { nativeRoute, type JsonSchemaObject, type NativeRouteSpec, type Platform } from '../rest/route.js';
+import { nativeRoute, type JsonSchemaObject, type NativeRequest, type NativeRouteSpec, type Platform } from '../rest/route.js';
 
 const defaultCallback = '/api/auth/session';
 const defaultErrorCallback = '/api/auth/error';
@@ -56,10 +55,10 @@ const provider = z
   .regex(/^[a-z0-9][a-z0-9_-]*$/)
   .describe('A configured identity provider: `oidc` (or AUTH_OIDC_PROVIDER_ID), `google`, `github`, `microsoft`');
 
-/** Request headers as better-auth wants them, with the client address it may record on the session. */
-function authHeaders(request: IncomingMessage): Headers {
-  const headers = fetchHeadersOf(request.headers);
-  headers.set(clientAddressHeader, request.socket.remoteAddress ?? '');
+/** Request headers as better-auth wants them, with the client address (TRUST_PROXY's) it may record on the session. */
+function authHeaders({ http, clientAddress }: Pick<NativeRequest, 'http' | 'clientAddress'>): Headers {
+  const headers = fetchHeadersOf(http.headers);
+  headers.set(clientAddressHeader, clientAddress);
   return headers;
 }
 
@@ -124,6 +123,7 @@ const signIn = nativeRoute({
     "Redirects (302) to the provider's consent screen. After it, the provider returns to /api/auth/callback/{provider}, " +
     'which sets the session cookie and redirects to `callbackUrl`.',
   access: 'public',
+  publicBudget: 'sign-in',
   parameters: z.strictObject({
     provider,
     callbackUrl: z
@@ -140,7 +140,8 @@ const signIn = nativeRoute({
     '400': { description: 'The provider id breaks its pattern, or callbackUrl or errorCallbackUrl is not on this server or a trusted origin' },
     '404': { description: 'No such provider is configured' },
   },
-  async handler({ http, parameters, platform }) {
+  async handler(request) {
+    const { parameters, platform } = request;
     const providers = configuredProviders(platform.config);
     if (!providers.includes(parameters.provider)) {
       throw new AppError(
@@ -155,7 +156,7 @@ const signIn = nativeRoute({
     try {
       const { headers, response } = await (await platform.auth.get()).api.signInSocial({
         body: { provider: parameters.provider, callbackURL, errorCallbackURL, disableRedirect: true },
-        headers: authHeaders(http),
+        headers: authHeaders(request),
         returnHeaders: true,
       });
       if (!response.url) throw new AppError('UNAVAILABLE', `The provider "${parameters.provider}" gave no sign-in address`);
@@ -169,12 +170,13 @@ const signIn = nativeRoute({
 });
 
 /** The provider's redirect (GET) or form post (POST), handed to better-auth as it came. */
-async function callback({ http, url, rawBody, platform }: Parameters<NativeRouteSpec['handler']>[0]): Promise<HttpResult> {
+async function callback(request: NativeRequest): Promise<HttpResult> {
+  const { http, url, rawBody, platform } = request;
   const target = new URL(`${url.pathname}${url.search}`, platform.config.baseUrl);
   const response = await (await platform.auth.get()).handler(
     new Request(target, {
       method: http.method ?? 'GET',
-      headers: authHeaders(http),
+      headers: authHeaders(request),
       ...(rawBody === undefined ? {} : { body: new Uint8Array(rawBody) }),
     }),
   );
@@ -203,6 +205,7 @@ const callbackRoutes = [
       'Reached by redirect from the provider. Creates or updates the user, account and session, sets the session cookie ' +
       `\`${sessionCookieName}\` (\`__Secure-${sessionCookieName}\` over https) and redirects to the callbackUrl of the sign-in.`,
     access: 'public',
+    publicBudget: 'sign-in',
     parameters: callbackParameters,
     responses: callbackResponses,
     handler: callback,
@@ -215,6 +218,7 @@ const callbackRoutes = [
     summary: 'Return from the identity provider (form post)',
     description: 'The same as the GET callback, for providers that post the answer (response_mode=form_post).',
     access: 'public',
+    publicBudget: 'sign-in',
     parameters: callbackParameters,
     body: { kind: 'raw' },
     responses: callbackResponses,
@@ -238,12 +242,13 @@ const signOut = nativeRoute({
     '200': { description: 'Signed out', schema: { type: 'object', required: ['success'], properties: { success: { type: 'boolean' } } } },
     '403': { description: 'The request came from an untrusted browser origin' },
   },
-  async handler({ http, platform }) {
+  async handler(request) {
+    const { http, platform } = request;
     const refusal = platform.origins.refusal('POST', http.headers);
     if (refusal) throw refusal;
     const { headers } = await (await platform.auth.get()).api.signOut({
       body: { disableRedirect: true },
-      headers: authHeaders(http),
+      headers: authHeaders(request),
       returnHeaders: true,
     });
     return json({ success: true }, headers.getSetCookie());
@@ -268,11 +273,12 @@ const session = nativeRoute({
     },
   },
   async handler({ http, platform }) {
-    const { headers, response } = await (await platform.auth.get()).api.getSession({ headers: authHeaders(http), returnHeaders: true });
-    if (!response) return json(null, headers.getSetCookie());
+    // The gate has looked this session up already (to count the request as its own): the same answer, no second query.
+    const { found, cookies } = await platform.sessions.current(http.headers);
+    if (!found) return json(null, cookies);
     // The token is the cookie's value: it stays in the HttpOnly cookie, out of reach of scripts.
-    const { token: _token, ...visibleSession } = response.session;
-    return json({ session: visibleSession, user: response.user }, headers.getSetCookie());
+    const { token: _token, ...visibleSession } = found.session;
+    return json({ session: visibleSession, user: found.user }, cookies);
   },
 });
 

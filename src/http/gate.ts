@@ -1,25 +1,62 @@
 import type { IncomingMessage } from 'node:http';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { OriginPolicy } from '../auth/origins.js';
-import type { GateResult } from '../rest/router.js';
+import type { ClientAddressOf } from '../lib/client-address.js';
+import type { PublicBudget } from '../rest/route.js';
+import type { GateResult, PublicGateResult } from '../rest/router.js';
 import type { RateLimits } from './rate-limit.js';
 
-/**
- * The gate of every non-public HTTP request: an actor from the API key or the
- * session cookie, or why not. A cookie-authenticated change must also come
- * from a trusted origin, since browsers send cookies cross-site. Each
- * admitted request spends one of its caller's budget (429 when spent).
- */
-export function createGate({ authenticator, origins, limits }: { authenticator: Authenticator; origins: OriginPolicy; limits: RateLimits }) {
-  return async (request: IncomingMessage): Promise<GateResult> => {
-    const result = await authenticator.authenticate(request.headers);
-    if (result.actor === null) return { error: result.error };
-    if (result.credential === 'session') {
-      const refusal = origins.refusal(request.method ?? 'GET', request.headers);
-      if (refusal) return { error: refusal };
-    }
-    const rate = await limits.caller(result.actor);
-    if (rate.refusal) return { error: rate.refusal };
-    return { actor: result.actor, cookies: result.cookies, headers: rate.headers, ...(result.tenant ? { tenant: result.tenant } : {}) };
+export interface Gate {
+  /**
+   * A route that needs credentials: an actor from the API key or the session
+   * cookie, or why not. A cookie-authenticated change must also come from a
+   * trusted origin, since browsers send cookies cross-site. Each admitted
+   * request spends one of its caller's budget (429 when spent).
+   */
+  admit(request: IncomingMessage): Promise<GateResult>;
+  /**
+   * A public route (sign-in, the session check): nobody is refused for lack
+   * of credentials, but each request spends a budget, and who calls is known
+   * where a credential says so.
+   */
+  admitPublic(request: IncomingMessage, budget: PublicBudget): Promise<PublicGateResult>;
+  /** The client's address (TRUST_PROXY decides which `X-Forwarded-For` hops to believe). */
+  clientAddress: ClientAddressOf;
+}
+
+export function createGate({
+  authenticator,
+  origins,
+  limits,
+  clientAddress,
+}: {
+  authenticator: Authenticator;
+  origins: OriginPolicy;
+  limits: RateLimits;
+  clientAddress: ClientAddressOf;
+}): Gate {
+  return {
+    clientAddress,
+    async admit(request) {
+      const result = await authenticator.authenticate(request.headers);
+      if (result.actor === null) return { error: result.error };
+      if (result.credential === 'session') {
+        const refusal = origins.refusal(request.method ?? 'GET', request.headers);
+        if (refusal) return { error: refusal };
+      }
+      const rate = await limits.caller(result.actor);
+      if (rate.refusal) return { error: rate.refusal };
+      return { actor: result.actor, cookies: result.cookies, headers: rate.headers, ...(result.tenant ? { tenant: result.tenant } : {}) };
+    },
+    async admitPublic(request, budget) {
+      if (budget === 'sign-in') {
+        const rate = await limits.signIn(clientAddress(request));
+        return rate.refusal ? { error: rate.refusal } : { actor: null, headers: rate.headers };
+      }
+      // A credential that does not hold is no reason to refuse a public route: its request counts as the address's.
+      const { actor } = await authenticator.authenticate(request.headers);
+      const rate = actor ? await limits.caller(actor) : await limits.anonymous(clientAddress(request));
+      return rate.refusal ? { error: rate.refusal } : { actor, headers: rate.headers };
+    },
   };
 }

@@ -1,7 +1,9 @@
 /**
- * Request budgets shared by every server process (CONTRACT.md section 7):
- * per API key or session a minute, and per client IP a minute on
- * `/api/auth/*`. The counts live in PostgreSQL (rate-limiter-flexible's
+ * Request budgets shared by every server process (CONTRACT.md sections 7
+ * and 8): per API key or session a minute (or per client address for a
+ * request without either, on the public routes that count their callers),
+ * and per client address a minute on sign-in (`/api/auth/signin/*`,
+ * `/api/auth/callback/*`). The counts live in PostgreSQL (rate-limiter-flexible's
  * store, table `rate_limits`). Far from its limit a caller's requests are
  * counted in memory and added to the store in batches (one upsert per ten
  * requests, or per 250 ms); near the limit every request asks the store, so
@@ -28,7 +30,9 @@ export interface RateDecision {
 export interface RateLimits {
   /** One request of an authenticated caller. */
   caller(actor: Actor): Promise<RateDecision>;
-  /** One request to sign-in (`/api/auth/*`) from an address. */
+  /** One request without a credential from a client address, at the callers' budget (the session check signed out). */
+  anonymous(address: string): Promise<RateDecision>;
+  /** One request to sign-in (`/api/auth/signin/*`, `/api/auth/callback/*`) from a client address. */
   signIn(address: string): Promise<RateDecision>;
   /** Adds what is still counted only here to the store; called once the server has stopped taking requests. */
   close(): Promise<void>;
@@ -92,8 +96,8 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
     total: number;
     pending: number;
     resetAt: number;
-    /** A batch is on its way to the store. */
-    sending: boolean;
+    /** Requests of a batch on their way to the store (0: none): counted, not yet in `total`. */
+    sending: number;
     timer?: NodeJS.Timeout;
   }
   const tallies = new Map<RateLimiterPostgres, Map<string, Tally>>();
@@ -128,7 +132,7 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
 
   /** Sends what this process counted to the store, in the background: at once from `flushEvery` requests, else after `flushAfterMs`. */
   function flushSoon(store: RateLimiterPostgres, key: string, tally: Tally, now = false): void {
-    if (closed || tally.sending || tally.pending === 0) return;
+    if (closed || tally.sending > 0 || tally.pending === 0) return;
     if (!now && tally.pending < flushEvery) {
       tally.timer ??= setTimeout(() => {
         tally.timer = undefined;
@@ -138,11 +142,11 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
     }
     clearTimeout(tally.timer);
     tally.timer = undefined;
-    tally.sending = true;
     const points = tally.pending;
+    tally.sending = points;
     tally.pending = 0;
     const sent = add(store, key, points).then((result) => {
-      tally.sending = false;
+      tally.sending = 0;
       inFlight.delete(sent);
       if (result) {
         tally.total = Math.max(tally.total + points, result.total);
@@ -172,17 +176,18 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
     }
     // Other processes may hold up to two batches each unsent: the last half of the budget is counted exactly.
     const slack = Math.max(2 * flushEvery, Math.ceil(store.points / 2));
-    if (tally && tally.total + tally.pending + 1 <= store.points - slack) {
+    if (tally && tally.total + tally.sending + tally.pending + 1 <= store.points - slack) {
       tally.pending += 1;
+      const used = tally.total + tally.sending + tally.pending;
       flushSoon(store, key, tally);
-      return { headers: headersOf(store, tally.total + tally.pending, tally.resetAt - now) };
+      return { headers: headersOf(store, used, tally.resetAt - now) };
     }
     const points = 1 + (tally?.pending ?? 0);
     if (tally) tally.pending = 0;
     const result = await add(store, key, points);
     if (!result) return allowed;
     if (map.size > maxTrackedKeys) map.clear();
-    map.set(key, { total: result.total, pending: 0, resetAt: now + result.msLeft, sending: false });
+    map.set(key, { total: result.total, pending: 0, resetAt: now + result.msLeft, sending: 0 });
     const headers = headersOf(store, result.total, result.msLeft);
     if (!result.over) return { headers };
     const retryAfter = Math.max(1, Math.ceil(result.msLeft / 1000));
@@ -198,6 +203,7 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
       const key = callerKey(actor);
       return key ? consume(callers, key, 'with this credential') : Promise.resolve(allowed);
     },
+    anonymous: (address) => consume(callers, `address:${address}`, 'from this address'),
     signIn: (address) => consume(signIns, address, 'to sign-in from this address'),
     async close() {
       closed = true;

@@ -17,10 +17,10 @@ import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js
 import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
-import type { GateResult, RequestState, RestRouter } from '../rest/router.js';
+import type { RequestState, RestRouter } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
+import type { Gate } from './gate.js';
 import type { GraphQLServer } from './graphql.js';
-import type { RateLimits } from './rate-limit.js';
 import type { Metrics } from './metrics.js';
 
 /** What the server needs from the process (the App satisfies it). */
@@ -31,8 +31,7 @@ export interface HttpServerDependencies {
   docs: DocsHandler;
   graphql: GraphQLServer;
   health(): Promise<HttpResult>;
-  gate(request: IncomingMessage): Promise<GateResult>;
-  limits: RateLimits;
+  gate: Gate;
   metrics: Metrics;
   mayReadMetrics(actor: Actor): Promise<boolean>;
   config: { metricsToken: string | undefined };
@@ -162,7 +161,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
     // The GraphiQL page is public; every operation needs credentials.
     const graphiqlPage = method === 'GET' && acceptsHtml(request) && !url.searchParams.has('query');
     if (!graphiqlPage) {
-      const admitted = await app.gate(request);
+      const admitted = await app.gate.admit(request);
       if ('error' in admitted) return send(response, graphqlRefusal(admitted.error, state.requestId));
       for (const cookie of admitted.cookies) response.appendHeader('set-cookie', cookie);
       for (const [name, value] of Object.entries(admitted.headers)) response.setHeader(name, value);
@@ -179,7 +178,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`, { headers: { allow: 'GET, HEAD' } });
     }
     if (!bearerIs(request, app.config.metricsToken)) {
-      const admitted = await app.gate(request);
+      const admitted = await app.gate.admit(request);
       if ('error' in admitted) return send(response, problemResult(admitted.error, state.requestId));
       state.actor = admitted.actor;
       if (!(await app.mayReadMetrics(admitted.actor))) {
@@ -205,12 +204,6 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
       return send(response, result ?? problemResult(new AppError('NOT_FOUND', `No document at ${pathname}`), state.requestId));
     }
     if (pathname === '/graphql') return serveGraphQL(request, response, url, state);
-    if (pathname.startsWith('/api/auth/')) {
-      // Sign-in is public: its budget is the client's address (the socket's; proxies are not trusted).
-      const rate = await app.limits.signIn(request.socket.remoteAddress ?? 'unknown');
-      if (rate.refusal) return send(response, problemResult(rate.refusal, state.requestId));
-      state.headers = rate.headers;
-    }
     return send(response, await app.rest.handle(request, url, state), state.headers);
   }
 
@@ -223,7 +216,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
   const server = http.createServer(limits, async (request, response) => {
     const started = performance.now();
     const requestId = requestIdOf(request);
-    const state: RequestState = { requestId, log: app.log.child({ requestId }), actor: null };
+    const state: RequestState = { requestId, log: app.log.child({ requestId }), actor: null, clientAddress: app.gate.clientAddress(request) };
     response.setHeader('x-request-id', requestId);
     // Every answer: no type sniffing, no referrer, never framed (GraphiQL and the docs are HTML pages), and not
     // cached, since most carry a caller's data; the docs set their own caching.
@@ -270,6 +263,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
         path: url.pathname,
         status: response.statusCode,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
+        clientAddress: state.clientAddress,
         ...(actor ? { actor: actor.type === 'user' ? `user:${actor.userId}` : actor.type === 'api_key' ? `api_key:${actor.apiKeyId}` : 'system' } : {}),
       };
       if (url.pathname === '/health') state.log.debug(entry, 'request');

@@ -23,6 +23,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
 import type { RequestState } from '../rest/router.js';
+import type { Gate } from './gate.js';
 import type { GraphQLServer } from './graphql.js';
 import type { RateLimits } from './rate-limit.js';
 
@@ -32,6 +33,7 @@ export interface GraphQLWebSocketDependencies {
   authenticator: Authenticator;
   origins: OriginPolicy;
   limits: RateLimits;
+  gate: Pick<Gate, 'clientAddress'>;
   graphql: GraphQLServer;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
 }
@@ -133,7 +135,7 @@ async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credent
         const requestId = randomUUID();
         const log = app.log.child({ requestId, connectionId: connection.connectionId });
         const { schema, execute, subscribe, contextFactory, parse, validate } = app.graphql.getEnveloped({
-          ...app.contextFor(connection.actor, { requestId, log, actor: connection.actor }),
+          ...app.contextFor(connection.actor, { requestId, log, actor: connection.actor, clientAddress: app.gate.clientAddress(context.extra.request) }),
           req: context.extra.request,
           params: payload,
         });

@@ -13,6 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { OriginPolicy } from '../auth/origins.js';
 import type { LazyAuth } from '../auth/better-auth.js';
+import type { Sessions } from '../auth/sessions.js';
 import type { Permission } from '../auth/permissions.js';
 import type { TenantAccess } from '../auth/tenant-access.js';
 import type { Config } from '../config.js';
@@ -64,10 +65,19 @@ export interface GraphQLRouteSpec extends RouteBase {
 /** Who may call a native route: anyone (sign-in), any caller, superadmins, or a permission in the path's tenant. */
 export type NativeAccess = 'public' | 'authenticated' | 'superadmin' | Permission;
 
+/**
+ * The budget a request to a public route spends (CONTRACT.md section 8,
+ * "Trusted proxies"): `sign-in` per client address at the sign-in budget
+ * (starting a sign-in, the provider's callback); `caller` that of the session
+ * or key it carries, or else of the client address, at the general budget.
+ */
+export type PublicBudget = 'sign-in' | 'caller';
+
 /** Process-wide infrastructure a native handler may need besides the services. */
 export interface Platform {
   config: Config;
   auth: LazyAuth;
+  sessions: Sessions;
   origins: OriginPolicy;
 }
 
@@ -95,6 +105,8 @@ export type NativeBody<Fields extends StrictObject = StrictObject> =
 export interface NativeRequest<Parameters = Record<string, unknown>, Body = unknown> {
   http: IncomingMessage;
   url: URL;
+  /** The client's address, as TRUST_PROXY decides. */
+  clientAddress: string;
   /** Path and query parameters, validated. */
   parameters: Parameters;
   /** A JSON body, validated; undefined for other kinds. */
@@ -129,6 +141,8 @@ export interface NativeRouteSpec extends RouteBase {
   responses: Record<string, NativeResponse>;
   /** Served, but left out of the document (the provider's form-post callback, the sign-in error page). */
   hidden?: boolean;
+  /** A public route's budget; `caller` unless said. */
+  publicBudget?: PublicBudget;
   handler: (request: NativeRequest) => Promise<HttpResult>;
 }
 

@@ -1,9 +1,9 @@
 /**
  * The public REST router. For every row, GraphQL-backed or native, in this
- * order: match the path; the authentication gate (unless the row is public);
- * validate path and query parameters against the row's schema; the tenant
- * guard and the row's permission; read and validate the body within its
- * limit; then run the GraphQL field or the row's handler.
+ * order: match the path; the authentication gate (a public row only spends
+ * its budget there); validate path and query parameters against the row's
+ * schema; the tenant guard and the row's permission; read and validate the
+ * body within its limit; then run the GraphQL field or the row's handler.
  * Every refusal is RFC 9457 problem+json.
  */
 import type { IncomingMessage } from 'node:http';
@@ -18,13 +18,22 @@ import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
 import { isJson, readBody, readMultipart } from './body.js';
 import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute, QueryValueKind, RouteMatcher } from './compile.js';
-import type { NativeRequest, Platform } from './route.js';
+import type { NativeRequest, Platform, PublicBudget } from './route.js';
 import type { FieldExecutor } from './executor.js';
 
 /** The authentication gate's answer: who calls (and cookies to refresh), or why not. */
 export type GateResult =
   | { actor: Actor; cookies: string[]; tenant?: TenantRecord; /** Headers every answer to this request carries (RateLimit-*). */ headers: Record<string, string> }
   | { error: AppError };
+
+/** The gate's answer for a public route: who calls, if a credential says so, or why not (over budget). */
+export type PublicGateResult = { actor: Actor | null; headers: Record<string, string> } | { error: AppError };
+
+/** What the router needs of the gate (src/http/gate.ts). */
+export interface RouterGate {
+  admit(request: IncomingMessage): Promise<GateResult>;
+  admitPublic(request: IncomingMessage, budget: PublicBudget): Promise<PublicGateResult>;
+}
 
 export interface RequestState {
   requestId: string;
@@ -37,13 +46,15 @@ export interface RequestState {
   route?: string;
   /** A tenant the gate read with the credential (an API key's own), as it is now. */
   knownTenant?: TenantRecord;
+  /** The client's address, as TRUST_PROXY decides (for sign-in limits and the request log). */
+  clientAddress: string;
 }
 
 export interface RestRouterOptions {
   matcher: RouteMatcher;
   executor: FieldExecutor;
   platform: Platform;
-  gate(request: IncomingMessage): Promise<GateResult>;
+  gate: RouterGate;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
   /** Unknown paths under these prefixes are public too (404 without credentials). */
   publicPrefixes: readonly string[];
@@ -187,6 +198,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     parameters: Record<string, unknown>,
     access: TenantAccess | undefined,
     context: GraphQLContext,
+    clientAddress: string,
   ): Promise<HttpResult> {
     const bodySpec = route.body;
     let body: unknown;
@@ -201,6 +213,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     const nativeRequest: NativeRequest = {
       http: request,
       url,
+      clientAddress,
       parameters,
       body,
       rawBody,
@@ -234,12 +247,17 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     const isPublic = route ? route.access.kind === 'public' : publicPrefixes.some((prefix) => url.pathname.startsWith(prefix));
     let cookies: string[] = [];
     if (!isPublic) {
-      const admitted = await gate(request);
+      const admitted = await gate.admit(request);
       if ('error' in admitted) return problemResult(admitted.error, state.requestId);
       state.actor = admitted.actor;
       state.knownTenant = admitted.tenant;
       state.headers = admitted.headers;
       cookies = admitted.cookies;
+    } else {
+      const admitted = await gate.admitPublic(request, route?.kind === 'native' ? (route.publicBudget ?? 'caller') : 'caller');
+      if ('error' in admitted) return problemResult(admitted.error, state.requestId);
+      state.actor = admitted.actor;
+      state.headers = admitted.headers;
     }
     if (match.kind === 'not-found') {
       throw new AppError('NOT_FOUND', `No route ${method} ${url.pathname}; see /docs`);
@@ -262,7 +280,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     const result =
       found.kind === 'graphql'
         ? await runGraphQL(found, request, { raw: parameters, parsed }, context)
-        : await runNative(found, request, url, parsed, access, context);
+        : await runNative(found, request, url, parsed, access, context, state.clientAddress);
     return cookies.length > 0 ? { ...result, cookies: [...cookies, ...(result.cookies ?? [])] } : result;
   }
 
