@@ -132,6 +132,20 @@ describe('the approval flow', () => {
     expect((await team_.member.api.post<Problem>(`${path}/${draft.body.id}/stop`)).body.code).toBe('INVALID_STATE');
   });
 
+  it('requires approval in a tenant created without settings, until the tenant turns it off', async () => {
+    const team_ = await team({});
+    const path = entries(team_);
+    const tenant = await team_.tenant.api.get<{ settings: { approvalRequired: boolean } }>(`/tenants/${team_.tenant.id}`);
+    expect(tenant.body.settings.approvalRequired).toBe(true);
+    const entry = await team_.member.api.post<Entry>(path, span('2026-03-09', '09:00', '10:00'));
+    expect((await team_.member.api.post<Entry>(`${path}/${entry.body.id}/submit`)).body).toMatchObject({ status: 'submitted', reviewedAt: null });
+    expect((await team_.manager.api.post<Entry>(`${path}/${entry.body.id}/approve`)).body).toMatchObject({ status: 'approved', reviewedById: team_.manager.id });
+
+    expect((await team_.admin.api.patch(`/tenants/${team_.tenant.id}`, { settings: { approvalRequired: false } })).status).toBe(200);
+    const next = await team_.member.api.post<Entry>(path, span('2026-03-10', '09:00', '10:00'));
+    expect((await team_.member.api.post<Entry>(`${path}/${next.body.id}/submit`)).body).toMatchObject({ status: 'approved' });
+  });
+
   it('approves at once on submit when the tenant requires no approval', async () => {
     const team_ = await team({ approvalRequired: false });
     const path = entries(team_);

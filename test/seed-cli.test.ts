@@ -39,6 +39,16 @@ describe('tally seed', () => {
     const counted = await server.app.db.entry.groupBy({ by: ['status'], where: { tenantId: first.id }, _count: true });
     expect(counted.reduce((sum, group) => sum + group._count, 0)).toBe(50_000);
     expect(counted.map((group) => group.status).sort()).toEqual(['approved', 'draft', 'rejected', 'submitted']);
+    // The approval step is on, as for any new tenant; reviewed entries say by whom, rejections why.
+    const tenant = await api.get<{ settings: { approvalRequired: boolean } }>(`/tenants/${first.id}`);
+    expect(tenant.body.settings.approvalRequired).toBe(true);
+    const reviewed = await server.app.db.entry.groupBy({
+      by: ['status'],
+      where: { tenantId: first.id, status: { in: ['approved', 'rejected'] }, reviewedById: null },
+      _count: true,
+    });
+    expect(reviewed).toEqual([]);
+    expect(await server.app.db.entry.count({ where: { tenantId: first.id, status: 'rejected', rejectionReason: null } })).toBe(0);
 
     const [member] = (await api.get<{ id: string }[]>(`/tenants/${first.id}/users`, { query: { role: 'member', limit: 1 } })).body;
     const unique = await api.post<{ id: string }>(`/tenants/${first.id}/entries`, {

@@ -40,6 +40,7 @@ const verbs = ['Reviewed', 'Implemented', 'Discussed', 'Fixed', 'Designed', 'Tes
 const objects = ['the checkout flow', 'invoice export', 'login page', 'search results', 'API pagination', 'the weekly report', 'database indexes', 'onboarding emails', 'the style guide', 'release notes', 'customer feedback', 'the sprint backlog', 'payment webhooks', 'timesheet approval'];
 const contexts = ['with the client', 'in the team meeting', 'after the standup', 'for the next release', 'on site', 'remotely', 'before the deadline', 'with design', 'in a workshop', ''];
 const tagWords = ['meeting', 'development', 'design', 'support', 'travel', 'review', 'planning', 'testing', 'ops', 'research'];
+const rejectionReasons = ['Please add the project', 'Wrong day', 'Break missing', 'Split this into two entries', 'Which task was this?'];
 const makes = [['Volkswagen', 'Transporter', 'diesel'], ['Renault', 'Zoe', 'electric'], ['Ford', 'Transit', 'diesel'], ['Tesla', 'Model 3', 'electric'], ['Toyota', 'Corolla', 'hybrid']];
 
 /** A seeded generator, so that the same numbers give the same data. */
@@ -159,13 +160,17 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       vehicles.push(id);
     }
 
-    // Entries: weekdays over the last two years, older ones approved, recent ones in every state.
+    // Entries: weekdays over the last two years, older ones approved, recent ones in every state of the
+    // approval step (tenants require it by default): drafts, submitted, approved and rejected with a reason,
+    // reviewed by a manager (the owner reviews the managers' own).
+    const reviewers = members.slice(1, 3).length > 0 ? members.slice(1, 3) : members.slice(0, 1);
     const share = Math.floor(options.entries / options.tenants) + (tenantIndex < options.entries % options.tenants ? 1 : 0);
     const columns: [string, string][] = [
       ['id', 'text'], ['tenantId', 'text'], ['tenantUserId', 'text'], ['projectId', 'text'], ['taskId', 'text'], ['vehicleId', 'text'],
       ['distanceKm', 'numeric'], ['startedAt', 'timestamp'], ['endedAt', 'timestamp'], ['breakMinutes', 'int'], ['durationMinutes', 'int'],
       ['description', 'text'], ['billable', 'boolean'], ['tags', 'text'], ['hourlyRate', 'numeric'], ['status', 'text'],
-      ['submittedAt', 'timestamp'], ['reviewedAt', 'timestamp'], ['createdAt', 'timestamp'], ['updatedAt', 'timestamp'],
+      ['submittedAt', 'timestamp'], ['reviewedById', 'text'], ['reviewedAt', 'timestamp'], ['rejectionReason', 'text'],
+      ['createdAt', 'timestamp'], ['updatedAt', 'timestamp'],
     ];
     for (let done = 0; done < share; done += batchSize) {
       const count = Math.min(batchSize, share - done);
@@ -184,6 +189,8 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
         const age = now - startedAt;
         const status = age > 45 * dayMs ? 'approved' : pick(['draft', 'draft', 'submitted', 'approved', 'rejected'] as const);
         const tags = [pick(tagWords), ...(random() < 0.3 ? [pick(tagWords)] : [])];
+        const reviewed = status === 'approved' || status === 'rejected';
+        const reviewer = reviewers.find((candidate) => candidate !== member) ?? (members[0] as Member);
         const row = [
           uuidv7At(startedAt, random),
           tenant.id,
@@ -202,7 +209,9 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
           project?.rate ?? member.rate,
           status,
           status === 'draft' ? null : new Date(startedAt + dayMs).toISOString(),
-          status === 'approved' || status === 'rejected' ? new Date(startedAt + 2 * dayMs).toISOString() : null,
+          reviewed ? reviewer.id : null,
+          reviewed ? new Date(startedAt + 2 * dayMs).toISOString() : null,
+          status === 'rejected' ? pick(rejectionReasons) : null,
           new Date(startedAt + minutes * 60_000).toISOString(),
           new Date(startedAt + 2 * dayMs).toISOString(),
         ];
@@ -211,7 +220,8 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       await sql.query(
         `INSERT INTO entries (${columns.map(([name]) => `"${name}"`).join(', ')})
          SELECT id, "tenantId", "tenantUserId", "projectId", "taskId", "vehicleId", "distanceKm", "startedAt", "endedAt", "breakMinutes",
-                "durationMinutes", description, billable, tags::text[], "hourlyRate", status::"EntryStatus", "submittedAt", "reviewedAt", "createdAt", "updatedAt"
+                "durationMinutes", description, billable, tags::text[], "hourlyRate", status::"EntryStatus", "submittedAt", "reviewedById",
+                "reviewedAt", "rejectionReason", "createdAt", "updatedAt"
            FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
              AS e(${columns.map(([name]) => `"${name}"`).join(', ')})`,
         values,

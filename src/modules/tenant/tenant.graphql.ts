@@ -19,7 +19,7 @@ const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings')
     timezone: t.exposeString('timezone', { description: 'IANA time zone' }),
     currency: t.exposeString('currency', { description: 'ISO 4217 currency code' }),
     weekStart: t.expose('weekStart', { type: graphqlEnum(enums.WeekStart) }),
-    approvalRequired: t.exposeBoolean('approvalRequired', { description: 'Entries must be submitted and approved' }),
+    approvalRequired: t.exposeBoolean('approvalRequired', { description: 'Entries must be submitted and approved (default true; false: submitting approves)' }),
     lockedUntil: t.expose('lockedUntil', { type: 'Date', nullable: true, description: 'Entries on or before this date are read-only' }),
     preventOverlap: t.exposeBoolean('preventOverlap', { description: 'Overlapping entries of one member are refused' }),
     roundingMinutes: t.exposeInt('roundingMinutes', { description: 'Durations are rounded to this many minutes (0: none)' }),

@@ -22,7 +22,7 @@ const settingsFields = {
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').describe('IANA time zone'),
   currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').describe('ISO 4217 currency code'),
   weekStart: enums.WeekStart.schema('First day of the week'),
-  approvalRequired: z.boolean().describe('Entries must be submitted and approved'),
+  approvalRequired: z.boolean().describe('Entries must be submitted and approved (default true; false: submitting approves)'),
   lockedUntil: fields.date('Entries on or before this date are read-only').nullable(),
   preventOverlap: z.boolean().describe('Refuse overlapping entries of one member'),
   roundingMinutes: z
@@ -46,7 +46,8 @@ export const defaultTenantSettings: TenantSettings = {
   timezone: 'UTC',
   currency: 'EUR',
   weekStart: 'monday',
-  approvalRequired: false,
+  // The spec: "entries have an approval step". A tenant that does not review time turns it off.
+  approvalRequired: true,
   lockedUntil: null,
   preventOverlap: false,
   roundingMinutes: 0,
