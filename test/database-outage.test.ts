@@ -16,6 +16,7 @@ import { eventually } from './helpers/eventually.js';
 import { startTallyProcess } from './helpers/processes.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { freePort, startTestServer, type TestServer } from './helpers/server.js';
+import { startTcpRelay } from './helpers/tcp-proxy.js';
 
 const log = createLogger('silent');
 let clusterDir: string;
@@ -54,6 +55,66 @@ async function timed(request: () => Promise<Response>): Promise<{ status: number
   return { status: response.status, ms: performance.now() - started, ...(code ? { code } : {}), retryAfter: response.headers.get('retry-after') };
 }
 
+/** What a client got for one write: a status, or nothing at all (the server closed the socket). */
+type Outcome = { content: string; status: number; retryAfter: string | null } | { content: string; noAnswer: string };
+
+/** `writers` clients posting notes one after another until `stop()`; every outcome. */
+function writeContinuously(url: string, key: string, writers: number, label: string) {
+  let running = true;
+  const outcomes: Outcome[] = [];
+  const done = Promise.all(
+    Array.from({ length: writers }, async (_, writer) => {
+      for (let index = 0; running; index += 1) {
+        const content = `${label} ${writer}-${index}`;
+        try {
+          const response = await fetch(`${url}/tenants/${tenant.id}/notes`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ content }),
+            // Longer than any answer may take (a connection waits 3 s, then 503): no answer by then is none at all.
+            signal: AbortSignal.timeout(15_000),
+          });
+          await response.arrayBuffer();
+          outcomes.push({ content, status: response.status, retryAfter: response.headers.get('retry-after') });
+          if (response.status === 503) await new Promise((resolve) => setTimeout(resolve, 50));
+        } catch (error) {
+          outcomes.push({ content, noAnswer: String((error as { cause?: unknown }).cause ?? error) });
+        }
+      }
+    }),
+  );
+  return {
+    outcomes,
+    async stop() {
+      running = false;
+      await done;
+    },
+  };
+}
+
+async function storedNotes(databaseUrl: string, pattern: string): Promise<Set<string>> {
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  try {
+    const { rows } = await database.query<{ content: string }>('SELECT content FROM notes WHERE "tenantId" = $1 AND content LIKE $2', [tenant.id, pattern]);
+    return new Set(rows.map((row) => row.content));
+  } finally {
+    await database.end();
+  }
+}
+
+/** Every write was answered, 201 or 503 with Retry-After; every 201 is stored. */
+async function expectEveryWriteAnswered(outcomes: Outcome[], databaseUrl: string, label: string): Promise<void> {
+  const unanswered = outcomes.filter((outcome) => 'noAnswer' in outcome);
+  expect(unanswered).toEqual([]);
+  const answered = outcomes.filter((outcome): outcome is Extract<Outcome, { status: number }> => 'status' in outcome);
+  expect(answered.filter((outcome) => outcome.status !== 201 && outcome.status !== 503)).toEqual([]);
+  expect(answered.some((outcome) => outcome.status === 201)).toBe(true);
+  expect(answered.filter((outcome) => outcome.status === 503).every((outcome) => outcome.retryAfter === '5')).toBe(true);
+  const stored = await storedNotes(databaseUrl, `${label} %`);
+  expect(answered.filter((outcome) => outcome.status === 201 && !stored.has(outcome.content))).toEqual([]);
+}
+
 describe('a database outage', () => {
   it('answers 503 quickly while PostgreSQL is down, loses nothing, and recovers without a restart', async () => {
     const key = { authorization: `Bearer ${tenant.key}` };
@@ -87,6 +148,46 @@ describe('a database outage', () => {
     const notes = await fetch(`${server.url}/tenants/${tenant.id}/notes`, { headers: key });
     expect(((await notes.json()) as { content: string }[]).map((note) => note.content).sort()).toEqual(['after', 'before']);
   });
+
+  it('answers every write while PostgreSQL stops fast and starts again under four writers (production mode): 201 or 503, nothing dropped', async () => {
+    const api = await startTallyProcess('api', postgres.url, { NODE_ENV: 'production' });
+    try {
+      const load = writeContinuously(api.url, tenant.key, 4, 'restart');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // SIGINT is PostgreSQL's fast shutdown (pg_ctl stop -m fast): it ends every connection at once.
+      await postgres.stop();
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      postgres = await startPostgres();
+      await eventually(async () => expect((await fetch(`${api.url}/health`)).status).toBe(200), 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await load.stop();
+      await expectEveryWriteAnswered(load.outcomes, postgres.url, 'restart');
+      expect(load.outcomes.some((outcome) => 'status' in outcome && outcome.status === 503)).toBe(true);
+    } finally {
+      await api.stop();
+    }
+  }, 90_000);
+
+  it('answers 503 when the database connection is reset under writers, never a closed socket', async () => {
+    // A relay between Tally and PostgreSQL that resets every connection it carries (TCP RST): ECONNRESET from the database.
+    const relay = await startTcpRelay({ host: '127.0.0.1', port });
+    const api = await startTallyProcess('api', relay.through(postgres.url), { NODE_ENV: 'production' });
+    try {
+      const load = writeContinuously(api.url, tenant.key, 4, 'reset');
+      let resets = 0;
+      for (let round = 0; round < 20; round += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        resets += relay.resetAll();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await load.stop();
+      expect(resets).toBeGreaterThan(0);
+      await expectEveryWriteAnswered(load.outcomes, postgres.url, 'reset');
+    } finally {
+      await api.stop();
+      await relay.close();
+    }
+  }, 90_000);
 
   it('finishes what it accepted when stopped under load: every acknowledged write is kept', async () => {
     const processTally = await startTallyProcess('api', postgres.url);

@@ -60,7 +60,11 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
     connections.add(connection);
     connection.once('end', () => connections.delete(connection));
   });
-  pool.on('error', (error) => log.error({ err: error }, 'idle database connection failed'));
+  // An idle connection ends when the database restarts or the network drops it: the pool replaces it on next use.
+  // The error carries the whole pg client; its code and message are what helps.
+  pool.on('error', (error: Error & { code?: string }) =>
+    log.warn({ code: error.code, reason: error.message }, 'an idle database connection was lost; the pool opens a new one when needed'),
+  );
   const db = new PrismaClient({
     adapter: new PrismaPg(pool),
     // Colourless, stack-free messages: the pretty format captures a stack trace on every query.
@@ -72,7 +76,9 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
     ],
   });
   db.$on('warn', (event) => log.warn({ prisma: event.message }, 'prisma warning'));
-  db.$on('error', (event) => log.error({ prisma: event.message }, 'prisma error'));
+  // Every failed statement surfaces where it was run: the request logs it once, with its requestId and what it
+  // meant (a 503 while the database is away, a conflict, or an internal error); this copy is for debugging.
+  db.$on('error', (event) => log.debug({ prisma: event.message }, 'prisma error'));
   if (onQuery) db.$on('query', (event) => onQuery(event.query, JSON.parse(event.params) as unknown[]));
   const sql: Sql = {
     async query<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {

@@ -7,8 +7,19 @@
  */
 import { AppError } from '../lib/errors.js';
 
-/** Network failures and PostgreSQL's "going away" SQLSTATEs (class 08: connection; 57P01-03: shutdown, starting). */
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
+/**
+ * Network failures, PostgreSQL's "going away" SQLSTATEs (class 08: connection;
+ * 57P01-03: shutdown, starting; 53300: too many connections), and Prisma's
+ * codes for the same (P1001 cannot reach, P1002 timed out, P1017 the server
+ * closed the connection).
+ */
+const unavailableCodes = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
+  'P1001', 'P1002', 'P1017',
+]);
+/** What Prisma's driver adapter calls the same failures (`meta.driverAdapterError.cause.kind`). */
+const unavailableKinds = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
 const unavailableMessages = [
   /timeout exceeded when trying to connect/i,
   /Connection terminated/i,
@@ -23,13 +34,21 @@ const unavailableMessages = [
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
-  // Prisma's driver adapter and GraphQL wrap the pg error: follow `cause` and `originalError` down.
+  // Prisma's driver adapter and GraphQL wrap the pg error: follow `cause`, `originalError` and Prisma's `meta` down.
   while (current !== null && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const { code, message, cause, originalError } = current as { code?: unknown; message?: unknown; cause?: unknown; originalError?: unknown };
+    const { code, kind, message, cause, originalError, meta } = current as {
+      code?: unknown;
+      kind?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+    if (typeof kind === 'string' && unavailableKinds.has(kind)) return true;
     if (typeof message === 'string' && unavailableMessages.some((pattern) => pattern.test(message))) return true;
-    current = cause ?? originalError;
+    current = cause ?? originalError ?? meta?.driverAdapterError;
   }
   return false;
 }
