@@ -88,7 +88,7 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, 
   const sessions = createSessions(auth);
   const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: sessions.resolve });
   const limits = createRateLimits({ sql, config, log });
-  const gate = createGate({ authenticator, origins, limits, clientAddress: createClientAddressOf(config.trustProxy) });
+  const gate = createGate({ authenticator, sessions, origins, limits, clientAddress: createClientAddressOf(config.trustProxy) });
   const platform: Platform = { config, auth, sessions, origins };
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });

@@ -26,22 +26,20 @@ export interface SessionLookup {
 export interface Sessions {
   /** The gate's view: the actor of the session cookie. */
   resolve: SessionResolver;
-  /** The session and user of the session cookie (what `GET /api/auth/session` answers). */
+  /** The session and user of the session cookie (what `GET /api/auth/session` answers); one lookup each call. */
   current(headers: IncomingHttpHeaders): Promise<SessionLookup>;
 }
 
 const noSession: SessionLookup = { found: null, cookies: [] };
 
 /**
- * Sessions through better-auth: one database lookup per request, only when a
- * session cookie was sent. The gate and a route that shows the session (the
- * session check identifies its caller for the rate limit, then answers with
- * the same session) share that lookup: it is remembered per request.
+ * Sessions through better-auth: one database lookup, only when a session
+ * cookie was sent. Nothing is remembered between calls: a WebSocket asks
+ * again with the same headers to learn whether its session has ended.
  */
 export function createSessions(auth: LazyAuth): Sessions {
-  const looked = new WeakMap<IncomingHttpHeaders, Promise<SessionLookup>>();
-
-  async function lookUp(headers: IncomingHttpHeaders): Promise<SessionLookup> {
+  async function current(headers: IncomingHttpHeaders): Promise<SessionLookup> {
+    if (!hasSessionCookie(headers)) return noSession;
     const { headers: responseHeaders, response } = await (await auth.get()).api.getSession({
       headers: fetchHeadersOf(headers),
       returnHeaders: true,
@@ -51,16 +49,6 @@ export function createSessions(auth: LazyAuth): Sessions {
     const { user } = response;
     const actor: Actor = { type: 'user', userId: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin === true };
     return { found: { session: response.session, user, actor }, cookies };
-  }
-
-  function current(headers: IncomingHttpHeaders): Promise<SessionLookup> {
-    if (!hasSessionCookie(headers)) return Promise.resolve(noSession);
-    let lookup = looked.get(headers);
-    if (!lookup) {
-      lookup = lookUp(headers);
-      looked.set(headers, lookup);
-    }
-    return lookup;
   }
 
   return {

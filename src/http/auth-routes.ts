@@ -272,9 +272,9 @@ const session = nativeRoute({
       },
     },
   },
-  async handler({ http, platform }) {
-    // The gate has looked this session up already (to count the request as its own): the same answer, no second query.
-    const { found, cookies } = await platform.sessions.current(http.headers);
+  async handler({ http, platform, session }) {
+    // The gate has looked the session up already (to count the request as the session's): the same answer, no second query.
+    const { found, cookies } = session ?? (await platform.sessions.current(http.headers));
     if (!found) return json(null, cookies);
     // The token is the cookie's value: it stays in the HttpOnly cookie, out of reach of scripts.
     const { token: _token, ...visibleSession } = found.session;

@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { z } from 'zod';
 import type { OriginPolicy } from '../auth/origins.js';
 import type { LazyAuth } from '../auth/better-auth.js';
-import type { Sessions } from '../auth/sessions.js';
+import type { SessionLookup, Sessions } from '../auth/sessions.js';
 import type { Permission } from '../auth/permissions.js';
 import type { TenantAccess } from '../auth/tenant-access.js';
 import type { Config } from '../config.js';
@@ -107,6 +107,8 @@ export interface NativeRequest<Parameters = Record<string, unknown>, Body = unkn
   url: URL;
   /** The client's address, as TRUST_PROXY decides. */
   clientAddress: string;
+  /** On a public route, the session cookie's lookup the gate made to count the request as its session's. */
+  session: SessionLookup | undefined;
   /** Path and query parameters, validated. */
   parameters: Parameters;
   /** A JSON body, validated; undefined for other kinds. */
@@ -121,8 +123,8 @@ export interface NativeRequest<Parameters = Record<string, unknown>, Body = unkn
     onFile: (file: IncomingFile) => Promise<FileResult>,
     release?: (file: FileResult) => Promise<void>,
   ): Promise<MultipartResult<FileResult>>;
-  /** Answers with what another row's field returns (`Query.invoice` after an upload), in that row's JSON. */
-  render(field: GraphQLRouteSpec['field'], variables: Record<string, unknown>, status: SuccessStatus): Promise<HttpResult>;
+  /** Answers with `record` as REST shows its GraphQL type (`Invoice`): the resource as this request left it. */
+  respond(typeName: string, record: object, status: SuccessStatus): Promise<HttpResult>;
   context: GraphQLContext;
   /** The tenant guard's answer on routes under `/tenants/{tenantId}`. */
   access: TenantAccess | undefined;

@@ -9,6 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Actor } from '../auth/actor.js';
 import { requireSuperadmin } from '../auth/actor.js';
+import type { SessionLookup } from '../auth/sessions.js';
 import { permissionRefusal, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { fieldErrorsOf, parseInput, type StrictObject } from '../lib/dto.js';
@@ -26,8 +27,8 @@ export type GateResult =
   | { actor: Actor; cookies: string[]; tenant?: TenantRecord; /** Headers every answer to this request carries (RateLimit-*). */ headers: Record<string, string> }
   | { error: AppError };
 
-/** The gate's answer for a public route: who calls, if a credential says so, or why not (over budget). */
-export type PublicGateResult = { actor: Actor | null; headers: Record<string, string> } | { error: AppError };
+/** The gate's answer for a public route: who calls, if a credential says so (and the session cookie's lookup), or why not (over budget). */
+export type PublicGateResult = { actor: Actor | null; headers: Record<string, string>; session?: SessionLookup } | { error: AppError };
 
 /** What the router needs of the gate (src/http/gate.ts). */
 export interface RouterGate {
@@ -198,7 +199,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     parameters: Record<string, unknown>,
     access: TenantAccess | undefined,
     context: GraphQLContext,
-    clientAddress: string,
+    caller: { clientAddress: string; session: SessionLookup | undefined },
   ): Promise<HttpResult> {
     const bodySpec = route.body;
     let body: unknown;
@@ -213,7 +214,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     const nativeRequest: NativeRequest = {
       http: request,
       url,
-      clientAddress,
+      ...caller,
       parameters,
       body,
       rawBody,
@@ -227,8 +228,8 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
           throw error;
         }
       },
-      async render(field, variables, status) {
-        const outcome = await executor.render(field, variables, context);
+      async respond(typeName, record, status) {
+        const outcome = await executor.renderRecord(typeName, record, context);
         if ('error' in outcome) throw outcome.error;
         return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: outcome.json };
       },
@@ -246,6 +247,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     if (route) state.route = route.path;
     const isPublic = route ? route.access.kind === 'public' : publicPrefixes.some((prefix) => url.pathname.startsWith(prefix));
     let cookies: string[] = [];
+    let session: SessionLookup | undefined;
     if (!isPublic) {
       const admitted = await gate.admit(request);
       if ('error' in admitted) return problemResult(admitted.error, state.requestId);
@@ -258,6 +260,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
       if ('error' in admitted) return problemResult(admitted.error, state.requestId);
       state.actor = admitted.actor;
       state.headers = admitted.headers;
+      session = admitted.session;
     }
     if (match.kind === 'not-found') {
       throw new AppError('NOT_FOUND', `No route ${method} ${url.pathname}; see /docs`);
@@ -280,7 +283,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     const result =
       found.kind === 'graphql'
         ? await runGraphQL(found, request, { raw: parameters, parsed }, context)
-        : await runNative(found, request, url, parsed, access, context, state.clientAddress);
+        : await runNative(found, request, url, parsed, access, context, { clientAddress: state.clientAddress, session });
     return cookies.length > 0 ? { ...result, cookies: [...cookies, ...(result.cookies ?? [])] } : result;
   }
 
