@@ -5,7 +5,18 @@
  * relations), and each request only executes it with the row's variables.
  */
 import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { Kind, OperationTypeNode, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  GraphQLSchema,
+  isLeafType,
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  validate,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLObjectType,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
@@ -18,8 +29,13 @@ export type FieldOutcome = { json: string } | { error: AppError };
 export interface FieldExecutor {
   /** Runs a route's field with `variables`; resolves to the field's data as JSON text, or the error that decides the answer. */
   run(route: CompiledGraphQLRoute, variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome>;
-  /** Runs the field of another row (`Query.invoice`) to answer as that row would: what native rows return. */
-  render(field: CompiledGraphQLRoute['field'], variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome>;
+  /**
+   * A record as REST answers with its type (`Invoice`): each field resolved
+   * from it as GraphQL would, scalars serialised. What native rows return:
+   * the record as the request left it, not a second read that a worker may
+   * already have changed.
+   */
+  renderRecord(typeName: string, record: object, context: GraphQLContext): Promise<FieldOutcome>;
 }
 
 /** The error with the highest status decides the answer. */
@@ -44,6 +60,34 @@ function operationOf(restSchema: GraphQLSchema, route: CompiledGraphQLRoute): Do
   return document;
 }
 
+/**
+ * A query of every field of `type`, compiled against a schema whose root is
+ * that type: run with a record as the root value, it resolves the record as a
+ * nested field of that type would be.
+ */
+function recordQueryOf(type: GraphQLObjectType): CompiledQuery {
+  const fields = Object.values(type.getFields());
+  if (!fields.every((field) => isLeafType(getNamedType(field.type)))) {
+    throw new Error(`${type.name} has fields that are not scalars or enums; REST answers with flat resources`);
+  }
+  const document: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [
+      {
+        kind: Kind.OPERATION_DEFINITION,
+        operation: OperationTypeNode.QUERY,
+        selectionSet: {
+          kind: Kind.SELECTION_SET,
+          selections: fields.map((field) => ({ kind: Kind.FIELD, name: { kind: Kind.NAME, value: field.name } })),
+        },
+      },
+    ],
+  };
+  const compiled = compileQuery(new GraphQLSchema({ query: type }), document, undefined, { disablingCapturingStackErrors: true });
+  if (!isCompiledQuery(compiled)) throw new Error(`rendering ${type.name}: ${compiled.errors?.[0]?.message}`);
+  return compiled;
+}
+
 /** `restSchema` is the flat resource schema (see flatResourceSchema). */
 export function createFieldExecutor(restSchema: GraphQLSchema, routes: readonly CompiledRoute[]): FieldExecutor {
   const queries = new Map<string, CompiledQuery>(
@@ -54,13 +98,26 @@ export function createFieldExecutor(restSchema: GraphQLSchema, routes: readonly 
       return [[route.field, compiled] as const];
     }),
   );
-  async function render(field: CompiledGraphQLRoute['field'], variables: Record<string, unknown>, context: GraphQLContext): Promise<FieldOutcome> {
-    const query = queries.get(field);
-    if (!query) throw new Error(`no REST row runs ${field}`);
-    const result: ExecutionResult = await query.query(undefined, context, variables);
-    if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
-    // One field, already plain data: serialised once, straight to the body.
-    return { json: JSON.stringify(result.data?.[field.slice(field.indexOf('.') + 1)] ?? null) };
-  }
-  return { run: (route, variables, context) => render(route.field, variables, context), render };
+  const recordQueries = new Map<string, CompiledQuery>();
+  return {
+    async run(route, variables, context) {
+      const query = queries.get(route.field) as CompiledQuery;
+      const result: ExecutionResult = await query.query(undefined, context, variables);
+      if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
+      // One field, already plain data: serialised once, straight to the body.
+      return { json: JSON.stringify(result.data?.[route.fieldName] ?? null) };
+    },
+    async renderRecord(typeName, record, context) {
+      let query = recordQueries.get(typeName);
+      if (!query) {
+        const type = restSchema.getType(typeName);
+        if (!isObjectType(type)) throw new Error(`the REST schema has no object type ${typeName}`);
+        query = recordQueryOf(type);
+        recordQueries.set(typeName, query);
+      }
+      const result: ExecutionResult = await query.query(record, context, {});
+      if (result.errors && result.errors.length > 0) return { error: decisiveError(result.errors, context.log) };
+      return { json: JSON.stringify(result.data ?? null) };
+    },
+  };
 }

@@ -36,7 +36,7 @@ export const invoiceModule = defineModule({
       parameters: z.strictObject({ tenantId }),
       body: { kind: 'multipart', fileField: 'file', fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP, at most 20 MiB', fields: UploadInvoiceFields },
       responses: { '201': { description: 'The new invoice', graphqlType: 'Invoice' } },
-      async handler({ readUpload, access, context, parameters, render }) {
+      async handler({ readUpload, access, context, respond }) {
         const { services } = context;
         const upload = await readUpload<IncomingInvoiceFile>(
           async (file) => ({ staged: await services.invoices.stage(file.stream), fileName: file.fileName }),
@@ -44,7 +44,8 @@ export const invoiceModule = defineModule({
         );
         if (!upload.file) throw validationFailed([{ path: 'file', message: 'is required: send the invoice as the multipart field "file"' }]);
         const invoice = await services.invoices.fromFile(access!, upload.file, upload.fields as z.output<typeof UploadInvoiceFields>);
-        return render('Query.invoice', { tenantId: parameters.tenantId, id: invoice.id }, 201);
+        // The invoice as it was committed (ocrStatus pending): a worker may be reading it already.
+        return respond('Invoice', invoice, 201);
       },
     }),
     nativeRoute({
