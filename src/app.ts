@@ -24,12 +24,10 @@ import { createHealthCheck } from './http/health.js';
 import type { Logger } from './lib/logger.js';
 import type { HttpResult } from './lib/problem.js';
 import type { Secrets } from './lib/secrets.js';
-import { RouteMatcher } from './rest/compile.js';
 import type { OpenApiDocument } from './rest/openapi.js';
 import type { Platform } from './rest/route.js';
-import { compileRestApi, openApiDocumentOf } from './rest/rest-api.js';
-import { createRestRouter, type RequestState, type RestRouter } from './rest/router.js';
-import { createFieldExecutor } from './rest/executor.js';
+import { openApiDocumentOf } from './rest/rest-api.js';
+import { createRestApi, type RequestState, type RestApi } from './rest/router.js';
 import { routeTable } from './routes.js';
 import { schema } from './schema.js';
 import { createServices } from './services.js';
@@ -46,7 +44,7 @@ export interface App {
   origins: OriginPolicy;
   authenticator: Authenticator;
   graphql: GraphQLServer;
-  rest: RestRouter;
+  rest: RestApi;
   /** What native routes use besides the services (configuration, sign-in, sessions, origins). */
   platform: Platform;
   docs: DocsHandler;
@@ -80,8 +78,6 @@ const publicPrefixes = ['/api/auth/'];
 
 export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, embeddedDatabase }: AppOptions): App {
   const services = createServices({ db, sql, log, config, secrets, jobs, live });
-  const restApi = compileRestApi(schema, routeTable);
-  const openApi = openApiDocumentOf(restApi, config.baseUrl, version);
   const origins = createOriginPolicy(config.trustedOrigins);
   const afterSignIn = createSignInRules({ db, users: services.users, superadminEmails: config.superadminEmails, log });
   const auth = createAuth({ config, secrets, db, log, afterSignIn });
@@ -92,6 +88,8 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, 
   const platform: Platform = { config, auth, sessions, origins };
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
+  const rest = createRestApi({ schema, table: routeTable, platform, gate, contextFor, publicPrefixes, log });
+  const openApi = openApiDocumentOf(rest, config.baseUrl, version);
   return {
     config,
     log,
@@ -103,14 +101,7 @@ export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, 
     origins,
     authenticator,
     graphql: createGraphQLServer({ schema, log, metrics }),
-    rest: createRestRouter({
-      matcher: new RouteMatcher(restApi.routes),
-      executor: createFieldExecutor(restApi.restSchema, restApi.routes),
-      platform,
-      gate,
-      contextFor,
-      publicPrefixes,
-    }),
+    rest,
     platform,
     docs: createDocsHandler(openApi),
     health: createHealthCheck({ db, version, embeddedDatabase }),

@@ -10,11 +10,10 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { dto, fields } from '../src/lib/dto.js';
-import { RouteMatcher, compileRoutes } from '../src/rest/compile.js';
+import { compileRoutes } from '../src/rest/compile.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
 import { nativeRoute, type RouteSpec } from '../src/rest/route.js';
-import { createRestRouter } from '../src/rest/router.js';
-import { createFieldExecutor } from '../src/rest/executor.js';
+import { createRestApi } from '../src/rest/router.js';
 import { flatResourceSchema } from '../src/rest/rest-schema.js';
 import { uploadLimit } from '../src/rest/body.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
@@ -126,10 +125,10 @@ let member: SignedIn;
 beforeAll(async () => {
   provider = await startIdentityProvider();
   server = await startTestServer({ env: provider.env });
-  const routes = compileRoutes(server.app.schema, rows);
-  const router = createRestRouter({
-    matcher: new RouteMatcher(routes),
-    executor: createFieldExecutor(flatResourceSchema(server.app.schema), routes),
+  const router = createRestApi({
+    schema: server.app.schema,
+    table: rows,
+    log: server.app.log,
     platform: server.app.platform,
     gate: server.app.gate,
     contextFor: server.app.contextFor,

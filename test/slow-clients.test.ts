@@ -14,11 +14,8 @@ import { z } from 'zod';
 import { createHttpServer } from '../src/http/server.js';
 import { fields } from '../src/lib/dto.js';
 import { uploadLimit } from '../src/rest/body.js';
-import { RouteMatcher, compileRoutes } from '../src/rest/compile.js';
-import { createFieldExecutor } from '../src/rest/executor.js';
-import { flatResourceSchema } from '../src/rest/rest-schema.js';
 import { nativeRoute } from '../src/rest/route.js';
-import { createRestRouter } from '../src/rest/router.js';
+import { createRestApi } from '../src/rest/router.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -65,10 +62,10 @@ beforeAll(async () => {
       },
     }),
   ];
-  const routes = compileRoutes(server.app.schema, rows);
-  const rest = createRestRouter({
-    matcher: new RouteMatcher(routes),
-    executor: createFieldExecutor(flatResourceSchema(server.app.schema), routes),
+  const rest = createRestApi({
+    schema: server.app.schema,
+    table: rows,
+    log: server.app.log,
     platform: server.app.platform,
     gate: server.app.gate,
     contextFor: server.app.contextFor,

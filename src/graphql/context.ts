@@ -12,13 +12,6 @@ import { unauthenticated } from '../lib/errors.js';
  */
 export interface Services {}
 
-/** Arguments the REST router has already validated for the one root field it runs. */
-export interface PreparsedArguments {
-  /** `Query.notes`, `Mutation.createNote`... */
-  field: string;
-  input: unknown;
-}
-
 /** What every resolver gets. Built per request after the authentication gate has run. */
 export interface GraphQLContext {
   requestId: string;
@@ -27,8 +20,6 @@ export interface GraphQLContext {
   actor: Actor | null;
   db: Db;
   services: Services;
-  /** Set by the REST router, so that the field's input is validated once, not twice. */
-  preparsed: PreparsedArguments | undefined;
   /** The tenant guard, memoised per request: one lookup per tenant however many fields ask. */
   tenantAccess(tenantId: string): Promise<TenantAccess>;
 }
@@ -60,7 +51,6 @@ export function createGraphQLContext({ db, services }: ContextDependencies, requ
     ...identity,
     db,
     services,
-    preparsed: undefined,
     tenantAccess(tenantId) {
       const { actor } = request;
       if (actor === null) return Promise.reject(unauthenticated());

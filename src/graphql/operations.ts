@@ -11,7 +11,8 @@
  * The field gets its GraphQL arguments from the zod schema, a scope that runs
  * the tenant guard and checks the permission before the resolver, and
  * extensions that REST and OpenAPI read back. The resolver gets the input
- * validated once (by the REST router, or here) and the caller's TenantAccess.
+ * validated once (by the REST adapter, handed over as a PreparedInvocation,
+ * or here) and the caller's TenantAccess.
  */
 import type { ArgBuilder, InputFieldsFromShape } from '@pothos/core';
 import type { GraphQLFieldExtensions, GraphQLResolveInfo } from 'graphql';
@@ -39,20 +40,33 @@ export function operationExtensionsOf(extensions: Readonly<GraphQLFieldExtension
 }
 
 /**
- * The field's input, validated. Relay connections add their own arguments
- * (first, after...), which are not ours to validate. A REST call hands over
- * the input its router already validated for the root field it runs.
+ * A root field's input and access as its entry point already validated and
+ * decided them: REST hands it over as the operation's root value, so that the
+ * input is validated once and the tenant guard asked once.
  */
-function inputOf<Schema extends StrictObject>(
-  schema: Schema,
-  args: object,
-  context: GraphQLContext,
-  info: GraphQLResolveInfo,
-): z.output<Schema> {
-  const { preparsed } = context;
-  if (preparsed && info.path.prev === undefined && preparsed.field === `${info.parentType.name}.${info.fieldName}`) {
-    return preparsed.input as z.output<Schema>;
-  }
+export class PreparedInvocation {
+  constructor(
+    /** `Query.notes`, `Mutation.createNote`... */
+    readonly field: string,
+    readonly input: unknown,
+    /** The tenant guard's answer, for operations inside a tenant. */
+    readonly access: TenantAccess | undefined,
+  ) {}
+}
+
+/** The invocation prepared for exactly this field, if its entry point made one. */
+function preparedFor(parent: unknown, info: GraphQLResolveInfo): PreparedInvocation | undefined {
+  return parent instanceof PreparedInvocation && info.path.prev === undefined && parent.field === `${info.parentType.name}.${info.fieldName}`
+    ? parent
+    : undefined;
+}
+
+/**
+ * The field's input, validated. Relay connections add their own arguments
+ * (first, after...), which are not ours to validate.
+ */
+function inputOf<Schema extends StrictObject>(schema: Schema, args: object, prepared: PreparedInvocation | undefined): z.output<Schema> {
+  if (prepared) return prepared.input as z.output<Schema>;
   const own = Object.fromEntries(Object.entries(args).filter(([key]) => key in schema.shape));
   const parsed = schema.safeParse(own, { reportInput: true });
   if (parsed.success) return parsed.data;
@@ -97,10 +111,11 @@ export function tenantOperation<Schema extends StrictObject & { shape: { tenantI
   permission: Permission,
 ): TenantOperation<Schema> {
   const extensions = { argsSchema: schema, permission } satisfies OperationExtensions;
-  async function prepare(args: object, context: GraphQLContext, info: GraphQLResolveInfo) {
-    const input = inputOf(schema, args, context, info);
+  async function prepare(parent: unknown, args: object, context: GraphQLContext, info: GraphQLResolveInfo) {
+    const prepared = preparedFor(parent, info);
+    const input = inputOf(schema, args, prepared);
     // The scope has resolved it already; this is the memoised result.
-    return { input, access: await context.tenantAccess((input as { tenantId: string }).tenantId) };
+    return { input, access: prepared?.access ?? (await context.tenantAccess((input as { tenantId: string }).tenantId)) };
   }
   return {
     field: (t) => ({
@@ -108,16 +123,16 @@ export function tenantOperation<Schema extends StrictObject & { shape: { tenantI
       authScopes: (_parent, fieldArgs) => ({ tenantPermission: { tenantId: fieldArgs.tenantId, permission } }),
       extensions,
     }),
-    resolve: (run) => async (_parent, args, context, info) => {
-      const { input, access } = await prepare(args, context, info);
+    resolve: (run) => async (parent, args, context, info) => {
+      const { input, access } = await prepare(parent, args, context, info);
       return run(input, access, context);
     },
-    resolveQuery: (run) => async (query, _parent, args, context, info) => {
-      const { input, access } = await prepare(args, context, info);
+    resolveQuery: (run) => async (query, parent, args, context, info) => {
+      const { input, access } = await prepare(parent, args, context, info);
       return run(input, access, query, context);
     },
-    subscribe: (run) => async (_parent, args, context, info) => {
-      const { input, access } = await prepare(args, context, info);
+    subscribe: (run) => async (parent, args, context, info) => {
+      const { input, access } = await prepare(parent, args, context, info);
       return run(input, access, context);
     },
   };
@@ -155,8 +170,8 @@ export function plainOperation<Schema extends StrictObject>(
       authScopes: access === 'superadmin' ? { superadmin: true } : { authenticated: true },
       extensions,
     }),
-    resolve: (run) => async (_parent, args, context, info) => run(inputOf(schema, args, context, info), actorOf(context), context),
-    resolveQuery: (run) => async (query, _parent, args, context, info) =>
-      run(inputOf(schema, args, context, info), actorOf(context), query, context),
+    resolve: (run) => async (parent, args, context, info) => run(inputOf(schema, args, preparedFor(parent, info)), actorOf(context), context),
+    resolveQuery: (run) => async (query, parent, args, context, info) =>
+      run(inputOf(schema, args, preparedFor(parent, info)), actorOf(context), query, context),
   };
 }

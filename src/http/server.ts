@@ -17,7 +17,8 @@ import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js
 import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
-import type { RequestState, RestRouter } from '../rest/router.js';
+import { clientWentAway } from '../rest/body.js';
+import type { RequestState, RestApi } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
 import type { Gate } from './gate.js';
 import type { GraphQLServer } from './graphql.js';
@@ -27,7 +28,7 @@ import type { Metrics } from './metrics.js';
 export interface HttpServerDependencies {
   log: Logger;
   origins: OriginPolicy;
-  rest: RestRouter;
+  rest: Pick<RestApi, 'handle'>;
   docs: DocsHandler;
   graphql: GraphQLServer;
   health(): Promise<HttpResult>;
@@ -89,15 +90,6 @@ function graphqlRefusal(error: AppError, requestId: string): HttpResult {
   };
 }
 
-/**
- * The client closed its connection before we could answer: nothing to answer,
- * nothing wrong here. Told by the client's own socket and request, never by
- * an error's code: a database connection reset is an ECONNRESET too, and its
- * client is still waiting for a 503.
- */
-function clientWentAway(request: IncomingMessage): boolean {
-  return request.socket.destroyed || (request.destroyed && !request.complete);
-}
 
 /** Whether the request carries `Bearer <token>`, compared in constant time. */
 function bearerIs(request: IncomingMessage, token: string | undefined): boolean {

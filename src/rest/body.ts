@@ -21,6 +21,16 @@ const mebibytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024)
 export const payloadTooLarge = (limit: number): AppError =>
   new AppError('PAYLOAD_TOO_LARGE', `The body is larger than ${mebibytes(limit)}`);
 
+/**
+ * The client closed its connection before we could answer: nothing to answer,
+ * nothing wrong here. Told by the client's own socket and request, never by
+ * an error's code: a database connection reset is an ECONNRESET too, and its
+ * client is still waiting for a 503.
+ */
+export function clientWentAway(request: IncomingMessage): boolean {
+  return request.socket.destroyed || (request.destroyed && !request.complete);
+}
+
 /** Reads the whole body, refusing it as soon as it passes `limit` bytes. */
 export async function readBody(request: IncomingMessage, limit = jsonBodyLimit): Promise<Buffer | undefined> {
   const declared = Number(request.headers['content-length']);

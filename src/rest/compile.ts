@@ -203,46 +203,50 @@ export function compileRoutes(schema: GraphQLSchema, table: readonly RouteSpec[]
   return table.map((spec) => (isNative(spec) ? compileNativeRoute(spec) : compileGraphQLRoute(schema, spec)));
 }
 
-export type RouteMatch =
-  | { kind: 'found'; route: CompiledRoute; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: string[] }
-  | { kind: 'not-found' };
-
-function matchSegments(segments: PathSegment[], parts: string[]): Record<string, string> | undefined {
-  if (segments.length !== parts.length) return undefined;
-  const params: Record<string, string> = {};
-  for (const [index, segment] of segments.entries()) {
-    const part = parts[index] as string;
-    if ('literal' in segment) {
-      if (segment.literal !== part) return undefined;
-    } else {
-      params[segment.param] = part;
-    }
-  }
-  return params;
-}
-
 /** Literal segments beat parameters, position by position: `/users/me` wins over `/users/{id}`. */
 function specificity(segments: PathSegment[]): string {
   return segments.map((segment) => ('literal' in segment ? '1' : '0')).join('');
 }
 
-export class RouteMatcher {
-  private readonly routes: CompiledRoute[];
+/** Routes in the order a router that tries them one by one must hold them: the more specific path first. */
+export function byPrecedence<Route extends CompiledRoute>(routes: readonly Route[]): Route[] {
+  return [...routes].sort((a, b) => specificity(b.segments).localeCompare(specificity(a.segments)));
+}
 
-  constructor(routes: readonly CompiledRoute[]) {
-    this.routes = [...routes].sort((a, b) => specificity(b.segments).localeCompare(specificity(a.segments)));
-  }
+/** Whether `template` matches every path `other` matches (a parameter where `other` has a literal shadows it). */
+function shadows(template: PathSegment[], other: PathSegment[]): boolean {
+  return (
+    template.length === other.length &&
+    template.every((segment, index) => {
+      const otherSegment = other[index] as PathSegment;
+      return 'param' in segment || ('literal' in otherSegment && otherSegment.literal === segment.literal);
+    })
+  );
+}
 
-  /** `parts` are the path's segments, already percent-decoded. */
-  match(method: string, parts: string[]): RouteMatch {
-    let allowed: string[] | undefined;
-    for (const route of this.routes) {
-      const params = matchSegments(route.segments, parts);
-      if (!params) continue;
-      if (route.method === method) return { kind: 'found', route, params };
-      allowed ??= this.routes.filter((other) => other.path === route.path).map((other) => other.method);
-    }
-    return allowed ? { kind: 'method-not-allowed', allowed } : { kind: 'not-found' };
-  }
+/**
+ * Refuses an order in which a route could never be reached: a router that
+ * tries routes one by one (fets does) must not meet `/users/{id}` before
+ * `/users/me` for the same method.
+ */
+export function assertReachable(ordered: readonly CompiledRoute[]): void {
+  ordered.forEach((route, index) => {
+    const earlier = ordered.slice(0, index).find((other) => other.method === route.method && shadows(other.segments, route.segments));
+    if (earlier) throw new Error(`route ${route.method} ${route.path} can never be reached: ${earlier.method} ${earlier.path} comes first`);
+  });
+}
+
+/** The template as fets (URLPattern) writes it, each parameter named after the argument it fills: `/tenants/:tenantId/notes/:id`. */
+export function routerPathOf(route: CompiledRoute): string {
+  return `/${route.segments.map((segment) => ('literal' in segment ? segment.literal : `:${route.pathArguments[segment.param] ?? segment.param}`)).join('/')}`;
+}
+
+/** Whether a template matches a path's (decoded) segments. */
+export function matchesPath(segments: PathSegment[], parts: readonly string[]): boolean {
+  return segments.length === parts.length && segments.every((segment, index) => 'param' in segment || segment.literal === parts[index]);
+}
+
+/** The methods some route takes at this path (already split and decoded); empty when no route has the path. */
+export function allowedMethods(routes: readonly CompiledRoute[], parts: readonly string[]): string[] {
+  return [...new Set(routes.filter((route) => matchesPath(route.segments, parts)).map((route) => route.method))];
 }

@@ -5,17 +5,18 @@ import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
 import type { RouteSpec } from './route.js';
 import { flatResourceSchema } from './rest-schema.js';
 
-export interface RestApi {
+/** The rows compiled against the schema, and the schema as REST sees it. */
+export interface CompiledRestApi {
   routes: CompiledRoute[];
   /** The schema as REST sees it: resources with their own fields, no relations. */
   restSchema: GraphQLSchema;
 }
 
 /** The route rows compiled against the schema; done once per process. */
-export function compileRestApi(schema: GraphQLSchema, table: readonly RouteSpec[]): RestApi {
+export function compileRestApi(schema: GraphQLSchema, table: readonly RouteSpec[]): CompiledRestApi {
   return { routes: compileRoutes(schema, table), restSchema: flatResourceSchema(schema) };
 }
 
-export function openApiDocumentOf(api: RestApi, serverUrl: string, version: string): OpenApiDocument {
+export function openApiDocumentOf(api: CompiledRestApi, serverUrl: string, version: string): OpenApiDocument {
   return buildOpenApiDocument({ routes: api.routes, restSchema: api.restSchema, serverUrl, version, sessionCookieName });
 }

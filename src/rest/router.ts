@@ -1,26 +1,42 @@
 /**
- * The public REST router. For every row, GraphQL-backed or native, in this
- * order: match the path; the authentication gate (a public row only spends
- * its budget there); validate path and query parameters against the row's
- * schema; the tenant guard and the row's permission; read and validate the
- * body within its limit; then run the GraphQL field or the row's handler.
+ * The REST layer: sofa-api's router (fets) serves every row. GraphQL-backed
+ * rows are sofa's own routes (sofa-engine.ts); native rows (uploads,
+ * downloads, sign-in, 202s) are routes on the same router; a last route
+ * answers 404, or 405 with Allow. For every request, in this order:
+ *
+ * 1. the path is decoded (400 for bad percent-encoding, 404 with a NUL);
+ * 2. the authentication gate, unless the path is under a public prefix
+ *    (sign-in, whose rows spend their own budget): an unknown path needs
+ *    credentials too;
+ * 3. the router matches the method and path;
+ * 4. the row's path and query parameters are validated, then the tenant guard
+ *    and the row's permission, then the body within its limit (permission
+ *    before body), then the field runs (through sofa) or the handler does.
+ *
  * Every refusal is RFC 9457 problem+json.
  */
 import type { IncomingMessage } from 'node:http';
+import { Request } from '@whatwg-node/fetch';
+import { Response } from 'fets';
+import type { GraphQLSchema } from 'graphql';
 import type { Actor } from '../auth/actor.js';
 import { requireSuperadmin } from '../auth/actor.js';
 import type { SessionLookup } from '../auth/sessions.js';
 import { permissionRefusal, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { fieldErrorsOf, parseInput, type StrictObject } from '../lib/dto.js';
-import { AppError, validationFailed, type FieldError } from '../lib/errors.js';
+import { exposedErrorOf } from '../graphql/errors.js';
+import { PreparedInvocation } from '../graphql/operations.js';
+import { parseInput } from '../lib/dto.js';
+import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
-import { isJson, readBody, readMultipart } from './body.js';
-import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute, QueryValueKind, RouteMatcher } from './compile.js';
-import type { NativeRequest, Platform, PublicBudget } from './route.js';
-import type { FieldExecutor } from './executor.js';
+import { clientWentAway, readBody, readMultipart } from './body.js';
+import { allowedMethods, assertReachable, byPrecedence, matchesPath, routerPathOf, type CompiledNativeRoute, type CompiledRoute } from './compile.js';
+import { createRecordRenderer } from './records.js';
+import { jsonBodyOf, pathSegments, refuseBody, routeParameters } from './request-input.js';
+import type { NativeRequest, Platform, PublicBudget, RouteSpec } from './route.js';
+import { compileRestApi } from './rest-api.js';
+import { createSofaEngine, sofaRegistrationOrder, type PreparedExecution } from './sofa-engine.js';
 
 /** The authentication gate's answer: who calls (and cookies to refresh), or why not. */
 export type GateResult =
@@ -30,7 +46,7 @@ export type GateResult =
 /** The gate's answer for a public route: who calls, if a credential says so (and the session cookie's lookup), or why not (over budget). */
 export type PublicGateResult = { actor: Actor | null; headers: Record<string, string>; session?: SessionLookup } | { error: AppError };
 
-/** What the router needs of the gate (src/http/gate.ts). */
+/** What the REST layer needs of the gate (src/http/gate.ts). */
 export interface RouterGate {
   admit(request: IncomingMessage): Promise<GateResult>;
   admitPublic(request: IncomingMessage, budget: PublicBudget): Promise<PublicGateResult>;
@@ -51,106 +67,65 @@ export interface RequestState {
   clientAddress: string;
 }
 
-export interface RestRouterOptions {
-  matcher: RouteMatcher;
-  executor: FieldExecutor;
+export interface RestApiOptions {
+  /** The whole GraphQL schema; REST serves its flat resources. */
+  schema: GraphQLSchema;
+  table: readonly RouteSpec[];
   platform: Platform;
   gate: RouterGate;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
-  /** Unknown paths under these prefixes are public too (404 without credentials). */
+  /** Paths under these prefixes are public (sign-in) besides the public rows': an unknown one is a 404 without credentials. */
   publicPrefixes: readonly string[];
+  log: Logger;
 }
 
-export interface RestRouter {
+export interface RestApi {
+  routes: CompiledRoute[];
+  /** The schema as REST sees it: resources with their own fields, no relations. */
+  restSchema: GraphQLSchema;
+  /** Every route the router serves, as it registered them: sofa's, the native rows', and the fallback. */
+  servedRoutes(): { method: string | undefined; path: string }[];
   handle(request: IncomingMessage, url: URL, state: RequestState): Promise<HttpResult>;
 }
 
-const numberPattern = /^-?\d+(\.\d+)?$/;
-
-/** A query-string value as the JSON its argument expects; anything else is left for validation to name. */
-function coerceScalar(value: string, kind: 'string' | 'number' | 'boolean'): unknown {
-  if (kind === 'number') return numberPattern.test(value) ? Number(value) : value;
-  if (kind === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
-  return value;
-}
-
-function queryArguments(url: URL, route: CompiledRoute): { values: Record<string, unknown>; errors: FieldError[] } {
-  const values: Record<string, unknown> = {};
-  const errors: FieldError[] = [];
-  // A loose schema (a provider's callback) takes what it is sent; every other route refuses unknown parameters.
-  const { catchall } = route.parametersSchema._zod.def;
-  const loose = catchall !== undefined && catchall._zod.def.type !== 'never';
-  for (const name of new Set(url.searchParams.keys())) {
-    const kind: QueryValueKind | undefined = route.queryArguments[name];
-    const raw = url.searchParams.getAll(name);
-    if (raw.some((value) => value.includes('\u0000')) || name.includes('\u0000')) {
-      errors.push({ path: name.replace(/\u0000/g, '\\u0000'), message: nulByteMessage });
-      continue;
-    }
-    if (kind === undefined) {
-      if (loose) values[name] = raw.at(-1);
-      else errors.push({ path: name, message: 'is not a known query parameter' });
-    } else if (typeof kind === 'object') {
-      values[name] = raw
-        .flatMap((value) => value.split(','))
-        .map((value) => value.trim())
-        .filter((value) => value !== '')
-        .map((value) => coerceScalar(value, kind.list));
-    } else if (raw.length > 1) {
-      errors.push({ path: name, message: 'must be given once' });
-    } else {
-      values[name] = coerceScalar(raw[0] ?? '', kind);
-    }
-  }
-  return { values, errors };
-}
-
-function pathArguments(route: CompiledRoute, params: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(params).map(([param, value]) => [route.pathArguments[param] ?? param, value]),
-  );
-}
-
-/** A route without a body accepts none (or `{}`, which some clients send on every POST). */
-function refuseBody(route: CompiledRoute, body: Buffer | undefined): void {
-  const text = body?.toString('utf8').trim() ?? '';
-  if (text !== '' && text !== '{}') throw new AppError('BAD_REQUEST', `${route.method} ${route.path} takes no request body`);
-}
-
-/** A JSON body as its DTO, or the reason it is not one. */
-function parseJsonBody(request: IncomingMessage, body: Buffer | undefined, dto: { name: string; schema: StrictObject }): unknown {
-  const text = body?.toString('utf8') ?? '';
-  if (text.trim() === '') throw new AppError('BAD_REQUEST', `This operation needs a JSON body (${dto.name})`);
-  if (!isJson(request.headers['content-type'])) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new AppError('BAD_REQUEST', `The body is not valid JSON: ${(error as Error).message}`);
-  }
-  const nul = nulBytePath(json);
-  if (nul !== undefined) throw validationFailed([{ path: nul, message: nulByteMessage }]);
-  return json;
-}
-
-function splitPath(pathname: string): string[] {
-  let parts: string[];
-  try {
-    parts = pathname
-      .split('/')
-      .filter((part) => part !== '')
-      .map((part) => decodeURIComponent(part));
-  } catch {
-    throw new AppError('BAD_REQUEST', 'The path is not valid percent-encoding');
-  }
-  // No id holds a NUL: whatever it names does not exist.
-  if (parts.some((part) => part.includes('\u0000'))) throw new AppError('NOT_FOUND', 'Nothing is found at a path with a NUL character');
-  return parts;
+/** One request on its way through the router: fets's server context, and sofa's. */
+interface RestCall {
+  http: IncomingMessage;
+  url: URL;
+  state: RequestState;
+  /** Set-Cookie values of the gate (a session refreshed on use). */
+  cookies: string[];
+  /**
+   * What a native row or the fallback answered (the server writes it: streams, cookies). A holder: fets
+   * hands handlers a copy of the call, so a field set on the call itself would not come back.
+   */
+  answer: { result?: HttpResult };
 }
 
 const hasBody = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
+const jsonType = 'application/json; charset=utf-8';
 
-export function createRestRouter({ matcher, executor, platform, gate, contextFor, publicPrefixes }: RestRouterOptions): RestRouter {
+/** Compiles the rows and builds the router once per process. */
+export function createRestApi({ schema, table, platform, gate, contextFor, publicPrefixes, log }: RestApiOptions): RestApi {
+  const { routes, restSchema } = compileRestApi(schema, table);
+  const records = createRecordRenderer(restSchema);
+  const publicRoutes = routes.filter((route) => route.access.kind === 'public');
+  /** A path of a public row, or under a public prefix: the gate does not ask for credentials there. */
+  const isPublicPath = (pathname: string, parts: readonly string[]): boolean =>
+    publicPrefixes.some((prefix) => pathname.startsWith(prefix)) || publicRoutes.some((route) => matchesPath(route.segments, parts));
+
+  /** What the caller may see of an error; a client that went away is nobody's error. */
+  function expose(error: unknown, call: RestCall | undefined): AppError {
+    if (call && clientWentAway(call.http)) {
+      call.state.log.debug({ method: call.http.method, path: call.url.pathname }, 'the client went away before the request was read');
+      return new AppError('BAD_REQUEST', 'The client went away');
+    }
+    return exposedErrorOf(error, call?.state.log ?? log);
+  }
+
+  const problemOf = (error: AppError, call: RestCall | undefined): HttpResult => problemResult(error, call?.state.requestId ?? '');
+
+  /** The tenant guard and the row's permission: 404 for another tenant, 403 without the grant. */
   async function admit(route: CompiledRoute, parameters: Record<string, unknown>, context: GraphQLContext): Promise<TenantAccess | undefined> {
     switch (route.access.kind) {
       case 'public':
@@ -168,59 +143,66 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     }
   }
 
-  async function runGraphQL(
-    route: CompiledGraphQLRoute,
-    request: IncomingMessage,
-    parameters: { raw: Record<string, unknown>; parsed: Record<string, unknown> },
-    context: GraphQLContext,
-  ): Promise<HttpResult> {
-    const raw = hasBody(request.method ?? 'GET') ? await readBody(request) : undefined;
-    // GraphQL coerces the JSON the client sent; the resolver gets what zod made of it.
-    let variables = parameters.raw;
-    let input = parameters.parsed;
-    if (route.body) {
-      const json = parseJsonBody(request, raw, route.body);
-      input = { ...input, input: parseInput(route.body.schema, json) };
-      variables = { ...parameters.raw, input: json };
-    } else {
-      refuseBody(route, raw);
-    }
-    context.preparsed = { field: route.field, input };
-    const outcome = await executor.run(route, variables, context);
-    if ('error' in outcome) return problemResult(outcome.error, context.requestId);
-    if (route.status === 204) return { status: 204, headers: {} };
-    return { status: route.status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: outcome.json };
-  }
+  const { router } = createSofaEngine<RestCall>({
+    restSchema,
+    routes,
+    async prepare(route, call, pathValues): Promise<PreparedExecution> {
+      call.state.route = route.path;
+      const parameters = routeParameters(route, call.url, pathValues);
+      const context = contextFor(call.state.actor, call.state);
+      const access = await admit(route, parameters.parsed, context);
+      const raw = hasBody(call.http.method ?? 'GET') ? await readBody(call.http) : undefined;
+      // GraphQL coerces the JSON the client sent; the resolver gets what zod made of it.
+      if (!route.body) {
+        refuseBody(route, raw);
+        return { context, variables: parameters.raw, invocation: new PreparedInvocation(route.field, parameters.parsed, access) };
+      }
+      const json = jsonBodyOf(call.http, raw, route.body);
+      const input = { ...parameters.parsed, input: parseInput(route.body.schema, json) };
+      return { context, variables: { ...parameters.raw, input: json }, invocation: new PreparedInvocation(route.field, input, access) };
+    },
+    expose,
+    problem(error, call) {
+      const { status, headers, body } = problemOf(error, call);
+      return { status, headers, body: String(body) };
+    },
+  });
 
-  async function runNative(
-    route: CompiledNativeRoute,
-    request: IncomingMessage,
-    url: URL,
-    parameters: Record<string, unknown>,
-    access: TenantAccess | undefined,
-    context: GraphQLContext,
-    caller: { clientAddress: string; session: SessionLookup | undefined },
-  ): Promise<HttpResult> {
+  async function runNative(route: CompiledNativeRoute, call: RestCall, pathValues: Record<string, string>): Promise<HttpResult> {
+    const { http, url, state } = call;
+    state.route = route.path;
+    let session: SessionLookup | undefined;
+    if (route.access.kind === 'public') {
+      const admitted = await gate.admitPublic(http, route.publicBudget ?? 'caller');
+      if ('error' in admitted) return problemOf(admitted.error, call);
+      state.actor = admitted.actor;
+      state.headers = admitted.headers;
+      session = admitted.session;
+    }
+    const parameters = routeParameters(route, url, pathValues).parsed;
+    const context = contextFor(state.actor, state);
+    const access = await admit(route, parameters, context);
     const bodySpec = route.body;
     let body: unknown;
     let rawBody: Buffer | undefined;
     if (bodySpec?.kind === 'json') {
-      body = parseInput(bodySpec.dto, parseJsonBody(request, await readBody(request), { name: 'the request body', schema: bodySpec.dto }));
+      body = parseInput(bodySpec.dto, jsonBodyOf(http, await readBody(http), { name: 'the request body', schema: bodySpec.dto }));
     } else if (bodySpec?.kind === 'raw') {
-      rawBody = hasBody(request.method ?? 'GET') ? await readBody(request) : undefined;
-    } else if (bodySpec === undefined && hasBody(request.method ?? 'GET')) {
-      refuseBody(route, await readBody(request));
+      rawBody = hasBody(http.method ?? 'GET') ? await readBody(http) : undefined;
+    } else if (bodySpec === undefined && hasBody(http.method ?? 'GET')) {
+      refuseBody(route, await readBody(http));
     }
     const nativeRequest: NativeRequest = {
-      http: request,
+      http,
       url,
-      ...caller,
+      clientAddress: state.clientAddress,
+      session,
       parameters,
       body,
       rawBody,
       async readUpload(onFile, release) {
         if (bodySpec?.kind !== 'multipart') throw new Error(`${route.operationId} does not take an upload`);
-        const upload = await readMultipart(request, { fileField: bodySpec.fileField, onFile, release });
+        const upload = await readMultipart(http, { fileField: bodySpec.fileField, onFile, release });
         try {
           return { ...upload, fields: parseInput(bodySpec.fields, upload.fields) as Record<string, string> };
         } catch (error) {
@@ -229,9 +211,7 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
         }
       },
       async respond(typeName, record, status) {
-        const outcome = await executor.renderRecord(typeName, record, context);
-        if ('error' in outcome) throw outcome.error;
-        return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: outcome.json };
+        return { status, headers: { 'content-type': jsonType }, body: await records.render(typeName, record, context) };
       },
       context,
       access,
@@ -240,57 +220,86 @@ export function createRestRouter({ matcher, executor, platform, gate, contextFor
     return route.handler(nativeRequest);
   }
 
-  async function run(request: IncomingMessage, url: URL, state: RequestState): Promise<HttpResult> {
-    const method = request.method ?? 'GET';
-    const match = matcher.match(method, splitPath(url.pathname));
-    const route = match.kind === 'found' ? match.route : undefined;
-    if (route) state.route = route.path;
-    const isPublic = route ? route.access.kind === 'public' : publicPrefixes.some((prefix) => url.pathname.startsWith(prefix));
-    let cookies: string[] = [];
-    let session: SessionLookup | undefined;
-    if (!isPublic) {
-      const admitted = await gate.admit(request);
-      if ('error' in admitted) return problemResult(admitted.error, state.requestId);
-      state.actor = admitted.actor;
-      state.knownTenant = admitted.tenant;
-      state.headers = admitted.headers;
-      cookies = admitted.cookies;
-    } else {
-      const admitted = await gate.admitPublic(request, route?.kind === 'native' ? (route.publicBudget ?? 'caller') : 'caller');
-      if ('error' in admitted) return problemResult(admitted.error, state.requestId);
-      state.actor = admitted.actor;
-      state.headers = admitted.headers;
-      session = admitted.session;
+  /** fets needs a Response to stop looking; the answer itself is the call's, written by the server. */
+  const answered = (call: RestCall, result: HttpResult) => {
+    call.answer.result = result;
+    return new Response(null, { status: 204 });
+  };
+  const safely = async (call: RestCall, work: () => Promise<HttpResult>): Promise<HttpResult> => {
+    try {
+      return await work();
+    } catch (error) {
+      return problemOf(expose(error, call), call);
     }
-    if (match.kind === 'not-found') {
-      throw new AppError('NOT_FOUND', `No route ${method} ${url.pathname}; see /docs`);
-    }
-    if (match.kind === 'method-not-allowed') {
-      throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${match.allowed.join(', ')}`, {
-        headers: { allow: match.allowed.join(', ') },
-      });
-    }
-    const found = match.route;
-    const query = queryArguments(url, found);
-    const parameters = { ...query.values, ...pathArguments(found, match.params) };
-    const checked = found.parametersSchema.safeParse(parameters, { reportInput: true });
-    const parameterErrors = [...query.errors, ...(checked.success ? [] : fieldErrorsOf(checked.error))];
-    if (!checked.success || parameterErrors.length > 0) throw validationFailed(parameterErrors);
-    const parsed = checked.data as Record<string, unknown>;
+  };
 
-    const context = contextFor(state.actor, state);
-    const access = await admit(found, parsed, context);
-    const result =
-      found.kind === 'graphql'
-        ? await runGraphQL(found, request, { raw: parameters, parsed }, context)
-        : await runNative(found, request, url, parsed, access, context, { clientAddress: state.clientAddress, session });
-    return cookies.length > 0 ? { ...result, cookies: [...cookies, ...(result.cookies ?? [])] } : result;
+  const natives = byPrecedence(routes.filter((route): route is CompiledNativeRoute => route.kind === 'native'));
+  for (const route of natives) {
+    router.route({
+      method: route.method,
+      path: routerPathOf(route),
+      handler: async (request, call: RestCall) => {
+        const params = request.params as Record<string, string | undefined>;
+        const pathValues = Object.fromEntries(Object.keys(route.pathArguments).map((name) => [name, String(params[name])]));
+        return answered(call, await safely(call, () => runNative(route, call, pathValues)));
+      },
+    });
+  }
+  // Whatever no row took: 404, or 405 naming the methods the path takes.
+  router.route({
+    path: '/*',
+    handler: async (_request, call: RestCall) =>
+      answered(
+        call,
+        await safely(call, async () => {
+          const { http, url, state } = call;
+          const method = http.method ?? 'GET';
+          const parts = pathSegments(url.pathname);
+          if (isPublicPath(url.pathname, parts)) {
+            const admitted = await gate.admitPublic(http, 'caller');
+            if ('error' in admitted) return problemOf(admitted.error, call);
+            state.headers = admitted.headers;
+          }
+          const allowed = allowedMethods(routes, parts);
+          if (allowed.length === 0) throw new AppError('NOT_FOUND', `No route ${method} ${url.pathname}; see /docs`);
+          throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } });
+        }),
+      ),
+  });
+  // The order the router tries routes in must reach every row (`/users/me` before `/users/{id}`).
+  assertReachable([...sofaRegistrationOrder(routes), ...natives]);
+
+  async function resultOf(response: Response): Promise<HttpResult> {
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    if (response.status === 204) return { status: 204, headers: {} };
+    return { status: response.status, headers, body: await response.text() };
   }
 
   return {
+    routes,
+    restSchema,
+    servedRoutes: () =>
+      (router as unknown as { __routes: { method?: string; path: string }[] }).__routes.map((route) => ({ method: route.method, path: route.path })),
     async handle(request, url, state) {
       try {
-        return await run(request, url, state);
+        const parts = pathSegments(url.pathname);
+        const call: RestCall = { http: request, url, state, cookies: [], answer: {} };
+        if (!isPublicPath(url.pathname, parts)) {
+          const admitted = await gate.admit(request);
+          if ('error' in admitted) return problemResult(admitted.error, state.requestId);
+          state.actor = admitted.actor;
+          state.knownTenant = admitted.tenant;
+          state.headers = admitted.headers;
+          call.cookies = admitted.cookies;
+        }
+        // The router sees the method and the normalised path only: the query string and the body are read by the row.
+        const routed = new Request(`http://localhost/${parts.map(encodeURIComponent).join('/')}`, { method: request.method ?? 'GET' });
+        const response = (await router.handleRequest(routed, call)) as Response;
+        const result = call.answer.result ?? (await resultOf(response));
+        return call.cookies.length > 0 ? { ...result, cookies: [...call.cookies, ...(result.cookies ?? [])] } : result;
       } catch (error) {
         if (error instanceof AppError) return problemResult(error, state.requestId);
         throw error;
