@@ -25,6 +25,8 @@
  *                       rest-post (or `requests` for all four), and domain, invoices, events
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree sharing node_modules) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
+ *   BENCH_CPU_PROFILE=<dir>  write a V8 CPU profile of each Tally process (and the baseline's) into <dir>;
+ *                       `node test/bench/profile-summary.mjs <file>` lists its top frames
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -147,9 +149,12 @@ async function freePort(): Promise<number> {
   });
 }
 
+const profileDirectory = process.env.BENCH_CPU_PROFILE?.trim() || undefined;
+
 async function startServer(name: Server['name'], command: string[], env: Record<string, string>, cwd = projectRoot): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, command, {
+  const profile = profileDirectory && name !== 'floor' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDirectory)}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  const child = spawn(process.execPath, [...profile, ...command], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -217,6 +222,20 @@ interface Measured {
   latencies: number[];
   errors: number;
   statuses: Record<string, number>;
+  /** CPU time the server process spent in its rounds (user + system), and the requests it answered then. */
+  cpuMs: number;
+  requests: number;
+}
+
+/** CPU time a process has used, user and system, in milliseconds (from /proc; 0 where there is none). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
 }
 
 type Servers = { tally: Server; floor: Server; baseline?: Server | undefined };
@@ -229,16 +248,19 @@ async function measure(scenarios: Scenario[], servers: Servers): Promise<Map<str
   const results = new Map<string, ScenarioResults>();
   const names: ServerName[] = servers.baseline ? ['floor', 'tally', 'baseline'] : ['floor', 'tally'];
   for (const scenario of scenarios) {
-    const entry: ScenarioResults = Object.fromEntries(names.map((name) => [name, { perSecond: [], latencies: [], errors: 0, statuses: {} }]));
+    const entry: ScenarioResults = Object.fromEntries(names.map((name) => [name, { perSecond: [], latencies: [], errors: 0, statuses: {}, cpuMs: 0, requests: 0 }]));
     for (let round = 0; round < rounds; round += 1) {
       // Rotate which goes first, so that none always follows another's load.
       const order = names.map((_, index) => names[(index + round) % names.length] as ServerName);
       for (const name of order) {
         const server = servers[name] as Server;
         const sampler = setInterval(() => (server.rssPeakKb = Math.max(server.rssPeakKb, rssKb(server.child.pid as number))), 100);
+        const cpuBefore = cpuMsOf(server.child.pid as number);
         const result = await load(server.url, specFor(scenario, name), { seconds, concurrency, startIndex: round * 1_000_000 });
         clearInterval(sampler);
         const target = entry[name] as Measured;
+        target.cpuMs += cpuMsOf(server.child.pid as number) - cpuBefore;
+        target.requests += result.latencies.length;
         target.perSecond.push(result.latencies.length / seconds);
         target.latencies.push(...result.latencies);
         target.errors += result.errors;
@@ -412,6 +434,9 @@ async function main(): Promise<void> {
         'p99',
         'SQL/req Tally',
         'floor',
+        'CPU ms/req Tally',
+        'floor',
+        ...(baseline ? ['baseline'] : []),
         'errors',
       ];
       const rows = scenarios.map((scenario) => {
@@ -433,13 +458,17 @@ async function main(): Promise<void> {
           format(percentile(sortedF, 0.99)),
           format(sql.tally ?? Number.NaN, 2),
           format(sql.floor ?? Number.NaN, 2),
+          ...(['tally', 'floor', ...(baseline ? ['baseline'] : [])] as ServerName[]).map((name) =>
+            format((result[name] as Measured).cpuMs / Math.max(1, (result[name] as Measured).requests), 3),
+          ),
           errors,
         ];
       });
       const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
       const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
       process.stdout.write(
-        `${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = req/s / floor req/s, measured in the same rounds${baseline ? '; errors tally/floor/baseline' : ''})\n`,
+        `${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = req/s / floor req/s, measured in the same rounds; CPU ms/req = the server process's CPU time per answer, ` +
+          `less sensitive to a busy machine than req/s${baseline ? '; errors tally/floor/baseline' : ''})\n`,
       );
     }
 
