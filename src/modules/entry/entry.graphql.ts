@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import {
   CreateEntryArgs,
   EntriesConnectionArgs,
@@ -11,7 +12,6 @@ import {
   ListEntriesArgs,
   RejectEntryArgs,
   UpdateEntryArgs,
-  type EntryPageQuery,
   type EntryQuery,
 } from './entry.service.js';
 
@@ -66,66 +66,33 @@ builder.prismaObjectField('Project', 'entriesConnection', (t) =>
   ),
 );
 
-const listEntries = tenantOperation(ListEntriesArgs, ['read', 'Entry']);
-const pageEntries = tenantOperation(EntriesConnectionArgs, ['read', 'Entry']);
-const readEntry = tenantOperation(EntryArgs, ['read', 'Entry']);
-const createEntry = tenantOperation(CreateEntryArgs, ['create', 'Entry']);
-const updateEntry = tenantOperation(UpdateEntryArgs, ['update', 'Entry']);
-const deleteEntry = tenantOperation(EntryArgs, ['delete', 'Entry']);
+resourceFields('Entry', {
+  subject: 'Entry',
+  service: (services) => services.entries,
+  queries: {
+    entries: { list: ListEntriesArgs, description: 'The entries the caller may read (members: their own), by start, newest first.' },
+    entriesConnection: {
+      connection: EntriesConnectionArgs,
+      totalCount: true,
+      description: 'The entries the caller may read, as a Relay connection with a total count.',
+    },
+    entry: { get: EntryArgs, description: 'One entry (members: their own).' },
+  },
+  mutations: {
+    createEntry: { create: CreateEntryArgs, description: 'Records time, or starts a timer when `endedAt` is left out.' },
+    updateEntry: { update: UpdateEntryArgs, description: 'Changes an entry; approved and locked entries are read-only.' },
+    deleteEntry: { remove: EntryArgs, description: 'Deletes an entry that is not approved or locked. GraphQL returns the deleted entry.' },
+  },
+});
+
+// The life of an entry (timer, review): state changes with rules of their own.
 const stopEntry = tenantOperation(EntryArgs, ['update', 'Entry']);
 const submitEntry = tenantOperation(EntryArgs, ['update', 'Entry']);
 const approveEntry = tenantOperation(EntryArgs, ['approve', 'Entry']);
 const rejectEntry = tenantOperation(RejectEntryArgs, ['approve', 'Entry']);
 const reopenEntry = tenantOperation(EntryArgs, ['reopen', 'Entry']);
 
-builder.queryFields((t) => ({
-  entries: t.prismaField({
-    type: ['Entry'],
-    description: 'The entries the caller may read (members: their own), by start, newest first.',
-    ...listEntries.field(t),
-    resolve: listEntries.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.list(access, input, query)),
-  }),
-  entriesConnection: t.prismaConnection(
-    {
-      type: 'Entry',
-      cursor: 'id',
-      description: 'The entries the caller may read, as a Relay connection with a total count.',
-      ...pageEntries.field(t),
-      totalCount: pageEntries.resolve((input, access, { services }) => services.entries.count(access, input.filter)),
-      resolve: pageEntries.resolveQuery((input, access, query: EntryPageQuery, { services }) => services.entries.page(access, input.filter, query)),
-    },
-    { name: 'EntryConnection' },
-    { name: 'EntryEdge' },
-  ),
-  entry: t.prismaField({
-    type: 'Entry',
-    description: 'One entry (members: their own).',
-    ...readEntry.field(t),
-    resolve: readEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.get(access, input.id, query)),
-  }),
-}));
-
 builder.mutationFields((t) => ({
-  createEntry: t.prismaField({
-    type: 'Entry',
-    description: 'Records time, or starts a timer when `endedAt` is left out.',
-    ...createEntry.field(t),
-    resolve: createEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.create(access, input.input, query)),
-  }),
-  updateEntry: t.prismaField({
-    type: 'Entry',
-    description: 'Changes an entry; approved and locked entries are read-only.',
-    ...updateEntry.field(t),
-    resolve: updateEntry.resolveQuery((input, access, query: EntryQuery, { services }) =>
-      services.entries.update(access, input.id, input.input, query),
-    ),
-  }),
-  deleteEntry: t.prismaField({
-    type: 'Entry',
-    description: 'Deletes an entry that is not approved or locked. GraphQL returns the deleted entry.',
-    ...deleteEntry.field(t),
-    resolve: deleteEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.remove(access, input.id, query)),
-  }),
   stopEntry: t.prismaField({
     type: 'Entry',
     description: 'Stops a running timer now.',

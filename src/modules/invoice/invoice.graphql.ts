@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import {
   CreateInvoiceArgs,
   InvoiceArgs,
@@ -45,49 +46,32 @@ builder.prismaObject('Invoice', {
   }),
 });
 
-const listInvoices = tenantOperation(ListInvoicesArgs, ['read', 'Invoice']);
-const readInvoice = tenantOperation(InvoiceArgs, ['read', 'Invoice']);
-const createInvoice = tenantOperation(CreateInvoiceArgs, ['create', 'Invoice']);
-const updateInvoice = tenantOperation(UpdateInvoiceArgs, ['update', 'Invoice']);
-const deleteInvoice = tenantOperation(InvoiceArgs, ['delete', 'Invoice']);
+resourceFields('Invoice', {
+  subject: 'Invoice',
+  service: (services) => services.invoices,
+  queries: {
+    invoices: {
+      list: ListInvoicesArgs,
+      description: "The tenant's invoices, newest first (a member: the ones they uploaded). `from`/`to` bound the issue date.",
+    },
+    invoice: { get: InvoiceArgs, description: 'One invoice.' },
+  },
+  mutations: {
+    createInvoice: {
+      create: CreateInvoiceArgs,
+      description: 'An invoice typed in by hand. Files are uploaded over REST (`POST .../invoices/upload`, multipart).',
+    },
+    updateInvoice: { update: UpdateInvoiceArgs, description: 'Changes an invoice: its fields, status or project.' },
+    deleteInvoice: {
+      remove: InvoiceArgs,
+      description: 'Deletes an invoice, and its file unless another invoice has the same. GraphQL returns the deleted invoice.',
+    },
+  },
+});
+
 const rerunOcr = tenantOperation(InvoiceArgs, ['update', 'Invoice']);
 
-builder.queryFields((t) => ({
-  invoices: t.prismaField({
-    type: ['Invoice'],
-    description: "The tenant's invoices, newest first (a member: the ones they uploaded). `from`/`to` bound the issue date.",
-    ...listInvoices.field(t),
-    resolve: listInvoices.resolveQuery((input, access, query: InvoiceQuery, { services }) => services.invoices.list(access, input, query)),
-  }),
-  invoice: t.prismaField({
-    type: 'Invoice',
-    description: 'One invoice.',
-    ...readInvoice.field(t),
-    resolve: readInvoice.resolveQuery((input, access, query: InvoiceQuery, { services }) => services.invoices.get(access, input.id, query)),
-  }),
-}));
-
 builder.mutationFields((t) => ({
-  createInvoice: t.prismaField({
-    type: 'Invoice',
-    description: 'An invoice typed in by hand. Files are uploaded over REST (`POST .../invoices/upload`, multipart).',
-    ...createInvoice.field(t),
-    resolve: createInvoice.resolveQuery((input, access, query: InvoiceQuery, { services }) => services.invoices.create(access, input.input, query)),
-  }),
-  updateInvoice: t.prismaField({
-    type: 'Invoice',
-    description: 'Changes an invoice: its fields, status or project.',
-    ...updateInvoice.field(t),
-    resolve: updateInvoice.resolveQuery((input, access, query: InvoiceQuery, { services }) =>
-      services.invoices.update(access, input.id, input.input, query),
-    ),
-  }),
-  deleteInvoice: t.prismaField({
-    type: 'Invoice',
-    description: 'Deletes an invoice, and its file unless another invoice has the same. GraphQL returns the deleted invoice.',
-    ...deleteInvoice.field(t),
-    resolve: deleteInvoice.resolveQuery((input, access, query: InvoiceQuery, { services }) => services.invoices.remove(access, input.id, query)),
-  }),
   runInvoiceOcr: t.prismaField({
     type: 'Invoice',
     description: 'Reads the file again (OCR runs in the background: watch `ocrStatus`); fields already filled stay.',

@@ -58,8 +58,11 @@ export function createNoteService({ db }: { db: Db }) {
       return db.note.findMany({ ...query, ...tenantPage(access.tenantId, page) });
     },
 
-    /** A page of the tenant's notes for a Relay connection (`query` carries cursor, take and skip). */
-    async page(access: TenantAccess, query: NotePageQuery): Promise<Note[]> {
+    /**
+     * A page of the tenant's notes for a Relay connection (`query` carries cursor, take and skip).
+     * Notes take no filter; the slot keeps the shape every connection's `page` has.
+     */
+    async page(access: TenantAccess, _filter: undefined, query: NotePageQuery): Promise<Note[]> {
       access.assert('read', 'Note');
       return db.note.findMany({ ...query, where: { tenantId: access.tenantId }, orderBy: newestFirst });
     },

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import type { Notification } from '../../generated/prisma/client.js';
 import {
   ListNotificationsArgs,
@@ -34,22 +35,9 @@ const MarkedRead = builder.objectRef<{ count: number }>('MarkedRead').implement(
   fields: (t) => ({ count: t.exposeInt('count') }),
 });
 
-const listNotifications = tenantOperation(ListNotificationsArgs, ['read', 'Notification']);
 const markRead = tenantOperation(NotificationArgs, ['update', 'Notification']);
 const markAllRead = tenantOperation(TenantNotificationsArgs, ['update', 'Notification']);
-const deleteNotification = tenantOperation(NotificationArgs, ['delete', 'Notification']);
 const notificationAdded = tenantOperation(TenantNotificationsArgs, ['read', 'Notification']);
-
-builder.queryFields((t) => ({
-  notifications: t.prismaField({
-    type: ['Notification'],
-    description: "The caller's notifications in the tenant, newest first.",
-    ...listNotifications.field(t),
-    resolve: listNotifications.resolveQuery((input, access, query: NotificationQuery, { services }) =>
-      services.notifications.list(access, input, query),
-    ),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   markNotificationRead: t.prismaField({
@@ -64,15 +52,18 @@ builder.mutationFields((t) => ({
     ...markAllRead.field(t),
     resolve: markAllRead.resolve((_input, access, { services }) => services.notifications.markAllRead(access)),
   }),
-  deleteNotification: t.prismaField({
-    type: 'Notification',
-    description: 'Deletes one of your notifications. GraphQL returns the deleted notification.',
-    ...deleteNotification.field(t),
-    resolve: deleteNotification.resolveQuery((input, access, query: NotificationQuery, { services }) =>
-      services.notifications.remove(access, input.id, query),
-    ),
-  }),
 }));
+
+resourceFields('Notification', {
+  subject: 'Notification',
+  service: (services) => services.notifications,
+  queries: {
+    notifications: { list: ListNotificationsArgs, description: "The caller's notifications in the tenant, newest first." },
+  },
+  mutations: {
+    deleteNotification: { remove: NotificationArgs, description: 'Deletes one of your notifications. GraphQL returns the deleted notification.' },
+  },
+});
 
 builder.subscriptionFields((t) => ({
   notificationAdded: t.field({

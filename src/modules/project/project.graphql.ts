@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
-import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import {
   CreateProjectArgs,
   ListProjectsArgs,
@@ -8,8 +8,6 @@ import {
   projectStatus,
   ProjectsConnectionArgs,
   UpdateProjectArgs,
-  type ProjectPageQuery,
-  type ProjectQuery,
 } from './project.service.js';
 
 builder.prismaObject('Project', {
@@ -32,65 +30,24 @@ builder.prismaObject('Project', {
   }),
 });
 
-const listProjects = tenantOperation(ListProjectsArgs, ['read', 'Project']);
-const pageProjects = tenantOperation(ProjectsConnectionArgs, ['read', 'Project']);
-const readProject = tenantOperation(ProjectArgs, ['read', 'Project']);
-const createProject = tenantOperation(CreateProjectArgs, ['create', 'Project']);
-const updateProject = tenantOperation(UpdateProjectArgs, ['update', 'Project']);
-const deleteProject = tenantOperation(ProjectArgs, ['delete', 'Project']);
-
-builder.queryFields((t) => ({
-  projects: t.prismaField({
-    type: ['Project'],
-    description: "The tenant's projects, newest first.",
-    ...listProjects.field(t),
-    resolve: listProjects.resolveQuery((input, access, query: ProjectQuery, { services }) => services.projects.list(access, input, query)),
-  }),
-  projectsConnection: t.prismaConnection(
-    {
-      type: 'Project',
-      cursor: 'id',
+resourceFields('Project', {
+  subject: 'Project',
+  service: (services) => services.projects,
+  queries: {
+    projects: { list: ListProjectsArgs, description: "The tenant's projects, newest first." },
+    projectsConnection: {
+      connection: ProjectsConnectionArgs,
+      totalCount: true,
       description: "The tenant's projects, newest first, as a Relay connection with a total count.",
-      ...pageProjects.field(t),
-      totalCount: pageProjects.resolve((input, access, { services }) => services.projects.count(access, input.filter)),
-      resolve: pageProjects.resolveQuery((input, access, query: ProjectPageQuery, { services }) =>
-        services.projects.page(access, input.filter, query),
-      ),
     },
-    { name: 'ProjectConnection' },
-    { name: 'ProjectEdge' },
-  ),
-  project: t.prismaField({
-    type: 'Project',
-    description: 'One project.',
-    ...readProject.field(t),
-    resolve: readProject.resolveQuery((input, access, query: ProjectQuery, { services }) => services.projects.get(access, input.id, query)),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  createProject: t.prismaField({
-    type: 'Project',
-    description: 'Creates a project.',
-    ...createProject.field(t),
-    resolve: createProject.resolveQuery((input, access, query: ProjectQuery, { services }) =>
-      services.projects.create(access, input.input, query),
-    ),
-  }),
-  updateProject: t.prismaField({
-    type: 'Project',
-    description: 'Changes a project; set status to archived to retire it.',
-    ...updateProject.field(t),
-    resolve: updateProject.resolveQuery((input, access, query: ProjectQuery, { services }) =>
-      services.projects.update(access, input.id, input.input, query),
-    ),
-  }),
-  deleteProject: t.prismaField({
-    type: 'Project',
-    description: 'Deletes a project without time on it (409 otherwise: archive it). GraphQL returns the deleted project.',
-    ...deleteProject.field(t),
-    resolve: deleteProject.resolveQuery((input, access, query: ProjectQuery, { services }) =>
-      services.projects.remove(access, input.id, query),
-    ),
-  }),
-}));
+    project: { get: ProjectArgs, description: 'One project.' },
+  },
+  mutations: {
+    createProject: { create: CreateProjectArgs, description: 'Creates a project.' },
+    updateProject: { update: UpdateProjectArgs, description: 'Changes a project; set status to archived to retire it.' },
+    deleteProject: {
+      remove: ProjectArgs,
+      description: 'Deletes a project without time on it (409 otherwise: archive it). GraphQL returns the deleted project.',
+    },
+  },
+});

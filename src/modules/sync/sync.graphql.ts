@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import { CreateSyncArgs, ListSyncsArgs, SyncArgs, UpdateSyncArgs, syncStatus, type SyncQuery } from './sync.service.js';
 
 builder.prismaObject('Sync', {
@@ -27,47 +28,26 @@ builder.prismaObject('Sync', {
   }),
 });
 
-const listSyncs = tenantOperation(ListSyncsArgs, ['read', 'Sync']);
-const readSync = tenantOperation(SyncArgs, ['read', 'Sync']);
-const createSync = tenantOperation(CreateSyncArgs, ['create', 'Sync']);
-const updateSync = tenantOperation(UpdateSyncArgs, ['update', 'Sync']);
-const deleteSync = tenantOperation(SyncArgs, ['delete', 'Sync']);
+resourceFields('Sync', {
+  subject: 'Sync',
+  service: (services) => services.syncs,
+  queries: {
+    syncs: { list: ListSyncsArgs, description: "The tenant's mailbox syncs, newest first." },
+    sync: { get: SyncArgs, description: 'One mailbox sync.' },
+  },
+  mutations: {
+    createSync: { create: CreateSyncArgs, description: 'Saves a mailbox to read invoices from; its server must have a public address.' },
+    updateSync: {
+      update: UpdateSyncArgs,
+      description: 'Changes a mailbox sync; another server, user or mailbox starts from its first message.',
+    },
+    deleteSync: { remove: SyncArgs, description: 'Deletes a mailbox sync; the invoices it imported stay. GraphQL returns the deleted sync.' },
+  },
+});
+
 const runSync = tenantOperation(SyncArgs, ['update', 'Sync']);
 
-builder.queryFields((t) => ({
-  syncs: t.prismaField({
-    type: ['Sync'],
-    description: "The tenant's mailbox syncs, newest first.",
-    ...listSyncs.field(t),
-    resolve: listSyncs.resolveQuery((input, access, query: SyncQuery, { services }) => services.syncs.list(access, input, query)),
-  }),
-  sync: t.prismaField({
-    type: 'Sync',
-    description: 'One mailbox sync.',
-    ...readSync.field(t),
-    resolve: readSync.resolveQuery((input, access, query: SyncQuery, { services }) => services.syncs.get(access, input.id, query)),
-  }),
-}));
-
 builder.mutationFields((t) => ({
-  createSync: t.prismaField({
-    type: 'Sync',
-    description: 'Saves a mailbox to read invoices from; its server must have a public address.',
-    ...createSync.field(t),
-    resolve: createSync.resolveQuery((input, access, query: SyncQuery, { services }) => services.syncs.create(access, input.input, query)),
-  }),
-  updateSync: t.prismaField({
-    type: 'Sync',
-    description: 'Changes a mailbox sync; another server, user or mailbox starts from its first message.',
-    ...updateSync.field(t),
-    resolve: updateSync.resolveQuery((input, access, query: SyncQuery, { services }) => services.syncs.update(access, input.id, input.input, query)),
-  }),
-  deleteSync: t.prismaField({
-    type: 'Sync',
-    description: 'Deletes a mailbox sync; the invoices it imported stay. GraphQL returns the deleted sync.',
-    ...deleteSync.field(t),
-    resolve: deleteSync.resolveQuery((input, access, query: SyncQuery, { services }) => services.syncs.remove(access, input.id, query)),
-  }),
   runSync: t.prismaField({
     type: 'Sync',
     description: 'Reads the mailbox now, in the background (watch `status` and `lastSyncedAt`).',

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.js';
-import { tenantOperation } from '../../graphql/operations.js';
-import { CreateTaskListArgs, ListTaskListsArgs, TaskListArgs, UpdateTaskListArgs, type TaskListQuery } from './task-list.service.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
+import { CreateTaskListArgs, ListTaskListsArgs, TaskListArgs, UpdateTaskListArgs } from './task-list.service.js';
 
 builder.prismaObject('TaskList', {
   description: 'An ordered list of tasks, of a project or on its own.',
@@ -24,50 +24,16 @@ builder.prismaObjectField('Project', 'taskLists', (t) =>
   t.relation('taskLists', { description: "The project's task lists, newest first", query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
 );
 
-const listTaskLists = tenantOperation(ListTaskListsArgs, ['read', 'TaskList']);
-const readTaskList = tenantOperation(TaskListArgs, ['read', 'TaskList']);
-const createTaskList = tenantOperation(CreateTaskListArgs, ['create', 'TaskList']);
-const updateTaskList = tenantOperation(UpdateTaskListArgs, ['update', 'TaskList']);
-const deleteTaskList = tenantOperation(TaskListArgs, ['delete', 'TaskList']);
-
-builder.queryFields((t) => ({
-  taskLists: t.prismaField({
-    type: ['TaskList'],
-    description: "The tenant's task lists, newest first.",
-    ...listTaskLists.field(t),
-    resolve: listTaskLists.resolveQuery((input, access, query: TaskListQuery, { services }) => services.taskLists.list(access, input, query)),
-  }),
-  taskList: t.prismaField({
-    type: 'TaskList',
-    description: 'One task list.',
-    ...readTaskList.field(t),
-    resolve: readTaskList.resolveQuery((input, access, query: TaskListQuery, { services }) => services.taskLists.get(access, input.id, query)),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  createTaskList: t.prismaField({
-    type: 'TaskList',
-    description: 'Creates a task list.',
-    ...createTaskList.field(t),
-    resolve: createTaskList.resolveQuery((input, access, query: TaskListQuery, { services }) =>
-      services.taskLists.create(access, input.input, query),
-    ),
-  }),
-  updateTaskList: t.prismaField({
-    type: 'TaskList',
-    description: 'Changes a task list.',
-    ...updateTaskList.field(t),
-    resolve: updateTaskList.resolveQuery((input, access, query: TaskListQuery, { services }) =>
-      services.taskLists.update(access, input.id, input.input, query),
-    ),
-  }),
-  deleteTaskList: t.prismaField({
-    type: 'TaskList',
-    description: 'Deletes a task list and its tasks. GraphQL returns the deleted list.',
-    ...deleteTaskList.field(t),
-    resolve: deleteTaskList.resolveQuery((input, access, query: TaskListQuery, { services }) =>
-      services.taskLists.remove(access, input.id, query),
-    ),
-  }),
-}));
+resourceFields('TaskList', {
+  subject: 'TaskList',
+  service: (services) => services.taskLists,
+  queries: {
+    taskLists: { list: ListTaskListsArgs, description: "The tenant's task lists, newest first." },
+    taskList: { get: TaskListArgs, description: 'One task list.' },
+  },
+  mutations: {
+    createTaskList: { create: CreateTaskListArgs, description: 'Creates a task list.' },
+    updateTaskList: { update: UpdateTaskListArgs, description: 'Changes a task list.' },
+    deleteTaskList: { remove: TaskListArgs, description: 'Deletes a task list and its tasks. GraphQL returns the deleted list.' },
+  },
+});

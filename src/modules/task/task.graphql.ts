@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import {
   CreateTaskArgs,
   ListedTaskArgs,
@@ -9,7 +10,6 @@ import {
   TasksConnectionArgs,
   taskStatus,
   UpdateTaskArgs,
-  type TaskPageQuery,
   type TaskQuery,
 } from './task.service.js';
 
@@ -34,39 +34,24 @@ builder.prismaObject('Task', {
   }),
 });
 
-const listTasks = tenantOperation(ListTasksArgs, ['read', 'Task']);
-const pageTasks = tenantOperation(TasksConnectionArgs, ['read', 'Task']);
-const readTask = tenantOperation(TaskArgs, ['read', 'Task']);
+resourceFields('Task', {
+  subject: 'Task',
+  service: (services) => services.tasks,
+  queries: {
+    tasks: { list: ListTasksArgs, description: 'The tasks of one list, in list order.' },
+    tasksConnection: {
+      connection: TasksConnectionArgs,
+      totalCount: true,
+      description: "The tenant's tasks, in list order, as a Relay connection with a total count.",
+    },
+    task: { get: TaskArgs, description: 'One task.' },
+  },
+});
+
+// Tasks are written through their list (`taskListId` beside the id), a shape of their own.
 const createTask = tenantOperation(CreateTaskArgs, ['create', 'Task']);
 const updateTask = tenantOperation(UpdateTaskArgs, ['update', 'Task']);
 const deleteTask = tenantOperation(ListedTaskArgs, ['delete', 'Task']);
-
-builder.queryFields((t) => ({
-  tasks: t.prismaField({
-    type: ['Task'],
-    description: 'The tasks of one list, in list order.',
-    ...listTasks.field(t),
-    resolve: listTasks.resolveQuery((input, access, query: TaskQuery, { services }) => services.tasks.list(access, input, query)),
-  }),
-  tasksConnection: t.prismaConnection(
-    {
-      type: 'Task',
-      cursor: 'id',
-      description: "The tenant's tasks, in list order, as a Relay connection with a total count.",
-      ...pageTasks.field(t),
-      totalCount: pageTasks.resolve((input, access, { services }) => services.tasks.count(access, input.filter)),
-      resolve: pageTasks.resolveQuery((input, access, query: TaskPageQuery, { services }) => services.tasks.page(access, input.filter, query)),
-    },
-    { name: 'TaskConnection' },
-    { name: 'TaskEdge' },
-  ),
-  task: t.prismaField({
-    type: 'Task',
-    description: 'One task.',
-    ...readTask.field(t),
-    resolve: readTask.resolveQuery((input, access, query: TaskQuery, { services }) => services.tasks.get(access, input.id, query)),
-  }),
-}));
 
 builder.mutationFields((t) => ({
   createTask: t.prismaField({

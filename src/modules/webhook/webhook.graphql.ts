@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
 import type { WebhookDeliveryAttempt, WebhookSubscription } from '../../generated/prisma/client.js';
 import {
   CreateWebhookArgs,
@@ -11,7 +12,6 @@ import {
   WebhookArgs,
   deliveryStatus,
   type DeliveryQuery,
-  type WebhookQuery,
   type WebhookWithSecret,
 } from './webhook.service.js';
 
@@ -87,28 +87,35 @@ builder.prismaObject('WebhookDelivery', {
   }),
 });
 
-const listWebhooks = tenantOperation(ListWebhooksArgs, ['read', 'Webhook']);
-const readWebhook = tenantOperation(WebhookArgs, ['read', 'Webhook']);
-const listDeliveries = tenantOperation(ListDeliveriesArgs, ['read', 'Webhook']);
 const createWebhook = tenantOperation(CreateWebhookArgs, ['create', 'Webhook']);
-const updateWebhook = tenantOperation(UpdateWebhookArgs, ['update', 'Webhook']);
-const deleteWebhook = tenantOperation(WebhookArgs, ['delete', 'Webhook']);
+const listDeliveries = tenantOperation(ListDeliveriesArgs, ['read', 'Webhook']);
 const changeWebhook = tenantOperation(WebhookArgs, ['update', 'Webhook']);
 const redeliver = tenantOperation(RedeliverArgs, ['update', 'Webhook']);
 
+// Creating answers with the secret, shown this once: a type of its own.
+builder.mutationFields((t) => ({
+  createWebhook: t.field({
+    type: WebhookWithSecretRef,
+    description: 'Subscribes a URL to events (at most 25 per tenant); the response is the only time the signing secret is shown.',
+    ...createWebhook.field(t),
+    resolve: createWebhook.resolve((input, access, { services }) => services.webhooks.create(access, input.input)),
+  }),
+}));
+
+resourceFields('WebhookSubscription', {
+  subject: 'Webhook',
+  service: (services) => services.webhooks,
+  queries: {
+    webhooks: { list: ListWebhooksArgs, description: "The tenant's webhook subscriptions, newest first." },
+    webhook: { get: WebhookArgs, description: 'One webhook subscription.' },
+  },
+  mutations: {
+    updateWebhook: { update: UpdateWebhookArgs, description: 'Changes a webhook; enabling a disabled one clears its failures.' },
+    deleteWebhook: { remove: WebhookArgs, description: 'Deletes a webhook and its delivery log. GraphQL returns the deleted webhook.' },
+  },
+});
+
 builder.queryFields((t) => ({
-  webhooks: t.prismaField({
-    type: ['WebhookSubscription'],
-    description: "The tenant's webhook subscriptions, newest first.",
-    ...listWebhooks.field(t),
-    resolve: listWebhooks.resolveQuery((input, access, query: WebhookQuery, { services }) => services.webhooks.list(access, input, query)),
-  }),
-  webhook: t.prismaField({
-    type: 'WebhookSubscription',
-    description: 'One webhook subscription.',
-    ...readWebhook.field(t),
-    resolve: readWebhook.resolveQuery((input, access, query: WebhookQuery, { services }) => services.webhooks.get(access, input.id, query)),
-  }),
   webhookDeliveries: t.prismaField({
     type: ['WebhookDelivery'],
     description: 'The deliveries of a webhook with every attempt, newest first.',
@@ -118,26 +125,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createWebhook: t.field({
-    type: WebhookWithSecretRef,
-    description: 'Subscribes a URL to events (at most 25 per tenant); the response is the only time the signing secret is shown.',
-    ...createWebhook.field(t),
-    resolve: createWebhook.resolve((input, access, { services }) => services.webhooks.create(access, input.input)),
-  }),
-  updateWebhook: t.prismaField({
-    type: 'WebhookSubscription',
-    description: 'Changes a webhook; enabling a disabled one clears its failures.',
-    ...updateWebhook.field(t),
-    resolve: updateWebhook.resolveQuery((input, access, query: WebhookQuery, { services }) =>
-      services.webhooks.update(access, input.id, input.input, query),
-    ),
-  }),
-  deleteWebhook: t.prismaField({
-    type: 'WebhookSubscription',
-    description: 'Deletes a webhook and its delivery log. GraphQL returns the deleted webhook.',
-    ...deleteWebhook.field(t),
-    resolve: deleteWebhook.resolveQuery((input, access, query: WebhookQuery, { services }) => services.webhooks.remove(access, input.id, query)),
-  }),
   rotateWebhookSecret: t.field({
     type: WebhookWithSecretRef,
     description: 'Replaces the signing secret; the response is the only time the new one is shown.',
