@@ -297,7 +297,10 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
         }
         // The router sees the method and the normalised path only: the query string and the body are read by the row.
         const routed = new Request(`http://localhost/${parts.map(encodeURIComponent).join('/')}`, { method: request.method ?? 'GET' });
-        const response = (await router.handleRequest(routed, call)) as Response;
+        // @whatwg-node/server copies every own property of the server context, with its descriptor, into a
+        // fresh object per request; a context whose properties are inherited leaves that copy empty (the
+        // handlers read them through the prototype, and `call.answer` stays the one object both sides see).
+        const response = (await router.handleRequest(routed, Object.create(call) as RestCall)) as Response;
         const result = call.answer.result ?? (await resultOf(response));
         return call.cookies.length > 0 ? { ...result, cookies: [...call.cookies, ...(result.cookies ?? [])] } : result;
       } catch (error) {
