@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canAny, canSome, type Permission, type Role } from '../src/auth/permissions.js';
+import { reachOf, type Permission, type Role } from '../src/auth/permissions.js';
 import { compileRoutes, type CompiledRoute } from '../src/rest/compile.js';
 import { routeTable } from '../src/routes.js';
 import { schema } from '../src/schema.js';
@@ -759,7 +759,8 @@ const permissionRoutes = compileRoutes(schema, routeTable).filter(
 /** What the matrix says about a walk of a route, for a role. */
 function expected(role: Role, route: CompiledRoute & { access: { kind: 'tenant' } }, walk: Walk): Outcome {
   const [action, subject] = route.access.permission;
-  const granted = walk.own === false ? canAny(role, action, subject) : canSome(role, action, subject);
+  const reach = reachOf(role, action, subject);
+  const granted = walk.own === undefined ? reach !== 'none' : reach === 'any' || reach === (walk.own ? 'own' : 'others');
   return granted ? 'allowed' : 'forbidden';
 }
 

@@ -1,13 +1,14 @@
 /**
- * The role-to-permission matrix, as data. Every check in the service (GraphQL
- * scopes, REST, jobs, the CLI) reads it here.
+ * The role-to-permission matrix and the ownership of records, as data. Every
+ * access decision (GraphQL scopes, REST, services, search, jobs, the CLI)
+ * reads it here, through TenantAccess (tenant-access.ts).
  *
- * A grant is (action, subject) and may be limited to the caller's own
- * records (`own`): what "own" means is up to the subject's service (the
- * author of a note, the owner of an entry, the assignee of a task...).
- * `manage` stands for read, create, update and delete; `approve` (reviewing
- * submitted entries) and `reopen` (taking an approved entry back to draft)
- * are separate.
+ * A grant is (action, subject) and may reach every record of the subject, only
+ * the caller's own (`:own`), or only others' (`:others`: managers approve
+ * entries, but not their own). Who owns a record is declared once per subject
+ * below (`ownership`). `manage` stands for read, create, update and delete;
+ * `approve` (reviewing submitted entries) and `reopen` (taking an approved
+ * entry back to draft) are separate.
  */
 import { defineEnum } from '../lib/vocabulary.js';
 
@@ -46,14 +47,63 @@ export const subjectEnum = defineEnum('Subject', subjects as [Subject, ...Subjec
 export const roles = ['owner', 'admin', 'manager', 'member'] as const;
 export type Role = (typeof roles)[number];
 
+/** How far a grant reaches: every record of its subject, only the caller's own, or only others'. */
+export type GrantReach = 'any' | 'own' | 'others';
+
 export interface Grant {
   action: Action;
   subject: Subject;
-  /** Only the caller's own records of this subject. */
+  /** Only the caller's own records of this subject (what `users/me` shows). */
   own: boolean;
+  reach: GrantReach;
 }
 
-type GrantSpec<S extends Subject> = ActionOn<S> | `${ActionOn<S>}:own`;
+/** What the refusal of a change to a record says: the verb asked for, the caller's role, and how far their grant reaches. */
+interface RefusalOf {
+  verb: string;
+  role: Role;
+  reach: Exclude<GrantReach, 'any'>;
+}
+
+/** Who owns a record of a subject: the field holding the owner's tenantUserId, and how a refusal is worded. */
+interface Ownership {
+  field: string;
+  refusal(refused: RefusalOf): string;
+}
+
+const pluralOf: Record<Role, string> = { owner: 'Owners', admin: 'Admins', manager: 'Managers', member: 'Members' };
+
+/**
+ * Who owns the records of each subject that has grants limited to own or to
+ * others' records. A subject must be declared here before a role's grant on
+ * it may say `:own` or `:others` (the matrix below does not compile
+ * otherwise); TenantAccess turns it into Prisma filters, SQL predicates and
+ * checks of single records.
+ */
+export const ownership = {
+  Entry: {
+    field: 'tenantUserId',
+    refusal: ({ verb, role, reach }) =>
+      reach === 'others'
+        ? `${pluralOf[role]} may not ${verb} their own entries`
+        : verb === 'create'
+          ? 'You may create entries only for yourself'
+          : `You may ${verb} only your own entries`,
+  },
+  Invoice: { field: 'uploadedById', refusal: ({ verb }) => `You may ${verb} only the invoices you uploaded` },
+  Note: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only the notes you wrote` },
+  Notification: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own notifications` },
+  // Tasks are read by everyone; "own" is for changing the status of a task assigned to you.
+  Task: { field: 'assigneeId', refusal: () => 'You may change only tasks assigned to you' },
+  // A member's own membership: they see their own rates.
+  TenantUser: { field: 'id', refusal: ({ verb }) => `You may ${verb} only your own membership` },
+} as const satisfies { [S in Subject]?: Ownership };
+
+export type OwnedSubject = keyof typeof ownership;
+/** The field that names the owner of a record of `S`. */
+export type OwnerField<S extends OwnedSubject> = (typeof ownership)[S]['field'];
+
+type GrantSpec<S extends Subject> = ActionOn<S> | (S extends OwnedSubject ? `${ActionOn<S>}:${'own' | 'others'}` : never);
 type RoleGrants = { [S in Subject]?: readonly GrantSpec<S>[] };
 
 const adminGrants: RoleGrants = {
@@ -79,8 +129,8 @@ const matrix: Record<Role, RoleGrants> = {
   manager: {
     Tenant: ['read'],
     TenantUser: ['read'],
-    // Managers approve others' entries, not their own (enforced by the entry service).
-    Entry: ['manage', 'approve'],
+    // Managers approve others' entries, not their own.
+    Entry: ['manage', 'approve:others'],
     Project: ['manage'],
     TaskList: ['manage'],
     Task: ['manage'],
@@ -108,8 +158,9 @@ const matrix: Record<Role, RoleGrants> = {
 };
 
 function parseSpec(subject: Subject, spec: string): Grant {
-  const [action, scope] = spec.split(':') as [Action, 'own' | undefined];
-  return { action, subject, own: scope === 'own' };
+  const [action, limit] = spec.split(':') as [Action, 'own' | 'others' | undefined];
+  const reach = limit ?? 'any';
+  return { action, subject, own: reach === 'own', reach };
 }
 
 const grantsByRole: Record<Role, readonly Grant[]> = Object.fromEntries(
@@ -134,12 +185,39 @@ function covers(grant: Grant, action: Action, subject: Subject): boolean {
   return grant.action === 'manage' && action !== 'approve' && action !== 'reopen';
 }
 
-/** The caller may do `action` on `subject` at least for their own records. */
-export function canSome(role: Role, action: Action, subject: Subject): boolean {
-  return grantsByRole[role].some((grant) => covers(grant, action, subject));
+/** How far a role's grants for (action, subject) reach, or `none`: computed once per role, action and subject. */
+export type Reach = GrantReach | 'none';
+
+function reachOfGrants(grants: readonly Grant[], action: Action, subject: Subject): Reach {
+  const reaches = new Set(grants.filter((grant) => covers(grant, action, subject)).map((grant) => grant.reach));
+  if (reaches.has('any') || (reaches.has('own') && reaches.has('others'))) return 'any';
+  if (reaches.has('own')) return 'own';
+  if (reaches.has('others')) return 'others';
+  return 'none';
 }
 
-/** The caller may do `action` on any record of `subject`, not only their own. */
+const reachTable: ReadonlyMap<string, Reach> = new Map(
+  roles.flatMap((role) =>
+    subjects.flatMap((subject) => actions.map((action) => [`${role} ${action} ${subject}`, reachOfGrants(grantsByRole[role], action, subject)] as const)),
+  ),
+);
+
+/** How far `role` may do `action` on `subject`: every record, only their own, only others', or not at all. */
+export function reachOf(role: Role, action: Action, subject: Subject): Reach {
+  return reachTable.get(`${role} ${action} ${subject}`) ?? 'none';
+}
+
+/** The caller may do `action` on `subject` at least for some records. */
+export function canSome(role: Role, action: Action, subject: Subject): boolean {
+  return reachOf(role, action, subject) !== 'none';
+}
+
+/** The caller may do `action` on any record of `subject`. */
 export function canAny(role: Role, action: Action, subject: Subject): boolean {
-  return grantsByRole[role].some((grant) => !grant.own && covers(grant, action, subject));
+  return reachOf(role, action, subject) === 'any';
+}
+
+/** The refusal of `verb` on a record the caller's grant does not reach. */
+export function ownershipRefusal(subject: OwnedSubject, refused: RefusalOf): string {
+  return ownership[subject].refusal(refused);
 }

@@ -2,7 +2,21 @@ import type { Db } from '../db/client.js';
 import { AppError, forbidden, notFound } from '../lib/errors.js';
 import type { TenantStatus } from '../generated/prisma/enums.js';
 import type { Actor } from './actor.js';
-import { canAny, canSome, grantsOf, type ActionOn, type Grant, type Permission, type Role, type Subject } from './permissions.js';
+import {
+  canAny,
+  canSome,
+  grantsOf,
+  ownership,
+  ownershipRefusal,
+  reachOf,
+  type ActionOn,
+  type Grant,
+  type OwnedSubject,
+  type OwnerField,
+  type Permission,
+  type Role,
+  type Subject,
+} from './permissions.js';
 
 /**
  * What the tenant guard resolved for one caller in one tenant: the role, the
@@ -19,6 +33,25 @@ export interface TenantRecord {
   status: TenantStatus;
 }
 
+/**
+ * The records of a subject a caller may act on, as a Prisma `where`: the
+ * tenant, and for grants that reach only the caller's own records (or only
+ * others'), the owner field. A caller without a member id of their own (an
+ * API key, the system) owns nothing: `{ [owner]: { in: [] } }`.
+ *
+ * Spread it last into a `where` (`{ id, ...access.scope('read', 'Note') }`),
+ * so that no condition of the caller's can replace one of the scope's.
+ */
+export type Scope<S extends Subject> = { tenantId: string } & (S extends OwnedSubject
+  ? { [Field in OwnerField<S>]?: string | { not: string } | { in: string[] } }
+  : unknown);
+
+/** A record of an owned subject, as far as ownership needs it. */
+export type Owned<S extends OwnedSubject> = { [Field in OwnerField<S>]: string | null };
+
+/** Adds a value to a raw statement's parameters and returns its placeholder (`$3`). */
+export type BindParameter = (value: unknown) => string;
+
 export interface TenantAccess {
   readonly tenantId: string;
   readonly tenant: TenantRecord;
@@ -34,20 +67,50 @@ export interface TenantAccess {
   holds(permission: Permission): boolean;
   /** Throws FORBIDDEN unless `can(action, subject)`. */
   assert<S extends Subject>(action: ActionOn<S>, subject: S): void;
+  /**
+   * The records of `subject` the caller may `action` in this tenant, as a
+   * Prisma `where` to spread into every query of them; FORBIDDEN when the
+   * caller may not `action` it at all.
+   */
+  scope<S extends Subject>(action: ActionOn<S>, subject: S): Scope<S>;
+  /** `scope` as an SQL predicate over the table aliased `alias`, for raw statements (search, reports). */
+  sqlScope<S extends Subject>(action: ActionOn<S>, subject: S, alias: string, bind: BindParameter): string;
+  /** The record belongs to the caller (their entry, their note, the task assigned to them...). */
+  owns<S extends OwnedSubject>(subject: S, record: Owned<S>): boolean;
+  /** Throws FORBIDDEN unless the caller may `action` this record: their grant reaches it (any, own, or others'). */
+  assertMayChange<S extends OwnedSubject>(action: ActionOn<S>, subject: S, record: Owned<S>, verb?: string): void;
 }
 
 /** The refusal every layer uses, so that REST, GraphQL and jobs word it alike. */
 export const permissionRefusal = (action: string, subject: string): AppError =>
   forbidden(`You may not ${action} ${subject} in this tenant`);
 
-function accessFor(
+const isOwned = (subject: Subject): subject is OwnedSubject => Object.hasOwn(ownership, subject);
+
+/** SQL names are quoted as Prisma maps them: the model's field names are the column names. */
+const column = (alias: string, field: string): string => `${alias}."${field}"`;
+
+/** The access of a role already decided (by the guard below; tests build it directly). */
+export function accessFor(
   tenant: TenantRecord,
   actor: Actor,
   role: Role,
   tenantUserId: string | null,
 ): TenantAccess {
+  const tenantId = tenant.id;
+  /** The owner condition of (action, subject), or null when every record of the tenant is reachable. */
+  function ownerCondition(action: ActionOn<Subject>, subject: Subject): { field: string; reach: 'own' | 'others' } | null {
+    const reach = reachOf(role, action, subject);
+    if (reach === 'none') throw permissionRefusal(action, subject);
+    if (reach === 'any') return null;
+    // A limited grant without an owner declared cannot compile (permissions.ts); this guards the data, not the types.
+    if (!isOwned(subject)) throw new Error(`${subject} has a grant limited to ${reach} records but no owner declared`);
+    return { field: ownership[subject].field, reach };
+  }
+  const owns = (subject: OwnedSubject, record: Record<string, string | null>): boolean =>
+    tenantUserId !== null && record[ownership[subject].field] === tenantUserId;
   return {
-    tenantId: tenant.id,
+    tenantId,
     tenant,
     actor,
     role,
@@ -58,6 +121,28 @@ function accessFor(
     holds: ([action, subject]) => canSome(role, action, subject),
     assert(action, subject) {
       if (!canSome(role, action, subject)) throw permissionRefusal(action, subject);
+    },
+    scope<S extends Subject>(action: ActionOn<S>, subject: S): Scope<S> {
+      const condition = ownerCondition(action, subject);
+      if (condition === null) return { tenantId } as Scope<S>;
+      if (tenantUserId === null) return (condition.reach === 'own' ? { tenantId, [condition.field]: { in: [] } } : { tenantId }) as Scope<S>;
+      return { tenantId, [condition.field]: condition.reach === 'own' ? tenantUserId : { not: tenantUserId } } as Scope<S>;
+    },
+    sqlScope(action, subject, alias, bind) {
+      const condition = ownerCondition(action, subject);
+      const inTenant = `${column(alias, 'tenantId')} = ${bind(tenantId)}`;
+      if (condition === null) return inTenant;
+      if (tenantUserId === null) return condition.reach === 'own' ? `${inTenant} AND FALSE` : inTenant;
+      const owner = column(alias, condition.field);
+      // IS DISTINCT FROM: a record without an owner (an unassigned task) is someone else's.
+      return `${inTenant} AND ${owner} ${condition.reach === 'own' ? '=' : 'IS DISTINCT FROM'} ${bind(tenantUserId)}`;
+    },
+    owns: (subject, record) => owns(subject, record),
+    assertMayChange(action, subject, record, verb = action) {
+      const condition = ownerCondition(action, subject);
+      if (condition === null) return;
+      if (owns(subject, record) === (condition.reach === 'own')) return;
+      throw forbidden(ownershipRefusal(subject, { verb, role, reach: condition.reach }));
     },
   };
 }
@@ -86,6 +171,19 @@ function decide(actor: Actor, tenant: TenantRecord, membership: { id: string; ro
   }
   if (tenant.status === 'suspended') throw new AppError('TENANT_SUSPENDED', `Tenant ${tenant.id} is suspended`);
   return access;
+}
+
+/**
+ * The records of `subject` the caller may `action` in any of the tenants of
+ * `accesses`, as one Prisma `where`; none at all when no access grants it.
+ */
+export function scopeAcross<S extends Subject>(
+  accesses: Iterable<TenantAccess>,
+  action: ActionOn<S>,
+  subject: S,
+): { OR: Scope<S>[] } | { id: { in: string[] } } {
+  const scopes = [...accesses].filter((access) => access.can(action, subject)).map((access) => access.scope(action, subject));
+  return scopes.length === 0 ? { id: { in: [] } } : { OR: scopes };
 }
 
 /** The tenant guard: one query for the tenant and the caller's membership in it. */

@@ -1,5 +1,6 @@
 import type { Actor } from '../auth/actor.js';
-import { keyTenantAccess, resolveTenantAccess, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
+import type { ActionOn, Subject } from '../auth/permissions.js';
+import { keyTenantAccess, resolveTenantAccess, scopeAcross, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { unauthenticated } from '../lib/errors.js';
@@ -22,6 +23,14 @@ export interface GraphQLContext {
   services: Services;
   /** The tenant guard, memoised per request: one lookup per tenant however many fields ask. */
   tenantAccess(tenantId: string): Promise<TenantAccess>;
+  /**
+   * The records of `subject` the caller may `action` in the tenants this
+   * request has entered through the guard, as a Prisma `where`. For relation
+   * fields (`project.entriesConnection`): Pothos builds their filter into the
+   * parent's query, before the parent's rows (and so its tenant) are known;
+   * the parent was reached through its tenant's guard, which has answered by then.
+   */
+  scopeOfEnteredTenants<S extends Subject>(action: ActionOn<S>, subject: S): ReturnType<typeof scopeAcross<S>>;
 }
 
 export interface ContextDependencies {
@@ -39,11 +48,17 @@ export interface RequestIdentity {
 
 export function createGraphQLContext({ db, services }: ContextDependencies, request: RequestIdentity): GraphQLContext {
   const accessByTenant = new Map<string, Promise<TenantAccess>>();
+  const entered: TenantAccess[] = [];
+  /** Keeps the guard's answer; the callback is attached before any caller awaits it, so it runs first. */
+  const remembered = (access: Promise<TenantAccess>): Promise<TenantAccess> => {
+    access.then((granted) => entered.push(granted), () => undefined); // a refusal is handled by whoever asked
+    return access;
+  };
   const { knownTenant, ...identity } = request;
   if (knownTenant && request.actor?.type === 'api_key') {
     const actor = request.actor;
     // Decided lazily, so that a refusal (a suspended tenant) surfaces where the guard is asked, as always.
-    const access = Promise.resolve().then(() => keyTenantAccess(actor, knownTenant));
+    const access = remembered(Promise.resolve().then(() => keyTenantAccess(actor, knownTenant)));
     access.catch(() => undefined); // a route that never asks must not leave it unhandled
     accessByTenant.set(knownTenant.id, access);
   }
@@ -56,11 +71,12 @@ export function createGraphQLContext({ db, services }: ContextDependencies, requ
       if (actor === null) return Promise.reject(unauthenticated());
       let access = accessByTenant.get(tenantId);
       if (!access) {
-        access = resolveTenantAccess(db, actor, tenantId);
+        access = remembered(resolveTenantAccess(db, actor, tenantId));
         accessByTenant.set(tenantId, access);
       }
       return access;
     },
+    scopeOfEnteredTenants: (action, subject) => scopeAcross(entered, action, subject),
   };
 }
 

@@ -5,7 +5,6 @@ import { resourceFields } from '../../graphql/resource-fields.js';
 import {
   CreateEntryArgs,
   EntriesConnectionArgs,
-  entriesVisibleTo,
   EntryArgs,
   entryOrder,
   entryStatus,
@@ -58,8 +57,8 @@ builder.prismaObjectField('Project', 'entriesConnection', (t) =>
       cursor: 'id',
       totalCount: true,
       description: "The project's entries the caller may read, newest first",
-      // Reached without a guard of its own: the filter says which entries the caller reads.
-      query: (_args, context) => ({ where: entriesVisibleTo(context.actor), orderBy: entryOrder }),
+      // Reached without a guard of its own: the entries the caller reads in the tenant whose project this is.
+      query: (_args, context) => ({ where: context.scopeOfEnteredTenants('read', 'Entry'), orderBy: entryOrder }),
     },
     { name: 'ProjectEntryConnection' },
     { name: 'ProjectEntryEdge' },

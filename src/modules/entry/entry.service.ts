@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { Actor } from '../../auth/actor.js';
-import { canAny, roles } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
@@ -9,7 +7,7 @@ import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Entry, Prisma } from '../../generated/prisma/client.js';
 import { EntryStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../../lib/errors.js';
+import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.js';
 import { isDate, nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
@@ -97,38 +95,6 @@ type EntryFilter = z.output<typeof EntryFilterDto>;
 /** Entries are listed by when they started, newest first, on the tenant's (tenantId, startedAt, id) index. */
 export const entryOrder: Prisma.EntryOrderByWithRelationInput[] = [{ startedAt: 'desc' }, { id: 'desc' }];
 
-/** The roles that read every entry of their tenant, by the permission matrix (the others read their own). */
-const readersOfAll = roles.filter((role) => canAny(role, 'read', 'Entry'));
-
-/** The entries `access` may read: all of the tenant's, or only the caller's own. */
-export function visibleEntries(access: TenantAccess): Prisma.EntryWhereInput {
-  if (access.canAny('read', 'Entry')) return { tenantId: access.tenantId };
-  return { tenantId: access.tenantId, tenantUserId: access.tenantUserId ?? '' };
-}
-
-/**
- * The entries `actor` may read in any tenant, for relations reached without a
- * tenant guard of their own (a project's entries): their own everywhere, and
- * every entry of the tenants where their role reads all.
- */
-export function entriesVisibleTo(actor: Actor | null): Prisma.EntryWhereInput {
-  if (actor === null) return { id: '' };
-  switch (actor.type) {
-    case 'system':
-      return {};
-    case 'api_key':
-      return { tenantId: actor.tenantId };
-    case 'user':
-      if (actor.isSuperadmin) return {};
-      return {
-        OR: [
-          { tenantUser: { userId: actor.userId } },
-          { tenant: { users: { some: { userId: actor.userId, status: 'active', role: { in: readersOfAll } } } } },
-        ],
-      };
-  }
-}
-
 const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', reject: 'entry.rejected', reopen: 'entry.reopened' } as const;
 
 /**
@@ -149,7 +115,7 @@ export function createEntryService({ db }: { db: Db }) {
   }
 
   async function whereOf(access: TenantAccess, filter: EntryFilter | undefined): Promise<Prisma.EntryWhereInput> {
-    const visible = visibleEntries(access);
+    const visible = access.scope('read', 'Entry');
     if (!filter) return visible;
     const needsZone = [filter.from, filter.to].some((value) => value !== undefined && isDate(value));
     const timeZone = needsZone ? (await settingsFor(db, access.tenantId)).timezone : 'UTC';
@@ -158,7 +124,6 @@ export function createEntryService({ db }: { db: Db }) {
       ...(filter.to ? { lt: bound(filter.to, timeZone, true) } : {}),
     };
     return {
-      ...visible,
       AND: [
         ...(filter.tenantUserId ? [{ tenantUserId: filter.tenantUserId }] : []),
         ...(filter.projectId ? [{ projectId: filter.projectId }] : []),
@@ -167,13 +132,18 @@ export function createEntryService({ db }: { db: Db }) {
         ...(filter.billable === undefined ? [] : [{ billable: filter.billable }]),
         ...(filter.from || filter.to ? [{ startedAt }] : []),
       ],
+      ...visible,
     };
   }
 
-  /** An entry the caller may read, or 404 (another member's entry included). */
-  async function findEntry(tx: Tx | Db, access: TenantAccess, id: string): Promise<Entry> {
-    const entry = await tx.entry.findFirst({ where: { ...visibleEntries(access), id } });
+  /**
+   * An entry the caller may read, or 404 (another member's entry included);
+   * with `change`, one they may also update or delete (403 otherwise).
+   */
+  async function findEntry(tx: Tx | Db, access: TenantAccess, id: string, change?: 'update' | 'delete'): Promise<Entry> {
+    const entry = await tx.entry.findFirst({ where: { id, ...access.scope('read', 'Entry') } });
     if (!entry) throw notFound('Entry', id);
+    if (change) access.assertMayChange(change, 'Entry', entry);
     return entry;
   }
 
@@ -261,13 +231,10 @@ export function createEntryService({ db }: { db: Db }) {
     return db.$transaction(async (tx) => {
       const entry = await findEntry(tx, access, id);
       const settings = await settingsFor(tx, access.tenantId);
-      const own = access.tenantUserId !== null && entry.tenantUserId === access.tenantUserId;
-      if (action === 'submit' && !own && !access.canAny('update', 'Entry')) throw forbidden('You may submit only your own entries');
-      if (action === 'approve' || action === 'reject') {
-        access.assert('approve', 'Entry');
-        if (own && access.role === 'manager') throw forbidden(`Managers may not ${action} their own entries`);
-      }
-      if (action === 'reopen') access.assert('reopen', 'Entry');
+      // Submitting is an update of one's own entry; approving and rejecting are approvals (managers: others' entries only).
+      if (action === 'submit') access.assertMayChange('update', 'Entry', entry, action);
+      if (action === 'approve' || action === 'reject') access.assertMayChange('approve', 'Entry', entry, action);
+      if (action === 'reopen') access.assertMayChange('reopen', 'Entry', entry, action);
       if (entry.endedAt === null && action === 'submit') throw new AppError('INVALID_STATE', 'The timer is still running; stop it first');
       let status = transition(entry.status, action);
       assertUnlocked(entry.startedAt, settings);
@@ -316,7 +283,7 @@ export function createEntryService({ db }: { db: Db }) {
     /** One entry the caller may read (another member's is a 404). */
     async get(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
       access.assert('read', 'Entry');
-      const entry = await db.entry.findFirst({ ...query, where: { ...visibleEntries(access), id } });
+      const entry = await db.entry.findFirst({ ...query, where: { id, ...access.scope('read', 'Entry') } });
       if (!entry) throw notFound('Entry', id);
       return entry;
     },
@@ -331,7 +298,7 @@ export function createEntryService({ db }: { db: Db }) {
       if (owner === null) {
         throw validationFailed([{ path: 'tenantUserId', message: 'is required: an API key has no time of its own' }]);
       }
-      if (owner !== access.tenantUserId && !access.canAny('create', 'Entry')) throw forbidden('You may create entries only for yourself');
+      access.assertMayChange('create', 'Entry', { tenantUserId: owner });
       const startedAt = new Date(data.startedAt);
       const endedAt = data.endedAt === undefined ? null : new Date(data.endedAt);
       checkSpan(startedAt, endedAt, data.breakMinutes);
@@ -370,9 +337,8 @@ export function createEntryService({ db }: { db: Db }) {
      * when it sets the end of a running timer).
      */
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateEntryDto>, query: EntryQuery = {}): Promise<Entry> {
-      access.assert('update', 'Entry');
       return db.$transaction(async (tx) => {
-        const existing = await findEntry(tx, access, id);
+        const existing = await findEntry(tx, access, id, 'update');
         const settings = await settingsFor(tx, access.tenantId);
         const status = statusAfterEdit(existing.status, access.canAny('update', 'Entry'));
         assertUnlocked(existing.startedAt, settings);
@@ -401,9 +367,8 @@ export function createEntryService({ db }: { db: Db }) {
 
     /** Deletes an entry that is not approved or locked (members: their own draft or rejected ones); records `entry.deleted`. */
     async remove(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
-      access.assert('delete', 'Entry');
       return db.$transaction(async (tx) => {
-        const existing = await findEntry(tx, access, id);
+        const existing = await findEntry(tx, access, id, 'delete');
         statusAfterEdit(existing.status, access.canAny('delete', 'Entry'));
         assertUnlocked(existing.startedAt, await settingsFor(tx, access.tenantId));
         const deleted = await tx.entry.delete({ ...query, where: { id } });
@@ -414,9 +379,8 @@ export function createEntryService({ db }: { db: Db }) {
 
     /** Stops a running timer now; records `timer.stopped`. */
     async stop(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
-      access.assert('update', 'Entry');
       return db.$transaction(async (tx) => {
-        const existing = await findEntry(tx, access, id);
+        const existing = await findEntry(tx, access, id, 'update');
         if (existing.endedAt !== null) throw new AppError('INVALID_STATE', 'The entry is not a running timer');
         const settings = await settingsFor(tx, access.tenantId);
         const endedAt = new Date();

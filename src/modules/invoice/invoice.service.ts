@@ -13,7 +13,7 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Invoice, Prisma } from '../../generated/prisma/client.js';
 import { InvoiceSource, InvoiceStatus, OcrStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
 import type { Logger } from '../../lib/logger.js';
 import { defineEnum } from '../../lib/vocabulary.js';
@@ -131,13 +131,11 @@ export function contentDisposition(fileName: string): string {
 export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQueue; config: Config }) {
   const files: FileStorage = createLocalFileStorage(path.join(config.dataDir, 'files'));
 
-  /** Members see the invoices they uploaded; managers and admins see all. */
-  const visibleTo = (access: TenantAccess): Prisma.InvoiceWhereInput =>
-    access.canAny('read', 'Invoice') ? {} : { uploadedById: access.tenantUserId ?? '' };
-
-  async function findVisible(tx: Tx | Db, access: TenantAccess, id: string): Promise<Invoice> {
-    const invoice = await tx.invoice.findFirst({ where: { id, tenantId: access.tenantId, ...visibleTo(access) } });
+  /** An invoice the caller may read (a member: one they uploaded), or 404; with `change`, one they may also change (403 otherwise). */
+  async function findVisible(tx: Tx | Db, access: TenantAccess, id: string, change?: 'update' | 'delete'): Promise<Invoice> {
+    const invoice = await tx.invoice.findFirst({ where: { id, ...access.scope('read', 'Invoice') } });
     if (!invoice) throw notFound('Invoice', id);
+    if (change) access.assertMayChange(change, 'Invoice', invoice);
     return invoice;
   }
 
@@ -197,11 +195,11 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       return db.invoice.findMany({
         ...query,
         ...tenantPage(access.tenantId, { limit, offset }, {
-          ...visibleTo(access),
           ...(status ? { status } : {}),
           ...(ocrStatus ? { ocrStatus } : {}),
           ...(projectId ? { projectId } : {}),
           ...issued,
+          ...access.scope('read', 'Invoice'),
         }),
       });
     },
@@ -209,7 +207,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     /** One invoice (a member: one they uploaded). */
     async get(access: TenantAccess, id: string, query: InvoiceQuery = {}): Promise<Invoice> {
       access.assert('read', 'Invoice');
-      const invoice = await db.invoice.findFirst({ ...query, where: { id, tenantId: access.tenantId, ...visibleTo(access) } });
+      const invoice = await db.invoice.findFirst({ ...query, where: { id, ...access.scope('read', 'Invoice') } });
       if (!invoice) throw notFound('Invoice', id);
       return invoice;
     },
@@ -299,10 +297,8 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
 
     /** Changes an invoice (managers and admins) and records `invoice.updated`. */
     async update(access: TenantAccess, id: string, { issueDate, dueDate, ...data }: z.output<typeof UpdateInvoiceDto>, query: InvoiceQuery = {}): Promise<Invoice> {
-      access.assert('update', 'Invoice');
-      if (!access.canAny('update', 'Invoice')) throw forbidden('You may not change invoices');
       return db.$transaction(async (tx) => {
-        await findVisible(tx, access, id);
+        await findVisible(tx, access, id, 'update');
         if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
         const invoice = await tx.invoice.update({ where: { id }, data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate) } });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.updated', actor: access.actor, subjectId: id, data: eventData(invoice) });
@@ -312,10 +308,8 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
 
     /** Deletes an invoice, and its file when no other invoice has the same one; records `invoice.deleted`. */
     async remove(access: TenantAccess, id: string, query: InvoiceQuery = {}): Promise<Invoice> {
-      access.assert('delete', 'Invoice');
-      if (!access.canAny('delete', 'Invoice')) throw forbidden('You may not delete invoices');
       return db.$transaction(async (tx) => {
-        const existing = await findVisible(tx, access, id);
+        const existing = await findVisible(tx, access, id, 'delete');
         const deleted = await tx.invoice.delete({ ...query, where: { id } });
         await releaseFile(tx, existing.storageKey);
         await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.deleted', actor: access.actor, subjectId: id, data: eventData(existing) });

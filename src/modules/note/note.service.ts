@@ -6,7 +6,7 @@ import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/q
 import { recordEvent } from '../../events/outbox.js';
 import type { Note, Prisma } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 
 export const noteContentMaxLength = 10_000;
 
@@ -42,12 +42,9 @@ export function createNoteService({ db }: { db: Db }) {
     id: string,
     action: 'update' | 'delete',
   ): Promise<Note> {
-    access.assert(action, 'Note');
-    const note = await tx.note.findFirst({ where: { id, tenantId: access.tenantId } });
+    const note = await tx.note.findFirst({ where: { id, ...access.scope('read', 'Note') } });
     if (!note) throw notFound('Note', id);
-    if (!access.canAny(action, 'Note') && (access.tenantUserId === null || note.tenantUserId !== access.tenantUserId)) {
-      throw forbidden(`You may ${action} only the notes you wrote`);
-    }
+    access.assertMayChange(action, 'Note', note);
     return note;
   }
 

@@ -24,11 +24,6 @@ export const TenantNotificationsArgs = args({ tenantId });
 
 export type NotificationQuery = PrismaQuery<Prisma.NotificationInclude, Prisma.NotificationSelect>;
 
-/** The caller's member id in the tenant: notifications belong to members, so API keys have none. */
-function recipientOf(access: TenantAccess): string | null {
-  return access.tenantUserId;
-}
-
 const memberSelect = { id: true, tenantId: true, userId: true, role: true, status: true, name: true, email: true } as const;
 
 /**
@@ -37,9 +32,8 @@ const memberSelect = { id: true, tenantId: true, userId: true, role: true, statu
  */
 export function createNotificationService({ db, live }: Pick<ServiceDependencies, 'db' | 'live'>) {
   async function findOwn(access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Notification> {
-    access.assert(action, 'Notification');
-    const recipient = recipientOf(access);
-    const notification = recipient === null ? null : await db.notification.findFirst({ where: { id, tenantId: access.tenantId, tenantUserId: recipient } });
+    // Everyone's own only: another member's notification is not found (an API key, which has none, finds none).
+    const notification = await db.notification.findFirst({ where: { id, ...access.scope(action, 'Notification') } });
     if (!notification) throw notFound('Notification', id);
     return notification;
   }
@@ -75,12 +69,9 @@ export function createNotificationService({ db, live }: Pick<ServiceDependencies
   return {
     /** The caller's notifications in the tenant, newest first. */
     async list(access: TenantAccess, input: z.output<typeof ListNotificationsArgs>, query: NotificationQuery = {}): Promise<Notification[]> {
-      access.assert('read', 'Notification');
-      const recipient = recipientOf(access);
-      if (recipient === null) return [];
       return db.notification.findMany({
         ...query,
-        where: { tenantUserId: recipient, tenantId: access.tenantId, ...(input.unreadOnly ? { readAt: null } : {}) },
+        where: { ...(input.unreadOnly ? { readAt: null } : {}), ...access.scope('read', 'Notification') },
         orderBy: newestFirst,
         take: input.limit,
         skip: input.offset,
@@ -95,10 +86,7 @@ export function createNotificationService({ db, live }: Pick<ServiceDependencies
 
     /** Marks every unread notification of the caller read; returns how many. */
     async markAllRead(access: TenantAccess): Promise<{ count: number }> {
-      access.assert('update', 'Notification');
-      const recipient = recipientOf(access);
-      if (recipient === null) return { count: 0 };
-      return db.notification.updateMany({ where: { tenantUserId: recipient, tenantId: access.tenantId, readAt: null }, data: { readAt: new Date() } });
+      return db.notification.updateMany({ where: { readAt: null, ...access.scope('update', 'Notification') }, data: { readAt: new Date() } });
     },
 
     /** Deletes one of the caller's notifications. */
@@ -112,14 +100,15 @@ export function createNotificationService({ db, live }: Pick<ServiceDependencies
      * each pushed id is read back as the caller, so nothing else leaks.
      */
     async live(access: TenantAccess): Promise<AsyncIterable<Notification>> {
-      access.assert('read', 'Notification');
-      const recipient = recipientOf(access);
-      if (recipient === null) throw forbidden('Notifications belong to members; an API key has none');
+      const readable = access.scope('read', 'Notification');
+      // The stream is keyed by recipient: a caller who owns no notifications (an API key) has none to follow.
+      const recipient = readable.tenantUserId;
+      if (typeof recipient !== 'string') throw forbidden('Notifications belong to members; an API key has none');
       const ids = await live.notificationsOf(recipient);
       async function* notifications(): AsyncGenerator<Notification> {
         try {
           for await (const id of ids) {
-            const notification = await db.notification.findFirst({ where: { id, tenantId: access.tenantId, tenantUserId: recipient as string } });
+            const notification = await db.notification.findFirst({ where: { id, ...readable } });
             if (notification) yield notification;
           }
         } finally {

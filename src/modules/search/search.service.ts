@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Subject } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Sql } from '../../db/client.js';
 import { args, fields } from '../../lib/dto.js';
@@ -70,41 +71,47 @@ interface Document {
   newest: string;
 }
 
-/** Query parameters, numbered as they are added. */
+/** Query parameters, numbered as they are added; a value added twice is one parameter. */
 class Parameters {
   readonly values: unknown[] = [];
+  readonly #placeholders = new Map<unknown, string>();
 
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
+  readonly add = (value: unknown): string => {
+    let placeholder = this.#placeholders.get(value);
+    if (placeholder === undefined) {
+      this.values.push(value);
+      placeholder = `$${this.values.length}`;
+      this.#placeholders.set(value, placeholder);
+    }
+    return placeholder;
+  };
 }
 
-/** Whose rows a caller reads, as SQL over `t`. */
-function documentsFor(access: TenantAccess, parameters: Parameters, tenant: string): Record<SearchType, Document> {
-  // Every parameter must appear in the statement, so each is added only when a wanted type uses it.
-  let ownParameter: string | undefined;
-  const own = (): string => (ownParameter ??= parameters.add(access.tenantUserId ?? ''));
-  const ownEntries = (): string => (access.canAny('read', 'Entry') ? '' : ` AND t."tenantUserId" = ${own()}`);
-  const ownInvoices = (): string => (access.canAny('read', 'Invoice') ? '' : ` AND t."uploadedById" = ${own()}`);
+/** The subject whose read permission decides which rows of a type a caller finds. */
+const subjectOf = { entries: 'Entry', invoices: 'Invoice', projects: 'Project' } as const satisfies Record<SearchType, Subject>;
+
+/** What each type searches, over `t`, limited to the rows the caller may read (TenantAccess decides, as everywhere). */
+function documentsFor(access: TenantAccess, parameters: Parameters): Record<SearchType, Document> {
+  // Every parameter must appear in the statement, so each type binds its own only when it is wanted (`from` is called).
+  const readable = (type: SearchType): string => access.sqlScope('read', subjectOf[type], 't', parameters.add);
   return {
     entries: {
       type: 'entries',
-      from: () => `entries t WHERE t."tenantId" = ${tenant}${ownEntries()}`,
+      from: () => `entries t WHERE ${readable('entries')}`,
       title: `left(coalesce(nullif(t.description, ''), 'Entry of ' || to_char(t."startedAt", 'YYYY-MM-DD')), 120)`,
       text: `coalesce(t.description, '') || ' ' || tally_words(t.tags)`,
       newest: 't."startedAt" DESC, t.id DESC',
     },
     invoices: {
       type: 'invoices',
-      from: () => `invoices t WHERE t."tenantId" = ${tenant}${ownInvoices()}`,
+      from: () => `invoices t WHERE ${readable('invoices')}`,
       title: `left(coalesce(t.number, t."vendorName", 'Invoice'), 120)`,
       text: `concat_ws(' ', t.number, t."vendorName", t."ocrText")`,
       newest: 't."createdAt" DESC, t.id DESC',
     },
     projects: {
       type: 'projects',
-      from: () => `projects t WHERE t."tenantId" = ${tenant}`,
+      from: () => `projects t WHERE ${readable('projects')}`,
       title: `left(t.name || coalesce(' (' || t.code || ')', ''), 120)`,
       text: `concat_ws(' ', t.name, t.code, t."clientName", t.description)`,
       newest: 't."createdAt" DESC, t.id DESC',
@@ -122,10 +129,10 @@ export function createSearchService({ sql }: { sql: Sql }) {
     /** Ranked matches of `q` in the tenant, with an HTML snippet each. */
     async search(access: TenantAccess, { q, types, limit }: z.output<typeof SearchArgs>): Promise<SearchResult[]> {
       access.assert('read', 'Search');
-      const wanted = types.filter((type) => type !== 'entries' || access.can('read', 'Entry'));
+      const wanted = types.filter((type) => access.can('read', subjectOf[type]));
       if (wanted.length === 0) return [];
       const parameters = new Parameters();
-      const documents = documentsFor(access, parameters, parameters.add(access.tenantId));
+      const documents = documentsFor(access, parameters);
       const prefix = prefixParts(q);
       const words = `websearch_to_tsquery('simple', ${parameters.add(q)})`;
       const tsquery = prefix

@@ -158,14 +158,11 @@ export function createTaskService({ db }: { db: Db }) {
       access.assert('update', 'Task');
       return db.$transaction(async (tx) => {
         const existing = await findTask(tx, access, taskListId, id);
+        access.assertMayChange('update', 'Task', existing);
         if (!access.canAny('update', 'Task')) {
+          // Who may change only their own tasks changes only their status.
           const others = Object.keys(data).filter((key) => key !== 'status');
-          if (existing.assigneeId === null || existing.assigneeId !== access.tenantUserId) {
-            throw forbidden('You may change only tasks assigned to you');
-          }
-          if (others.length > 0) {
-            throw forbidden(`Members may change only the status of their tasks, not ${others.join(', ')}`);
-          }
+          if (others.length > 0) throw forbidden(`Members may change only the status of their tasks, not ${others.join(', ')}`);
         }
         if (data.assigneeId) await activeMember(tx, access.tenantId, data.assigneeId, 'assigneeId');
         const task = await tx.task.update({

@@ -11,6 +11,7 @@ import {
   TenantArgs,
   UpdateUserArgs,
   UserArgs,
+  seesRatesOf,
   type Membership,
   type TenantUserQuery,
 } from './user.service.js';
@@ -21,13 +22,9 @@ const ActorTypeEnum = graphqlEnum(enums.ActorType);
 const ActionEnum = graphqlEnum(actionEnum);
 const SubjectEnum = graphqlEnum(subjectEnum);
 
-/**
- * Rates are pay: only those who manage members see them, and each member
- * sees their own. Everyone else reads null.
- */
+/** A member's rate, or null for a caller who may not see it (the user service decides). */
 async function visibleRate(member: TenantUser, context: GraphQLContext, rate: 'hourlyRate' | 'costRate') {
-  const access = await context.tenantAccess(member.tenantId);
-  return access.canAny('update', 'TenantUser') || access.tenantUserId === member.id ? member[rate] : null;
+  return seesRatesOf(await context.tenantAccess(member.tenantId), member) ? member[rate] : null;
 }
 
 builder.prismaObject('TenantUser', {
