@@ -67,6 +67,13 @@ describe('rate limits across two processes', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('ratelimit-limit')).toBe('600');
     expect(fresh.headers.get('ratelimit-remaining')).toBe('599');
+    // Every entry point admits through the one gate and answers with the budget it spent: /metrics and GraphQL too.
+    const metrics = await apiClient(second.url, { apiKey: other.key }).get('/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('ratelimit-remaining')).toBe('598');
+    const graphql = await apiClient(second.url, { apiKey: other.key }).graphql('query ($t: ID!) { notes(tenantId: $t) { id } }', { t: other.id });
+    expect(graphql.body.errors).toBeUndefined();
+    expect(graphql.headers.get('ratelimit-remaining')).toBe('597');
   });
 
   it('let 30 sign-in requests a minute from one address, counted over both processes; the session check is not one of them', async () => {

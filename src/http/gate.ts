@@ -5,17 +5,35 @@ import type { SessionLookup, Sessions } from '../auth/sessions.js';
 import type { Actor } from '../auth/actor.js';
 import type { ClientAddressOf } from '../lib/client-address.js';
 import type { PublicBudget } from '../rest/route.js';
-import type { GateResult, PublicGateResult } from '../rest/router.js';
+import type { AppError } from '../lib/errors.js';
+import type { PublicGateResult, RequestState } from '../rest/router.js';
 import type { RateLimits } from './rate-limit.js';
+
+/** The gate's answer for an entry point that needs credentials: who calls, or why not. */
+export type Admission = { actor: Actor } | { error: AppError };
+
+export interface AdmitOptions {
+  /** The credential when it comes from elsewhere than the Authorization header (a WebSocket's connection params). */
+  authorization?: string | undefined;
+  /**
+   * Refuse a session cookie from an untrusted origin whatever the method: a
+   * WebSocket upgrade is a GET, but what runs over it changes things.
+   */
+  originAlways?: boolean;
+}
 
 export interface Gate {
   /**
-   * A route that needs credentials: an actor from the API key or the session
-   * cookie, or why not. A cookie-authenticated change must also come from a
-   * trusted origin, since browsers send cookies cross-site. Each admitted
-   * request spends one of its caller's budget (429 when spent).
+   * Every entry point that needs credentials (REST, GraphQL over HTTP and
+   * WebSocket, /metrics) admits through here: an actor from the API key or
+   * the session cookie, or why not. A cookie-authenticated change must also
+   * come from a trusted origin, since browsers send cookies cross-site. Each
+   * admitted request spends one of its caller's budget (429 when spent).
+   * The admission is written onto the request's state, once: the actor, the
+   * tenant read with an API key, the RateLimit headers and the cookies to
+   * refresh, which the server puts on whatever the answer turns out to be.
    */
-  admit(request: IncomingMessage): Promise<GateResult>;
+  admit(request: IncomingMessage, state: RequestState, options?: AdmitOptions): Promise<Admission>;
   /**
    * A public route (sign-in, the session check): nobody is refused for lack
    * of credentials, but each request spends a budget, and who calls is known
@@ -41,16 +59,20 @@ export function createGate({
 }): Gate {
   return {
     clientAddress,
-    async admit(request) {
-      const result = await authenticator.authenticate(request.headers);
+    async admit(request, state, { authorization, originAlways = false } = {}) {
+      const result = await authenticator.authenticate(request.headers, authorization ?? request.headers.authorization);
       if (result.actor === null) return { error: result.error };
       if (result.credential === 'session') {
-        const refusal = origins.refusal(request.method ?? 'GET', request.headers);
+        const refusal = originAlways ? origins.crossSiteRefusal(request.headers) : origins.refusal(request.method ?? 'GET', request.headers);
         if (refusal) return { error: refusal };
       }
       const rate = await limits.caller(result.actor);
       if (rate.refusal) return { error: rate.refusal };
-      return { actor: result.actor, cookies: result.cookies, headers: rate.headers, ...(result.tenant ? { tenant: result.tenant } : {}) };
+      state.actor = result.actor;
+      state.knownTenant = result.tenant;
+      state.headers = rate.headers;
+      state.cookies = result.cookies;
+      return { actor: result.actor };
     },
     async admitPublic(request, budget) {
       if (budget === 'sign-in') {

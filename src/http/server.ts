@@ -13,7 +13,7 @@ import { sendNodeResponse } from '@whatwg-node/server';
 import type { Actor } from '../auth/actor.js';
 import type { OriginPolicy } from '../auth/origins.js';
 import type { GraphQLContext } from '../graphql/context.js';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
+import { exposedErrorOf } from '../graphql/errors.js';
 import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
@@ -63,12 +63,22 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
 }
 
-/** Writes `result`, with `extra` headers (the request's own: RateLimit-*) under its own. */
-async function send(response: ServerResponse, result: HttpResult, extra: Record<string, string> = {}): Promise<void> {
+/**
+ * What the gate wrote onto the request's state goes on every answer to it,
+ * errors included: the RateLimit headers and the cookies it refreshed.
+ */
+function writeAdmission(response: ServerResponse, state: RequestState): void {
+  for (const cookie of state.cookies ?? []) response.appendHeader('set-cookie', cookie);
+  for (const [name, value] of Object.entries(state.headers ?? {})) response.setHeader(name, value);
+}
+
+/** Writes `result`, with the request's own headers (RateLimit-*) and cookies under its own. */
+async function send(response: ServerResponse, result: HttpResult, state?: RequestState): Promise<void> {
+  if (state) writeAdmission(response, state);
   for (const cookie of result.cookies ?? []) response.appendHeader('set-cookie', cookie);
   // The rest of a body we stopped reading (413, 408) must not be read as the next request.
   if (result.status === 413 || result.status === 408) response.setHeader('connection', 'close');
-  response.writeHead(result.status, { ...extra, ...result.headers });
+  response.writeHead(result.status, result.headers);
   if (result.body instanceof Readable) {
     // A client that goes away destroys the stream, which closes what it reads from.
     await pipeline(result.body, response).catch(() => result.body instanceof Readable && result.body.destroy());
@@ -157,12 +167,10 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
     // The GraphiQL page is public; every operation needs credentials.
     const graphiqlPage = method === 'GET' && acceptsHtml(request) && !url.searchParams.has('query');
     if (!graphiqlPage) {
-      const admitted = await app.gate.admit(request);
+      const admitted = await app.gate.admit(request, state);
       if ('error' in admitted) return send(response, graphqlRefusal(admitted.error, state.requestId));
-      for (const cookie of admitted.cookies) response.appendHeader('set-cookie', cookie);
-      for (const [name, value] of Object.entries(admitted.headers)) response.setHeader(name, value);
-      state.actor = admitted.actor;
-      state.knownTenant = admitted.tenant;
+      // yoga writes the answer itself, over what is already set on the response.
+      writeAdmission(response, state);
     }
     // yoga reads the body itself, within the same 1 MiB limit, and writes the answer (streams included).
     const answer = await app.graphql.handleNodeRequestAndResponse(request, response, app.contextFor(state.actor, state));
@@ -174,14 +182,13 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
       throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use GET`, { headers: { allow: 'GET, HEAD' } });
     }
     if (!bearerIs(request, app.config.metricsToken)) {
-      const admitted = await app.gate.admit(request);
+      const admitted = await app.gate.admit(request, state);
       if ('error' in admitted) return send(response, problemResult(admitted.error, state.requestId));
-      state.actor = admitted.actor;
       if (!(await app.mayReadMetrics(admitted.actor))) {
         throw new AppError('FORBIDDEN', 'Metrics are for owners and admins, superadmins, API keys, or METRICS_TOKEN');
       }
     }
-    return send(response, { status: 200, headers: { 'content-type': app.metrics.contentType }, body: await app.metrics.render() });
+    return send(response, { status: 200, headers: { 'content-type': app.metrics.contentType }, body: await app.metrics.render() }, state);
   }
 
   async function dispatch(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
@@ -200,7 +207,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
       return send(response, result ?? problemResult(new AppError('NOT_FOUND', `No document at ${pathname}`), state.requestId));
     }
     if (pathname === '/graphql') return serveGraphQL(request, response, url, state);
-    return send(response, await app.rest.handle(request, url, state), state.headers);
+    return send(response, await app.rest.handle(request, url, state), state);
   }
 
   // Slow or stalled clients must not hold sockets forever. Node enforces the
@@ -236,19 +243,12 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
         response.destroy();
         return;
       }
-      const unavailable = !(error instanceof AppError) && isDatabaseUnavailable(error);
-      const appError =
-        error instanceof AppError
-          ? error
-          : unavailable
-            ? databaseUnavailable()
-            : new AppError('INTERNAL', 'Something went wrong on our side; it has been logged');
-      if (unavailable) state.log.warn({ err: error }, 'the database cannot be reached');
-      else if (!(error instanceof AppError)) state.log.error({ err: error }, 'unhandled error');
+      // The same normalising (and logging) as every other layer's: AppErrors stand, an outage is 503, the rest 500.
+      const appError = exposedErrorOf(error, state.log);
       if (response.headersSent) {
         response.destroy();
       } else {
-        await send(response, problemResult(appError, requestId), state.headers);
+        await send(response, problemResult(appError, requestId), state);
       }
     } finally {
       const seconds = (performance.now() - started) / 1000;

@@ -17,7 +17,6 @@ import type { ServerOptions } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Actor } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticate.js';
-import type { OriginPolicy } from '../auth/origins.js';
 import type { LiveEvents } from '../events/live.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
@@ -25,15 +24,12 @@ import { jsonBodyLimit } from '../rest/body.js';
 import type { RequestState } from '../rest/router.js';
 import type { Gate } from './gate.js';
 import type { GraphQLServer } from './graphql.js';
-import type { RateLimits } from './rate-limit.js';
 
 /** What the WebSocket endpoint needs from the process (the App satisfies it). */
 export interface GraphQLWebSocketDependencies {
   log: Logger;
   authenticator: Authenticator;
-  origins: OriginPolicy;
-  limits: RateLimits;
-  gate: Pick<Gate, 'clientAddress'>;
+  gate: Pick<Gate, 'admit' | 'clientAddress'>;
   graphql: GraphQLServer;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
 }
@@ -103,31 +99,28 @@ async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credent
   const graphqlWs = useServer<Record<string, unknown>, { connection: Connection }>(
     {
       onConnect: async (context) => {
-        const { request } = context.extra;
+        const { request, socket } = context.extra;
         const fromParams = context.connectionParams?.authorization;
-        const result = await app.authenticator.authenticate(
-          request.headers,
-          typeof fromParams === 'string' ? fromParams : request.headers.authorization,
-        );
-        if (result.actor === null) return false;
-        if (result.credential === 'session' && app.origins.crossSiteRefusal(request.headers)) return false;
-        // A connect spends one request of the caller's budget; over it, the socket closes with 4429.
-        if ((await app.limits.caller(result.actor)).refusal) {
-          context.extra.socket.close(tooManyRequestsClose, 'Too many requests: try again later');
+        const authorization = typeof fromParams === 'string' ? fromParams : request.headers.authorization;
+        const connectionId = randomUUID();
+        const state: RequestState = { requestId: connectionId, log: app.log.child({ connectionId }), actor: null, clientAddress: app.gate.clientAddress(request) };
+        // The same gate as HTTP; the session cookie of an upgrade must come from a trusted origin even though it is a GET.
+        const admitted = await app.gate.admit(request, state, { authorization, originAlways: true });
+        if ('error' in admitted) {
+          // Over the caller's budget, the socket closes with 4429; any other refusal is graphql-ws's 4403.
+          if (admitted.error.code === 'RATE_LIMITED') socket.close(tooManyRequestsClose, 'Too many requests: try again later');
           return false;
         }
-        const authorization = typeof fromParams === 'string' ? fromParams : request.headers.authorization;
-        const { socket } = context.extra;
         const connection: Connection = {
-          actor: result.actor,
-          connectionId: randomUUID(),
+          actor: admitted.actor,
+          connectionId,
           stillValid: async () => (await app.authenticator.authenticate(request.headers, authorization)).actor !== null,
           close: (code, reason) => socket.close(code, reason),
         };
         context.extra.connection = connection;
         open.add(connection);
         socket.once('close', () => open.delete(connection));
-        app.log.debug({ connectionId: connection.connectionId, actor: result.actor.type }, 'graphql-ws connected');
+        app.log.debug({ connectionId, actor: admitted.actor.type }, 'graphql-ws connected');
         return true;
       },
       onSubscribe: async (context, _id, payload) => {

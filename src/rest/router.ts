@@ -38,17 +38,12 @@ import type { NativeRequest, Platform, PublicBudget, RouteSpec } from './route.j
 import { compileRestApi } from './rest-api.js';
 import { createSofaEngine, sofaRegistrationOrder, type PreparedExecution } from './sofa-engine.js';
 
-/** The authentication gate's answer: who calls (and cookies to refresh), or why not. */
-export type GateResult =
-  | { actor: Actor; cookies: string[]; tenant?: TenantRecord; /** Headers every answer to this request carries (RateLimit-*). */ headers: Record<string, string> }
-  | { error: AppError };
-
 /** The gate's answer for a public route: who calls, if a credential says so (and the session cookie's lookup), or why not (over budget). */
 export type PublicGateResult = { actor: Actor | null; headers: Record<string, string>; session?: SessionLookup } | { error: AppError };
 
 /** What the REST layer needs of the gate (src/http/gate.ts). */
 export interface RouterGate {
-  admit(request: IncomingMessage): Promise<GateResult>;
+  admit(request: IncomingMessage, state: RequestState): Promise<{ actor: Actor } | { error: AppError }>;
   admitPublic(request: IncomingMessage, budget: PublicBudget): Promise<PublicGateResult>;
 }
 
@@ -59,10 +54,12 @@ export interface RequestState {
   actor: Actor | null;
   /** Headers for whatever the answer turns out to be, errors included (RateLimit-*). */
   headers?: Record<string, string>;
+  /** Cookies for whatever the answer turns out to be (a refreshed session). */
+  cookies?: string[];
   /** The route template that matched (`/tenants/{tenantId}/notes`), for metrics. */
   route?: string;
   /** A tenant the gate read with the credential (an API key's own), as it is now. */
-  knownTenant?: TenantRecord;
+  knownTenant?: TenantRecord | undefined;
   /** The client's address, as TRUST_PROXY decides (for sign-in limits and the request log). */
   clientAddress: string;
 }
@@ -93,8 +90,6 @@ interface RestCall {
   http: IncomingMessage;
   url: URL;
   state: RequestState;
-  /** Set-Cookie values of the gate (a session refreshed on use). */
-  cookies: string[];
   /**
    * What a native row or the fallback answered (the server writes it: streams, cookies). A holder: fets
    * hands handlers a copy of the call, so a field set on the call itself would not come back.
@@ -286,14 +281,10 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
     async handle(request, url, state) {
       try {
         const parts = pathSegments(url.pathname);
-        const call: RestCall = { http: request, url, state, cookies: [], answer: {} };
+        const call: RestCall = { http: request, url, state, answer: {} };
         if (!isPublicPath(url.pathname, parts)) {
-          const admitted = await gate.admit(request);
+          const admitted = await gate.admit(request, state);
           if ('error' in admitted) return problemResult(admitted.error, state.requestId);
-          state.actor = admitted.actor;
-          state.knownTenant = admitted.tenant;
-          state.headers = admitted.headers;
-          call.cookies = admitted.cookies;
         }
         // The router sees the method and the normalised path only: the query string and the body are read by the row.
         const routed = new Request(`http://localhost/${parts.map(encodeURIComponent).join('/')}`, { method: request.method ?? 'GET' });
@@ -301,8 +292,7 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
         // fresh object per request; a context whose properties are inherited leaves that copy empty (the
         // handlers read them through the prototype, and `call.answer` stays the one object both sides see).
         const response = (await router.handleRequest(routed, Object.create(call) as RestCall)) as Response;
-        const result = call.answer.result ?? (await resultOf(response));
-        return call.cookies.length > 0 ? { ...result, cookies: [...call.cookies, ...(result.cookies ?? [])] } : result;
+        return call.answer.result ?? (await resultOf(response));
       } catch (error) {
         if (error instanceof AppError) return problemResult(error, state.requestId);
         throw error;
