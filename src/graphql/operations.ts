@@ -82,7 +82,7 @@ export interface TenantOperation<Schema extends StrictObject> {
   /** Arguments, scope and extensions, to spread into a field definition. */
   field(t: { arg: ArgBuilder<Types> }): {
     args: FieldArgs<Schema>;
-    authScopes: (parent: unknown, args: { tenantId: string }) => { tenantPermission: TenantPermission };
+    authScopes: (parent: unknown, args: { tenantId: string }, context: GraphQLContext, info: GraphQLResolveInfo) => { tenantPermission: TenantPermission } | true;
     extensions: FieldExtensions;
   };
   /** The resolver of a plain field. */
@@ -120,7 +120,9 @@ export function tenantOperation<Schema extends StrictObject & { shape: { tenantI
   return {
     field: (t) => ({
       args: argsFrom(t, schema) as FieldArgs<Schema>,
-      authScopes: (_parent, fieldArgs) => ({ tenantPermission: { tenantId: fieldArgs.tenantId, permission } }),
+      // An invocation its entry point prepared was admitted there, with this permission (the REST router's guard): one check per entry point.
+      authScopes: (parent, fieldArgs, _context, info) =>
+        preparedFor(parent, info)?.access ? true : { tenantPermission: { tenantId: fieldArgs.tenantId, permission } },
       extensions,
     }),
     resolve: (run) => async (parent, args, context, info) => {
