@@ -312,7 +312,7 @@ describe('rules and tenant settings', () => {
     expect(await ids({ tenantUserId: team_.member.id })).toEqual([morning.body.id, lateEvening.body.id]);
     expect(await ids({ status: 'submitted' })).toEqual([]);
     const connection = await team_.manager.api.graphql<{ entriesConnection: { totalCount: number; edges: { node: { id: string } }[] } }>(
-      'query ($t: ID!) { entriesConnection(tenantId: $t, first: 1, filter: { tenantUserId: "' + team_.member.id + '" }) { totalCount edges { node { id } } } }',
+      `query ($t: ID!) { entriesConnection(tenantId: $t, first: 1, filter: { tenantUserId: "${team_.member.id}" }) { totalCount edges { node { id } } } }`,
       { t: team_.tenant.id },
     );
     expect(connection.body.data?.entriesConnection).toEqual({ totalCount: 2, edges: [{ node: { id: morning.body.id } }] });

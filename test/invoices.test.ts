@@ -135,7 +135,7 @@ describe('OCR of generated invoices', () => {
   it('marks an invoice failed when its OCR job is abandoned after the retries, never leaving it running', async () => {
     const typed = await team.tenant.api.post<Invoice>(`/tenants/${team.tenant.id}/invoices`, { number: 'ABANDONED-1' });
     // What the dead-letter queue's worker does, on an invoice whose job kept failing.
-    await server.app.db.invoice.update({ where: { id: typed.body.id }, data: { ocrStatus: 'running', storageKey: 'sha256/00/' + '0'.repeat(64) } });
+    await server.app.db.invoice.update({ where: { id: typed.body.id }, data: { ocrStatus: 'running', storageKey: `sha256/00/${'0'.repeat(64)}` } });
     await server.app.services.invoices.abandonOcr(typed.body.id, createLogger('silent'));
     const after = await team.tenant.api.get<Invoice>(`/tenants/${team.tenant.id}/invoices/${typed.body.id}`);
     expect(after.body).toMatchObject({ ocrStatus: 'failed', lastError: expect.stringMatching(/failed repeatedly/) });

@@ -219,7 +219,7 @@ interface PlanNode {
 }
 
 /** What is wrong with how a plan reads `table`: empty when it reads it by the tenant's (or `scope`'s) index alone. */
-export function tenantScanProblems(plan: PlanNode, table: string, scope = 'tenantId'): string[] {
+function tenantScanProblems(plan: PlanNode, table: string, scope = 'tenantId'): string[] {
   const problems: string[] = [];
   let reads = 0;
   const visit = (node: PlanNode, parent: PlanNode | undefined): void => {

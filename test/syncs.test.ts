@@ -32,7 +32,7 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const pdfAttachment = async (label: string) => ({ fileName: `${label}.pdf`, contentType: 'application/pdf', content: await textPdf(['Vendor ' + label, `Invoice ${label}`, 'Total 10.00 EUR']) });
+const pdfAttachment = async (label: string) => ({ fileName: `${label}.pdf`, contentType: 'application/pdf', content: await textPdf([`Vendor ${label}`, `Invoice ${label}`, 'Total 10.00 EUR']) });
 const pngAttachment = (label: string) => ({ fileName: `${label}.png`, contentType: 'image/png', content: invoicePng([`Vendor ${label}`, `Invoice ${label}`]) });
 
 /** A mailbox of its own with `messages` in `folder`. */

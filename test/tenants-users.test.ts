@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Membership, TenantUser } from './generated/openapi/types.gen.js';
 import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
-import { AppError } from '../src/lib/errors.js';
+import type { AppError } from '../src/lib/errors.js';
 import { seeder, uniqueSlug, type SeededTenant } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';

@@ -32,6 +32,12 @@ export interface SeededTenantSummary {
 const batchSize = 5000;
 const dayMs = 24 * 60 * 60 * 1000;
 
+/** Appends one row to column arrays (what `unnest` takes), a value to each column. */
+function appendRow(columns: unknown[][], row: readonly unknown[]): void {
+  if (row.length !== columns.length) throw new Error(`a row of ${row.length} values for ${columns.length} columns`);
+  for (const [column, values] of columns.entries()) values.push(row[column]);
+}
+
 const firstNames = ['Ada', 'Ben', 'Chloe', 'David', 'Elif', 'Femi', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Liam', 'Mara', 'Noah', 'Olga', 'Paul', 'Rosa', 'Sami', 'Tara', 'Umar', 'Vera', 'Wim', 'Yara', 'Zoe'];
 const lastNames = ['Adler', 'Berg', 'Costa', 'Dahl', 'Engel', 'Fox', 'Gruber', 'Hahn', 'Ito', 'Jansen', 'Klein', 'Lind', 'Moreau', 'Novak', 'Olsen', 'Price', 'Quinn', 'Roth', 'Stein', 'Torres', 'Ulrich', 'Vogel', 'Weber', 'Young'];
 const clients = ['ACME', 'Globex', 'Initech', 'Umbrella', 'Stark Industries', 'Wayne Enterprises', 'Hooli', 'Soylent', 'Tyrell', 'Cyberdyne'];
@@ -60,8 +66,8 @@ function uuidv7At(time: number, random: () => number): string {
   const bytes = Buffer.alloc(16);
   bytes.writeUIntBE(Math.max(0, Math.floor(time)), 0, 6);
   for (let index = 6; index < 16; index += 1) bytes[index] = Math.floor(random() * 256);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  bytes[6] = (bytes.readUInt8(6) & 0x0f) | 0x70;
+  bytes[8] = (bytes.readUInt8(8) & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
@@ -109,9 +115,9 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       const userId = randomUUID();
       const member = { id: uuidv7At(now - 800 * dayMs, random), rate: (60 + Math.floor(random() * 60)).toFixed(2) };
       members.push(member);
-      for (const [column, value] of [userId, name, email, true].entries()) userRows[column]!.push(value);
+      appendRow(userRows, [userId, name, email, true]);
       const role = index === 0 ? 'owner' : index < 3 ? 'manager' : 'member';
-      for (const [column, value] of [member.id, tenant.id, userId, email, name, role, 'active', member.rate].entries()) memberRows[column]!.push(value);
+      appendRow(memberRows, [member.id, tenant.id, userId, email, name, role, 'active', member.rate]);
     }
     await insertColumns(sql, 'users', [['id', 'text'], ['name', 'text'], ['email', 'text'], ['emailVerified', 'boolean']], userRows);
     await sql.query(
@@ -215,7 +221,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
           new Date(startedAt + minutes * 60_000).toISOString(),
           new Date(startedAt + 2 * dayMs).toISOString(),
         ];
-        row.forEach((value, column) => values[column]!.push(value));
+        appendRow(values, row);
       }
       await sql.query(
         `INSERT INTO entries (${columns.map(([name]) => `"${name}"`).join(', ')})

@@ -24,7 +24,9 @@ const server = process.env.DATABASE_URL
   ? undefined
   : await startEmbeddedPostgres({ clusterDir: path.join(scratch, 'postgres'), database: 'postgres', log, ephemeral: true });
 try {
-  const folder = await createMigration(process.env.DATABASE_URL ?? server!.url, name);
+  const url = process.env.DATABASE_URL ?? server?.url;
+  if (url === undefined) throw new Error('no database: set DATABASE_URL, or let the embedded one start');
+  const folder = await createMigration(url, name);
   process.stdout.write(folder ? `wrote ${path.relative(process.cwd(), folder)}/migration.sql\n` : 'schema.prisma matches the migrations: nothing to write\n');
 } finally {
   await server?.stop();

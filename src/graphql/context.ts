@@ -11,6 +11,7 @@ import { unauthenticated } from '../lib/errors.js';
  * so that this layer does not import the modules above it; src/services.ts
  * checks at compile time that the module list builds exactly these.
  */
+// biome-ignore lint/suspicious/noEmptyInterface: each module's manifest adds its service here (declaration merging needs an interface).
 export interface Services {}
 
 /** What every resolver gets. Built per request after the authentication gate has run. */

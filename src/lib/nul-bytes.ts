@@ -16,7 +16,7 @@ export function nulBytePath(value: unknown, path: readonly (string | number)[] =
   }
   if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return [...path, key.replace(/\u0000/g, '\\u0000')].join('.');
+      if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')].join('.');
       const found = nulBytePath(item, [...path, key]);
       if (found !== undefined) return found;
     }

@@ -156,7 +156,7 @@ export function readMultipart<FileResult>(
         return;
       }
       if (value.includes('\u0000') || name.includes('\u0000')) {
-        fail(validationFailed([{ path: name.replace(/\u0000/g, '\\u0000'), message: nulByteMessage }]));
+        fail(validationFailed([{ path: name.replaceAll('\u0000', '\\u0000'), message: nulByteMessage }]));
         return;
       }
       fields[name] = value;

@@ -32,7 +32,7 @@ function queryArguments(url: URL, route: CompiledRoute): { values: Record<string
     const kind: QueryValueKind | undefined = route.queryArguments[name];
     const raw = url.searchParams.getAll(name);
     if (raw.some((value) => value.includes('\u0000')) || name.includes('\u0000')) {
-      errors.push({ path: name.replace(/\u0000/g, '\\u0000'), message: nulByteMessage });
+      errors.push({ path: name.replaceAll('\u0000', '\\u0000'), message: nulByteMessage });
       continue;
     }
     if (kind === undefined) {

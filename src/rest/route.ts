@@ -102,7 +102,7 @@ export type NativeBody<Fields extends StrictObject = StrictObject> =
   /** The handler reads the body itself (at most 1 MiB), e.g. a provider's form post. */
   | { kind: 'raw' };
 
-export interface NativeRequest<Parameters = Record<string, unknown>, Body = unknown> {
+export interface NativeRequest<Parameters = Record<string, unknown>, Body = unknown, Access extends TenantAccess | undefined = TenantAccess | undefined> {
   http: IncomingMessage;
   url: URL;
   /** The client's address, as TRUST_PROXY decides. */
@@ -126,8 +126,8 @@ export interface NativeRequest<Parameters = Record<string, unknown>, Body = unkn
   /** Answers with `record` as REST shows its GraphQL type (`Invoice`): the resource as this request left it. */
   respond(typeName: string, record: object, status: SuccessStatus): Promise<HttpResult>;
   context: GraphQLContext;
-  /** The tenant guard's answer on routes under `/tenants/{tenantId}`. */
-  access: TenantAccess | undefined;
+  /** The tenant guard's answer: on routes that need a permission (under `/tenants/{tenantId}`), always there. */
+  access: Access;
   platform: Platform;
 }
 
@@ -151,11 +151,12 @@ export interface NativeRouteSpec extends RouteBase {
 export type RouteSpec = GraphQLRouteSpec | NativeRouteSpec;
 
 /** A native route whose handler sees its own parameter and body types. */
-export function nativeRoute<Parameters extends z.ZodObject, Dto extends StrictObject = StrictObject>(
-  spec: Omit<NativeRouteSpec, 'parameters' | 'handler' | 'kind'> & {
+export function nativeRoute<Parameters extends z.ZodObject, Dto extends StrictObject = StrictObject, const Access extends NativeAccess = NativeAccess>(
+  spec: Omit<NativeRouteSpec, 'parameters' | 'handler' | 'kind' | 'access'> & {
+    access: Access;
     parameters: Parameters;
     body?: NativeBody & ({ kind: 'json'; dto: Dto } | { kind: 'multipart' | 'raw' });
-    handler: (request: NativeRequest<z.output<Parameters>, z.output<Dto>>) => Promise<HttpResult>;
+    handler: (request: NativeRequest<z.output<Parameters>, z.output<Dto>, Access extends string ? undefined : TenantAccess>) => Promise<HttpResult>;
   },
 ): NativeRouteSpec {
   return { ...spec, kind: 'native', handler: spec.handler as NativeRouteSpec['handler'] };

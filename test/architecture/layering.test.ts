@@ -23,7 +23,7 @@ function layerOf(file: string): number {
 }
 
 /** Relative imports of a file: static, re-exports, side-effect imports and dynamic ones. */
-export function relativeImportsOf(text: string): string[] {
+function relativeImportsOf(text: string): string[] {
   const patterns = [
     /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+['"](\.{1,2}\/[^'"]+)['"]/g,
     /(?:^|\n)\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/g,

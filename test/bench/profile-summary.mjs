@@ -14,7 +14,7 @@ const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const selfMicros = new Map();
 const deltas = profile.timeDeltas;
-profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (deltas[index] ?? 0)));
+for (const [index, id] of profile.samples.entries()) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (deltas[index] ?? 0));
 const total = [...selfMicros.values()].reduce((sum, value) => sum + value, 0);
 const idle = [...selfMicros.entries()].filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName)).reduce((sum, [, value]) => sum + value, 0);
 

@@ -30,7 +30,7 @@ export function invoicePng(lines: readonly string[] = invoiceLines, { width = 12
   context.fillStyle = '#000000';
   context.font = '32px "InvoiceSans"';
   context.textBaseline = 'top';
-  lines.forEach((line, index) => context.fillText(line, 60, 60 + index * 32 * 1.6));
+  for (const [index, line] of lines.entries()) context.fillText(line, 60, 60 + index * 32 * 1.6);
   return canvas.toBuffer('image/png');
 }
 
@@ -40,7 +40,7 @@ export async function textPdf(lines: readonly string[] = invoiceLines, pages = 1
   const font = await document.embedFont(StandardFonts.Helvetica);
   for (let page = 0; page < pages; page += 1) {
     const sheet = document.addPage([595.28, 841.89]);
-    lines.forEach((line, index) => sheet.drawText(line, { x: 50, y: 780 - index * 24, size: 16, font }));
+    for (const [index, line] of lines.entries()) sheet.drawText(line, { x: 50, y: 780 - index * 24, size: 16, font });
   }
   return Buffer.from(await document.save());
 }

@@ -49,6 +49,7 @@ export interface SeededMember {
 class Step<T> implements PromiseLike<T> {
   constructor(protected readonly value: Promise<T>) {}
 
+  // biome-ignore lint/suspicious/noThenProperty: a step is awaitable on purpose (`await seed.tenant().member()`).
   then<Result1 = T, Result2 = never>(
     onFulfilled?: ((value: T) => Result1 | PromiseLike<Result1>) | null,
     onRejected?: ((reason: unknown) => Result2 | PromiseLike<Result2>) | null,
@@ -85,7 +86,8 @@ class TenantStep extends Step<SeededTenant> {
 
   /** A person invited with `role` by the tenant's key, who then signs in through the identity provider. */
   member(role: Role = 'member', email = uniqueEmail(role)): MemberStep {
-    const { server, provider } = this;
+    const server = this.server;
+    const provider = this.provider;
     return new MemberStep(
       this.value.then(async (tenant) => {
         if (!provider) throw new Error('seed: members sign in; create the seeder with an identity provider');

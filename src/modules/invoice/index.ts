@@ -43,7 +43,7 @@ export const invoiceModule = defineModule({
           (file) => file.staged.discard(),
         );
         if (!upload.file) throw validationFailed([{ path: 'file', message: 'is required: send the invoice as the multipart field "file"' }]);
-        const invoice = await services.invoices.fromFile(access!, upload.file, upload.fields as z.output<typeof UploadInvoiceFields>);
+        const invoice = await services.invoices.fromFile(access, upload.file, upload.fields as z.output<typeof UploadInvoiceFields>);
         // The invoice as it was committed (ocrStatus pending): a worker may be reading it already.
         return respond('Invoice', invoice, 201);
       },
@@ -61,7 +61,7 @@ export const invoiceModule = defineModule({
         '200': { description: 'The file, in the type its content shows', contentType: Object.keys(uploadTypes), headers: { 'content-disposition': 'attachment, with the name it was uploaded with' } },
       },
       async handler({ access, context, parameters }) {
-        const file = await context.services.invoices.file(access!, parameters.invoiceId);
+        const file = await context.services.invoices.file(access, parameters.invoiceId);
         return {
           status: 200,
           headers: {

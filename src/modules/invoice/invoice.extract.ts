@@ -23,7 +23,7 @@ export interface ExtractedFields {
 const currencySymbols: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP' };
 const currencyCodes = new Set(['EUR', 'USD', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'JPY', 'CAD', 'AUD']);
 const amountPattern = String.raw`([0-9](?:[0-9.,' \u00a0]*[0-9])?)`;
-const currencyPattern = String.raw`(?:([A-Z]{3})|([€$£]))`;
+const currencyPattern = '(?:([A-Z]{3})|([€$£]))';
 const datePattern = String.raw`(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4})`;
 
 /**
@@ -85,8 +85,8 @@ export function extractFields(text: string): ExtractedFields {
     text.match(new RegExp(String.raw`\b(?:due(?:\s+date)?|payable\s+by|fällig(?:\s+am)?|zahlbar\s+bis)\b\s*:?\s*${datePattern}`, 'i'))?.[1],
   );
   const total = amountAfter(text, String.raw`total|amount\s+due|grand\s+total|gesamt(?:betrag)?|brutto|summe`);
-  const net = amountAfter(text, String.raw`net|subtotal|netto(?:betrag)?`);
-  const tax = amountAfter(text, String.raw`vat|tax|gst|mwst|ust`);
+  const net = amountAfter(text, 'net|subtotal|netto(?:betrag)?');
+  const tax = amountAfter(text, 'vat|tax|gst|mwst|ust');
   const currency =
     total?.currency ??
     net?.currency ??

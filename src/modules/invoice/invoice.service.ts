@@ -350,7 +350,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         }
         const updated = await tx.invoice.update({
           where: { id: invoice.id },
-          data: { ...filled, ocrStatus: 'done', ocrText: result.text.replace(/\u0000/g, ''), ocrConfidence: result.confidence, lastError: null },
+          data: { ...filled, ocrStatus: 'done', ocrText: result.text.replaceAll('\u0000', ''), ocrConfidence: result.confidence, lastError: null },
         });
         await recordEvent(tx, {
           tenantId: invoice.tenantId,

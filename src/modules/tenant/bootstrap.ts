@@ -29,7 +29,7 @@ export async function bootstrapDemoTenant({
   if (config.nodeEnv === 'production') return undefined;
   if ((await db.tenant.count()) > 0) return undefined;
   const actor = systemActor('bootstrap');
-  let tenant;
+  let tenant: Awaited<ReturnType<typeof services.tenants.create>>;
   try {
     tenant = await services.tenants.create(actor, { name: 'Demo', slug: 'demo' });
   } catch (error) {
