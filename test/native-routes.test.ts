@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { dto, fields } from '../src/lib/dto.js';
 import { compileRoutes } from '../src/rest/compile.js';
 import { buildOpenApiDocument } from '../src/rest/openapi.js';
-import { nativeRoute, type RouteSpec } from '../src/rest/route.js';
+import { nativeRoute, tagged } from '../src/rest/route.js';
 import { createRestApi } from '../src/rest/router.js';
 import { flatResourceSchema } from '../src/rest/rest-schema.js';
 import { uploadLimit } from '../src/rest/body.js';
@@ -24,7 +24,7 @@ import { signIn, uniqueEmail, type SignedIn } from './helpers/sessions.js';
 const tenantId = fields.id('Tenant id');
 const received: { bytes: number; error?: string }[] = [];
 
-const rows: RouteSpec[] = [
+const rows = tagged({ name: 'Invoices', description: 'Rows made for this test' }, [
   nativeRoute({
     controller: 'invoice',
     action: 'testUpload',
@@ -113,7 +113,7 @@ const rows: RouteSpec[] = [
       return { status: 302, headers: { location: '/elsewhere' } };
     },
   }),
-];
+]);
 
 let provider: IdentityProvider;
 let server: TestServer;

@@ -13,7 +13,7 @@ import { apiClient, type Json } from './helpers/http.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { createRestApi } from '../src/rest/router.js';
-import type { RouteSpec } from '../src/rest/route.js';
+import { tagged, type RouteSpec } from '../src/rest/route.js';
 
 let server: TestServer;
 let tenant: SeededTenant;
@@ -34,7 +34,7 @@ describe('the REST engine', () => {
     ];
     const rest = createRestApi({
       schema: server.app.schema,
-      table: rows,
+      table: tagged({ name: 'Notes', description: 'A row made for this test' }, rows),
       log: server.app.log,
       platform: server.app.platform,
       gate: server.app.gate,

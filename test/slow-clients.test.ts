@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { createHttpServer } from '../src/http/server.js';
 import { fields } from '../src/lib/dto.js';
 import { uploadLimit } from '../src/rest/body.js';
-import { nativeRoute } from '../src/rest/route.js';
+import { nativeRoute, tagged } from '../src/rest/route.js';
 import { createRestApi } from '../src/rest/router.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -64,7 +64,7 @@ beforeAll(async () => {
   ];
   const rest = createRestApi({
     schema: server.app.schema,
-    table: rows,
+    table: tagged({ name: 'Uploads', description: 'Rows made for this test' }, rows),
     log: server.app.log,
     platform: server.app.platform,
     gate: server.app.gate,

@@ -16,7 +16,7 @@ import { clientAddressHeader, configuredProviders, fetchHeadersOf } from '../aut
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { AppError, validationFailed } from '../lib/errors.js';
 import type { HttpResult } from '../lib/problem.js';
-import { nativeRoute, type JsonSchemaObject, type NativeRequest, type NativeRouteSpec, type Platform } from '../rest/route.js';
+import { nativeRoute, type JsonSchemaObject, type NativeRequest, type NativeRouteSpec, type Platform, type RouteTag } from '../rest/route.js';
 
 const defaultCallback = '/api/auth/session';
 const defaultErrorCallback = '/api/auth/error';
@@ -304,3 +304,5 @@ const signInError = nativeRoute({
 
 /** The sign-in rows, ahead of every module's rows in the route table. */
 export const authRoutes: readonly NativeRouteSpec[] = [signIn, ...callbackRoutes, signOut, session, signInError];
+
+export const authTag: RouteTag = { name: 'Auth', description: 'Sign-in with an external identity provider, sign-out, the current session' };

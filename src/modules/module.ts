@@ -13,7 +13,7 @@ import type { LiveEvents } from '../events/live.js';
 import type { Services } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
-import type { RouteSpec } from '../rest/route.js';
+import type { RouteSpec, RouteTag } from '../rest/route.js';
 
 /** What a service factory may use. Services declare the parts they need. */
 export interface ServiceDependencies {
@@ -60,6 +60,8 @@ export interface ModuleDefinition<Name extends string = string, Service = unknow
   createService(dependencies: ServiceDependencies): Service;
   /** REST rows: a `crud()` block plus the irregular rows beside it. */
   routes: readonly RouteSpec[];
+  /** The OpenAPI tag its rows are listed under (a module with rows must have one; modules may share one). */
+  tag?: RouteTag;
   /** Background work: the module's queues and their handlers (run by worker processes). */
   jobs?: readonly JobWorker[];
   /** Jobs enqueued on a clock (each queue must also be in `jobs`). */

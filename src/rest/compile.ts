@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Permission } from '../auth/permissions.js';
 import { operationExtensionsOf } from '../graphql/operations.js';
 import { namedInputs, type StrictObject } from '../lib/dto.js';
-import { controllers, type GraphQLRouteSpec, type NativeRouteSpec, type RouteSpec } from './route.js';
+import type { GraphQLRouteSpec, NativeRouteSpec, RouteSpec, RouteTag, TaggedRouteSpec } from './route.js';
 
 export type PathSegment = { literal: string } | { param: string };
 
@@ -25,7 +25,10 @@ export type RouteAccess =
 
 interface CompiledBase {
   operationId: string;
+  /** The OpenAPI tag's name (`tags` of the operation). */
   tag: string;
+  /** The tag with its description, for the document's `tags`. */
+  tagInfo: RouteTag;
   segments: PathSegment[];
   access: RouteAccess;
   /** Path and query arguments (everything but the body). */
@@ -107,7 +110,7 @@ function queryArgumentsOf(shape: Record<string, z.ZodType>, excluded: Set<string
   );
 }
 
-function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): CompiledGraphQLRoute {
+function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec & { tag: RouteTag }): CompiledGraphQLRoute {
   const where = `route ${spec.method} ${spec.path}`;
   const [rootType, fieldName] = spec.field.split('.') as ['Query' | 'Mutation', string];
   const rootObject = rootType === 'Query' ? schema.getQueryType() : schema.getMutationType();
@@ -147,7 +150,8 @@ function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): Com
     ...row,
     kind: 'graphql',
     operationId: operationIdOf(spec),
-    tag: controllers[spec.controller].tag,
+    tag: spec.tag.name,
+    tagInfo: spec.tag,
     segments,
     access,
     rootType,
@@ -161,7 +165,7 @@ function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec): Com
   };
 }
 
-function compileNativeRoute(spec: NativeRouteSpec): CompiledNativeRoute {
+function compileNativeRoute(spec: NativeRouteSpec & { tag: RouteTag }): CompiledNativeRoute {
   const where = `route ${spec.method} ${spec.path}`;
   const segments = parseTemplate(spec.path);
   const params = pathParamsOf(segments);
@@ -178,7 +182,8 @@ function compileNativeRoute(spec: NativeRouteSpec): CompiledNativeRoute {
     ...row,
     kind: 'native',
     operationId: operationIdOf(spec),
-    tag: controllers[spec.controller].tag,
+    tag: spec.tag.name,
+    tagInfo: spec.tag,
     segments,
     access,
     parametersSchema: spec.parameters,
@@ -188,7 +193,7 @@ function compileNativeRoute(spec: NativeRouteSpec): CompiledNativeRoute {
 }
 
 /** Compiles every row; throws on the first row that does not fit the schema or repeats another. */
-export function compileRoutes(schema: GraphQLSchema, table: readonly RouteSpec[]): CompiledRoute[] {
+export function compileRoutes(schema: GraphQLSchema, table: readonly TaggedRouteSpec[]): CompiledRoute[] {
   const seen = new Map<string, string>();
   for (const spec of table) {
     for (const [key, what] of [

@@ -18,7 +18,7 @@ import {
 import { argumentJsonSchema, namedInputJsonSchemas, namedInputs, type JsonSchema } from '../lib/dto.js';
 import { errorStatus, problemTypeOf, type ErrorCode } from '../lib/errors.js';
 import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute } from './compile.js';
-import { controllers, type NativeResponse } from './route.js';
+import type { NativeResponse, RouteTag } from './route.js';
 
 export interface OpenApiOptions {
   routes: readonly CompiledRoute[];
@@ -311,7 +311,8 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
     (paths[route.path] as Record<string, unknown>)[route.method.toLowerCase()] =
       route.kind === 'graphql' ? operationOf(route, responses, options.restSchema) : nativeOperationOf(route, responses, options.restSchema);
   }
-  const usedTags = new Set(documented.map((route) => route.tag));
+  // Each tag once, in the order of the route table (sign-in, then the module list).
+  const usedTags = new Map<string, RouteTag>(documented.map((route) => [route.tag, route.tagInfo]));
   return {
     openapi: '3.1.0',
     info: {
@@ -324,9 +325,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         'with an `Allow` header (components.responses.MethodNotAllowed). Every answer carries `RateLimit-*` headers.',
     },
     servers: [{ url: options.serverUrl }],
-    tags: Object.values(controllers)
-      .filter(({ tag }) => usedTags.has(tag))
-      .map(({ tag, description }) => ({ name: tag, description })),
+    tags: [...usedTags.values()],
     security: [{ bearerAuth: [] }, { cookieAuth: [] }],
     paths,
     components: {

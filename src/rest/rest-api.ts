@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { sessionCookieName } from '../auth/session-cookie.js';
 import { compileRoutes, type CompiledRoute } from './compile.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js';
-import type { RouteSpec } from './route.js';
+import type { TaggedRouteSpec } from './route.js';
 import { flatResourceSchema } from './rest-schema.js';
 
 /** The rows compiled against the schema, and the schema as REST sees it. */
@@ -13,7 +13,7 @@ export interface CompiledRestApi {
 }
 
 /** The route rows compiled against the schema; done once per process. */
-export function compileRestApi(schema: GraphQLSchema, table: readonly RouteSpec[]): CompiledRestApi {
+export function compileRestApi(schema: GraphQLSchema, table: readonly TaggedRouteSpec[]): CompiledRestApi {
   return { routes: compileRoutes(schema, table), restSchema: flatResourceSchema(schema) };
 }
 

@@ -5,7 +5,7 @@
  * gate, tenant guard, permission check, limits and problem+json errors in the
  * router, and both are described in the OpenAPI document from the row itself.
  *
- * operationId = `<controller>Controller<Action>`, tag = the controller's tag.
+ * operationId = `<controller>Controller<Action>`; the tag is the declaring module's (its manifest says it).
  * Path parameters map to the field argument of the same name, except the last
  * one, which maps to `id` when the field has no argument of its own name.
  */
@@ -22,31 +22,18 @@ import type { StrictObject } from '../lib/dto.js';
 import type { HttpResult } from '../lib/problem.js';
 import type { MultipartResult, IncomingFile } from './body.js';
 
-/** Every controller (one OpenAPI tag each), in the order the document lists them. */
-export const controllers = {
-  auth: { tag: 'Auth', description: 'Sign-in with an external identity provider, sign-out, the current session' },
-  tenant: { tag: 'Tenants', description: 'Tenants (organisations) and their settings' },
-  user: { tag: 'Users', description: 'Members of a tenant, their roles and rates' },
-  entry: { tag: 'Entries', description: 'Time entries, timers and approval' },
-  invoice: { tag: 'Invoices', description: 'Received invoices and receipts, with OCR' },
-  project: { tag: 'Projects', description: 'Projects' },
-  taskList: { tag: 'TaskLists', description: 'Task lists and their tasks' },
-  vehicle: { tag: 'Vehicles', description: 'Vehicles for mileage entries' },
-  notification: { tag: 'Notifications', description: "The caller's in-app notifications" },
-  sync: { tag: 'Syncs', description: 'IMAP mailboxes that import invoices' },
-  search: { tag: 'Search', description: 'Full-text search over entries, invoices and projects' },
-  apiKey: { tag: 'ApiKeys', description: 'API keys for admin scripts' },
-  webhook: { tag: 'Webhooks', description: 'Webhook subscriptions and their deliveries' },
-  note: { tag: 'Notes', description: 'Short notes shared within a tenant' },
-  admin: { tag: 'Admin', description: 'Superadmin operations' },
-} as const;
+/** An OpenAPI tag: the group a module's rows (or the sign-in rows) are documented under. */
+export interface RouteTag {
+  name: string;
+  description: string;
+}
 
-export type Controller = keyof typeof controllers;
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export type SuccessStatus = 200 | 201 | 202 | 204;
 
 interface RouteBase {
-  controller: Controller;
+  /** The operationId's prefix: `note` in `noteControllerCreate`. */
+  controller: string;
   action: string;
   method: HttpMethod;
   /** OpenAPI-style template: `/tenants/{tenantId}/notes/{noteId}`. */
@@ -150,6 +137,12 @@ export interface NativeRouteSpec extends RouteBase {
 
 export type RouteSpec = GraphQLRouteSpec | NativeRouteSpec;
 
+/** A row as the route table holds it: with the tag of the module that declared it. */
+export type TaggedRouteSpec = RouteSpec & { tag: RouteTag };
+
+/** Puts `routes` under `tag` (src/routes.ts does it for each module's rows). */
+export const tagged = (tag: RouteTag, routes: readonly RouteSpec[]): TaggedRouteSpec[] => routes.map((route) => ({ ...route, tag }));
+
 /** A native route whose handler sees its own parameter and body types. */
 export function nativeRoute<Parameters extends z.ZodObject, Dto extends StrictObject = StrictObject, const Access extends NativeAccess = NativeAccess>(
   spec: Omit<NativeRouteSpec, 'parameters' | 'handler' | 'kind' | 'access'> & {
@@ -179,7 +172,7 @@ const crudRows: Record<CrudAction, { action: string; method: HttpMethod; one: bo
  * summaries ("List notes, newest first", "Get a note"...).
  */
 export function crud(
-  controller: Controller,
+  controller: string,
   path: string,
   idParam: string,
   noun: { one: string; many: string },

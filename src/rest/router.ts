@@ -34,7 +34,7 @@ import { clientWentAway, readBody, readMultipart } from './body.js';
 import { allowedMethods, assertReachable, byPrecedence, matchesPath, routerPathOf, type CompiledNativeRoute, type CompiledRoute } from './compile.js';
 import { createRecordRenderer } from './records.js';
 import { jsonBodyOf, pathSegments, refuseBody, routeParameters } from './request-input.js';
-import type { NativeRequest, Platform, PublicBudget, RouteSpec } from './route.js';
+import type { NativeRequest, Platform, PublicBudget, TaggedRouteSpec } from './route.js';
 import { compileRestApi } from './rest-api.js';
 import { createSofaEngine, sofaRegistrationOrder, type PreparedExecution } from './sofa-engine.js';
 
@@ -67,7 +67,7 @@ export interface RequestState {
 export interface RestApiOptions {
   /** The whole GraphQL schema; REST serves its flat resources. */
   schema: GraphQLSchema;
-  table: readonly RouteSpec[];
+  table: readonly TaggedRouteSpec[];
   platform: Platform;
   gate: RouterGate;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;

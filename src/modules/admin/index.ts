@@ -6,6 +6,7 @@ import './admin.graphql.js';
 export const adminModule = defineModule({
   name: 'admin',
   createService: createAdminService,
+  tag: { name: 'Admin', description: 'Superadmin operations' },
   routes: [
     { controller: 'admin', action: 'findTenants', method: 'GET', path: '/admin/tenants', field: 'Query.adminTenants', status: 200, summary: 'List every tenant, with counts' },
     { controller: 'admin', action: 'updateTenant', method: 'PATCH', path: '/admin/tenants/{tenantId}', field: 'Mutation.adminUpdateTenant', status: 200, summary: 'Suspend or restore a tenant' },

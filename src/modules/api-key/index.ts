@@ -6,6 +6,7 @@ import './api-key.graphql.js';
 export const apiKeyModule = defineModule({
   name: 'apiKeys',
   createService: createApiKeyService,
+  tag: { name: 'ApiKeys', description: 'API keys for admin scripts' },
   routes: [
     { controller: 'apiKey', action: 'findAll', method: 'GET', path: '/tenants/{tenantId}/api-keys', field: 'Query.apiKeys', status: 200, summary: 'List API keys' },
     { controller: 'apiKey', action: 'create', method: 'POST', path: '/tenants/{tenantId}/api-keys', field: 'Mutation.createApiKey', status: 201, summary: 'Create an API key (its secret is shown once)' },

@@ -21,6 +21,7 @@ const step = (action: string, field: GraphQLRouteSpec['field'], summary: string)
 export const entryModule = defineModule({
   name: 'entries',
   createService: createEntryService,
+  tag: { name: 'Entries', description: 'Time entries, timers and approval' },
   routes: [
     ...crud('entry', entries, 'entryId', { one: 'time entry', many: 'time entries' }, {
       list: { field: 'Query.entries', summary: 'List time entries, by start, newest first (members: their own)' },

@@ -16,6 +16,7 @@ const invoiceId = fields.id('Invoice id');
 export const invoiceModule = defineModule({
   name: 'invoices',
   createService: createInvoiceService,
+  tag: { name: 'Invoices', description: 'Received invoices and receipts, with OCR' },
   routes: [
     ...crud('invoice', invoices, 'invoiceId', { one: 'invoice', many: 'invoices' }, {
       list: { field: 'Query.invoices', summary: 'List invoices, newest first (a member: their own uploads)' },

@@ -7,6 +7,7 @@ import './note.graphql.js';
 export const noteModule = defineModule({
   name: 'notes',
   createService: createNoteService,
+  tag: { name: 'Notes', description: 'Short notes shared within a tenant' },
   routes: crud('note', '/tenants/{tenantId}/notes', 'noteId', { one: 'note', many: 'notes' }, {
     list: 'Query.notes',
     create: 'Mutation.createNote',

@@ -8,6 +8,7 @@ const notifications = '/tenants/{tenantId}/notifications';
 export const notificationModule = defineModule({
   name: 'notifications',
   createService: createNotificationService,
+  tag: { name: 'Notifications', description: "The caller's in-app notifications" },
   routes: [
     { controller: 'notification', action: 'findAll', method: 'GET', path: notifications, field: 'Query.notifications', status: 200, summary: 'List your notifications, newest first' },
     { controller: 'notification', action: 'markRead', method: 'POST', path: `${notifications}/{notificationId}/read`, field: 'Mutation.markNotificationRead', status: 200, summary: 'Mark a notification read' },

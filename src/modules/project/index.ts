@@ -7,6 +7,7 @@ import './project.graphql.js';
 export const projectModule = defineModule({
   name: 'projects',
   createService: createProjectService,
+  tag: { name: 'Projects', description: 'Projects' },
   routes: crud('project', '/tenants/{tenantId}/projects', 'projectId', { one: 'project', many: 'projects' }, {
     list: 'Query.projects',
     create: 'Mutation.createProject',

@@ -6,6 +6,7 @@ import './search.graphql.js';
 export const searchModule = defineModule({
   name: 'search',
   createService: createSearchService,
+  tag: { name: 'Search', description: 'Full-text search over entries, invoices and projects' },
   routes: [
     {
       controller: 'search',

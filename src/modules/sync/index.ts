@@ -10,6 +10,7 @@ const syncs = '/tenants/{tenantId}/syncs';
 export const syncModule = defineModule({
   name: 'syncs',
   createService: createSyncService,
+  tag: { name: 'Syncs', description: 'IMAP mailboxes that import invoices' },
   routes: [
     ...crud('sync', syncs, 'syncId', { one: 'mailbox sync', many: 'mailbox syncs' }, {
       list: 'Query.syncs',

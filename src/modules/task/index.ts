@@ -1,4 +1,5 @@
 import { defineModule } from '../module.js';
+import { taskListsTag } from '../task-list/index.js';
 import { createTaskService, type TaskService } from './task.service.js';
 import './task.graphql.js';
 
@@ -8,6 +9,7 @@ const tasks = '/tenants/{tenantId}/task-lists/{taskListId}/tasks';
 export const taskModule = defineModule({
   name: 'tasks',
   createService: createTaskService,
+  tag: taskListsTag,
   routes: [
     { controller: 'taskList', action: 'findTasks', method: 'GET', path: tasks, field: 'Query.tasks', status: 200, summary: 'List the tasks of a task list, in list order' },
     { controller: 'taskList', action: 'createTask', method: 'POST', path: tasks, field: 'Mutation.createTask', status: 201, summary: 'Add a task to a task list' },

@@ -6,6 +6,7 @@ import './tenant.graphql.js';
 export const tenantModule = defineModule({
   name: 'tenants',
   createService: createTenantService,
+  tag: { name: 'Tenants', description: 'Tenants (organisations) and their settings' },
   routes: [
     { controller: 'tenant', action: 'create', method: 'POST', path: '/tenants', field: 'Mutation.createTenant', status: 201, summary: 'Create a tenant (superadmin)' },
     { controller: 'tenant', action: 'findAll', method: 'GET', path: '/tenants', field: 'Query.tenants', status: 200, summary: "List the caller's tenants" },

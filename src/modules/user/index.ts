@@ -7,6 +7,7 @@ import './user.graphql.js';
 export const userModule = defineModule({
   name: 'users',
   createService: createUserService,
+  tag: { name: 'Users', description: 'Members of a tenant, their roles and rates' },
   routes: crud('user', '/tenants/{tenantId}/users', 'tenantUserId', { one: 'member', many: 'members' }, {
     list: { field: 'Query.users', summary: 'List members' },
     create: { field: 'Mutation.inviteUser', summary: 'Invite a person by e-mail' },

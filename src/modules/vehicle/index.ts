@@ -7,6 +7,7 @@ import './vehicle.graphql.js';
 export const vehicleModule = defineModule({
   name: 'vehicles',
   createService: createVehicleService,
+  tag: { name: 'Vehicles', description: 'Vehicles for mileage entries' },
   routes: crud('vehicle', '/tenants/{tenantId}/vehicles', 'vehicleId', { one: 'vehicle', many: 'vehicles' }, {
     list: 'Query.vehicles',
     create: 'Mutation.createVehicle',

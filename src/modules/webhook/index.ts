@@ -10,6 +10,7 @@ const webhooks = '/tenants/{tenantId}/webhooks';
 export const webhookModule = defineModule({
   name: 'webhooks',
   createService: createWebhookService,
+  tag: { name: 'Webhooks', description: 'Webhook subscriptions and their deliveries' },
   routes: [
     ...crud('webhook', webhooks, 'webhookId', { one: 'webhook', many: 'webhooks' }, {
       list: 'Query.webhooks',
