@@ -2,7 +2,7 @@
  * The domain services, one per module, built once per process and shared by
  * GraphQL, REST, workers and the CLI.
  */
-import type { Services } from './graphql/context.js';
+import type { Services } from './modules/services.js';
 import type { ModuleDefinition, ServiceDependencies } from './modules/module.js';
 import { modules } from './modules/index.js';
 

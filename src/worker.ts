@@ -11,7 +11,7 @@ import type { PgListener } from './db/listener.js';
 import { createOutboxDispatcher, type OutboxDispatcher } from './events/dispatcher.js';
 import type { JobResult, WorkOptions } from 'pg-boss';
 import type { JobRunner } from './events/jobs.js';
-import type { Services } from './graphql/context.js';
+import type { Services } from './modules/services.js';
 import type { Metrics } from './http/metrics.js';
 import type { Logger } from './lib/logger.js';
 import { modules } from './modules/index.js';

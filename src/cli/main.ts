@@ -15,7 +15,7 @@ import { createLiveEvents } from '../events/live.js';
 import { AppError } from '../lib/errors.js';
 import { createLogger, logsWritten, type Logger } from '../lib/logger.js';
 import { startTally } from '../main.js';
-import type { Services } from '../graphql/context.js';
+import type { Services } from '../modules/services.js';
 import { parseInput } from '../lib/dto.js';
 import { resolveSecrets } from '../lib/secrets.js';
 import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';

@@ -10,7 +10,7 @@ import cliProgress from 'cli-progress';
 import { systemActor } from '../auth/actor.js';
 import { systemAccess } from '../auth/tenant-access.js';
 import type { Sql } from '../db/client.js';
-import type { Services } from '../graphql/context.js';
+import type { Services } from '../modules/services.js';
 
 export interface SeedOptions {
   tenants: number;

@@ -5,14 +5,6 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { unauthenticated } from '../lib/errors.js';
 
-/**
- * The domain services, one per module, built once per process. Each module
- * adds its own entry from its manifest (`declare module` on this interface),
- * so that this layer does not import the modules above it; src/services.ts
- * checks at compile time that the module list builds exactly these.
- */
-// biome-ignore lint/suspicious/noEmptyInterface: each module's manifest adds its service here (declaration merging needs an interface).
-export interface Services {}
 
 /** What every resolver gets. Built per request after the authentication gate has run. */
 export interface GraphQLContext {
@@ -21,7 +13,7 @@ export interface GraphQLContext {
   /** Null only where a public operation runs (none today); the gate rejects anonymous calls first. */
   actor: Actor | null;
   db: Db;
-  services: Services;
+  // `services` (the domain services) is added by the modules layer: src/modules/services.ts.
   /** The tenant guard, memoised per request: one lookup per tenant however many fields ask. */
   tenantAccess(tenantId: string): Promise<TenantAccess>;
   /**
@@ -36,7 +28,7 @@ export interface GraphQLContext {
 
 export interface ContextDependencies {
   db: Db;
-  services: Services;
+  services: GraphQLContext['services'];
 }
 
 export interface RequestIdentity {

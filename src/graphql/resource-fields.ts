@@ -35,7 +35,10 @@ import type { TenantAccess } from '../auth/tenant-access.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import type { StrictObject } from '../lib/dto.js';
 import { builder } from './builder.js';
-import type { Services } from './context.js';
+import type { GraphQLContext } from './context.js';
+
+/** The domain services, as the modules add them to the context (src/modules/services.ts). */
+type Services = GraphQLContext['services'];
 import { tenantOperation, type TenantOperation } from './operations.js';
 
 type TenantArgs = StrictObject & { shape: { tenantId: z.ZodType<string> } };

@@ -10,7 +10,7 @@ import type { Db, Sql, Tx } from '../db/client.js';
 import type { OutboxEvent } from '../events/dispatcher.js';
 import type { JobQueue, QueueDefinition } from '../events/jobs.js';
 import type { LiveEvents } from '../events/live.js';
-import type { Services } from '../graphql/context.js';
+import type { Services } from './services.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
 import type { RouteSpec, RouteTag } from '../rest/route.js';

@@ -16,7 +16,7 @@ export const adminModule = defineModule({
   ],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     admin: AdminService;
   }

@@ -14,7 +14,7 @@ export const apiKeyModule = defineModule({
   ],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     apiKeys: ApiKeyService;
   }

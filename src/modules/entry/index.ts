@@ -38,7 +38,7 @@ export const entryModule = defineModule({
   ],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     entries: EntryService;
   }

@@ -9,7 +9,7 @@ export const eventModule = defineModule({
   routes: [],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     events: EventService;
   }

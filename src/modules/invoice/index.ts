@@ -88,7 +88,7 @@ export const invoiceModule = defineModule({
   afterWork: stopOcrEngine,
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     invoices: InvoiceService;
   }

@@ -17,7 +17,7 @@ export const noteModule = defineModule({
   }),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     notes: NoteService;
   }

@@ -18,7 +18,7 @@ export const notificationModule = defineModule({
   reactsToEvents: (services, tx, events) => services.notifications.fanOut(tx, events),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     notifications: NotificationService;
   }

@@ -17,7 +17,7 @@ export const projectModule = defineModule({
   }),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     projects: ProjectService;
   }

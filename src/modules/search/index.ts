@@ -20,7 +20,7 @@ export const searchModule = defineModule({
   ],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     search: SearchService;
   }

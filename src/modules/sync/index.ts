@@ -28,7 +28,7 @@ export const syncModule = defineModule({
   schedules: [{ queue: syncTickQueue, cron: '* * * * *' }],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     syncs: SyncService;
   }

@@ -20,7 +20,7 @@ export const taskListModule = defineModule({
   }),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     taskLists: TaskListService;
   }

@@ -18,7 +18,7 @@ export const taskModule = defineModule({
   ],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     tasks: TaskService;
   }

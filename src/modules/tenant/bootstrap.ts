@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { Prisma, type Db } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
-import type { Services } from '../../graphql/context.js';
+import type { Services } from '../services.js';
 
 export interface BootstrapResult {
   tenantId: string;

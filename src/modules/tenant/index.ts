@@ -15,7 +15,7 @@ export const tenantModule = defineModule({
   ],
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     tenants: TenantService;
   }

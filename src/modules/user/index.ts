@@ -26,7 +26,7 @@ export const userModule = defineModule({
   }),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     users: UserService;
   }

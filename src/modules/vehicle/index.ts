@@ -17,7 +17,7 @@ export const vehicleModule = defineModule({
   }),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     vehicles: VehicleService;
   }

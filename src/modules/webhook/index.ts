@@ -31,7 +31,7 @@ export const webhookModule = defineModule({
   reactsToEvents: (services, tx, events) => services.webhooks.fanOut(tx, events),
 });
 
-declare module '../../graphql/context.js' {
+declare module '../services.js' {
   interface Services {
     webhooks: WebhookService;
   }
