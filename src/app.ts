@@ -1,6 +1,7 @@
 /**
- * The composition root of an API process: everything built once at start
- * (schema, routes, OpenAPI, services) and shared by every request.
+ * The HTTP app of an API process: everything built once at start (schema,
+ * routes, OpenAPI, gate, sign-in) and shared by every request. The process
+ * itself, services included, is put together by src/runtime.ts.
  */
 import type { GraphQLSchema } from 'graphql';
 import type { Actor } from './auth/actor.js';
@@ -11,8 +12,6 @@ import { createSessions } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
 import type { Config } from './config.js';
 import type { Db, Sql } from './db/client.js';
-import type { JobQueue } from './events/jobs.js';
-import type { LiveEvents } from './events/live.js';
 import { createGraphQLContext, type GraphQLContext } from './graphql/context.js';
 import type { Services } from './modules/services.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
@@ -31,7 +30,6 @@ import { openApiDocumentOf } from './rest/rest-api.js';
 import { createRestApi, type RequestState, type RestApi } from './rest/router.js';
 import { routeTable } from './routes.js';
 import { schema } from './schema.js';
-import { createServices } from './services.js';
 import { version } from './version.js';
 
 export interface App {
@@ -67,8 +65,8 @@ export interface AppOptions {
   log: Logger;
   db: Db;
   sql: Sql;
-  jobs: JobQueue;
-  live: LiveEvents;
+  /** The process's services (src/runtime.ts builds them, for the workers too). */
+  services: Services;
   /** The process's metrics (built once, shared with the workers). */
   metrics: Metrics;
   embeddedDatabase: boolean;
@@ -77,8 +75,7 @@ export interface AppOptions {
 /** The REST paths under which even an unknown path is public (sign-in). */
 const publicPrefixes = ['/api/auth/'];
 
-export function createApp({ config, secrets, log, db, sql, jobs, live, metrics, embeddedDatabase }: AppOptions): App {
-  const services = createServices({ db, sql, log, config, secrets, jobs, live });
+export function createApp({ config, secrets, log, db, sql, services, metrics, embeddedDatabase }: AppOptions): App {
   const origins = createOriginPolicy(config.trustedOrigins);
   const afterSignIn = createSignInRules({ db, users: services.users, superadminEmails: config.superadminEmails, log });
   const auth = createAuth({ config, secrets, db, log, afterSignIn });

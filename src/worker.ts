@@ -3,8 +3,9 @@
  * dispatcher, in any number of processes beside the API ones.
  *
  * Stopping (SIGTERM) finishes the dispatcher's current pass; the process
- * then stops pg-boss gracefully (src/main.ts): no new jobs, running ones
- * finish (up to 20 s; what is left is retried after its expiry).
+ * then stops pg-boss gracefully (src/runtime.ts): no new jobs, running ones
+ * finish (up to 20 s; what is left is retried after its expiry), and then
+ * frees what the modules' jobs held (closeModuleWork).
  */
 import type { Db } from './db/client.js';
 import type { PgListener } from './db/listener.js';
@@ -21,8 +22,11 @@ export interface Workers {
   dispatcher: OutboxDispatcher;
   /** Stops the dispatcher; pg-boss stops the queues next. */
   stop(): Promise<void>;
-  /** Frees what jobs held (modules' `afterWork`), once pg-boss has stopped. */
-  close(): Promise<void>;
+}
+
+/** Frees what jobs held (modules' `afterWork`), once pg-boss has stopped. */
+export async function closeModuleWork(): Promise<void> {
+  for (const module of modules) await module.afterWork?.();
 }
 
 /** Every queue some module works (the API processes create them too, to enqueue). */
@@ -97,9 +101,6 @@ export async function startWorkers({
     dispatcher,
     async stop() {
       await dispatcher.stop();
-    },
-    async close() {
-      for (const module of modules) await module.afterWork?.();
     },
   };
 }

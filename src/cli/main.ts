@@ -6,22 +6,17 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { systemActor } from '../auth/actor.js';
 import { systemAccess } from '../auth/tenant-access.js';
 import { ConfigError, loadConfig, processRoles, type Config, type ProcessRole } from '../config.js';
-import { createDatabaseClient, type Db, type Sql } from '../db/client.js';
-import { openDatabaseServer } from '../db/database.js';
-import { createPgListener } from '../db/listener.js';
-import { migrateDatabase } from '../db/migrations.js';
-import { lazyJobQueue, startJobs } from '../events/jobs.js';
-import { createLiveEvents } from '../events/live.js';
 import { AppError } from '../lib/errors.js';
 import { createLogger, logsWritten, type Logger } from '../lib/logger.js';
 import { startTally } from '../main.js';
+import { createRuntime } from '../runtime.js';
+import { openDatabaseServer } from '../db/database.js';
+import { migrateDatabase } from '../db/migrations.js';
+import type { Db, Sql } from '../db/client.js';
 import type { Services } from '../modules/services.js';
 import { parseInput } from '../lib/dto.js';
-import { resolveSecrets } from '../lib/secrets.js';
 import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';
 import { CreateTenantDto } from '../modules/tenant/tenant.service.js';
-import { createServices } from '../services.js';
-import { moduleQueues } from '../worker.js';
 import { seed } from './seed.js';
 
 const usage = `Usage: tally <command> [options]
@@ -64,26 +59,13 @@ interface DataContext {
   services: Services;
 }
 
-/** Opens the database (embedded or DATABASE_URL), migrates, runs `work`, closes everything. */
+/** Opens the database (embedded or DATABASE_URL), migrates, runs `work` with the services, tears everything down. */
 async function withData<T>(config: Config, work: (context: DataContext) => Promise<T>): Promise<T> {
-  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
-  const database = await openDatabaseServer(config, log);
-  const client = createDatabaseClient({ url: database.url, log });
+  const runtime = await createRuntime({ config, roles: [], log: createLogger(process.env.LOG_LEVEL ?? 'warn') });
   try {
-    await migrateDatabase(database.url, log);
-    const jobs = lazyJobQueue(() => startJobs({ databaseUrl: database.url, sql: client.sql, log, queues: moduleQueues, works: false }));
-    const listener = createPgListener({ url: database.url, log });
-    const live = createLiveEvents({ listener, log });
-    try {
-      const services = createServices({ db: client.db, sql: client.sql, log, config, secrets: resolveSecrets(config, log), jobs, live });
-      return await work({ config, log, db: client.db, sql: client.sql, services });
-    } finally {
-      await jobs.stop();
-      await listener.close();
-    }
+    return await work(runtime);
   } finally {
-    await client.close();
-    await database.stop();
+    await runtime.stop();
   }
 }
 

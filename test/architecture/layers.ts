@@ -13,5 +13,5 @@ export const layers: readonly { name: string; paths: readonly string[] }[] = [
   { name: 'REST kit', paths: ['rest'] },
   { name: 'HTTP', paths: ['http'] },
   { name: 'modules', paths: ['modules'] },
-  { name: 'assembly', paths: ['schema.ts', 'services.ts', 'routes.ts', 'app.ts', 'worker.ts', 'main.ts', 'cli', 'codegen'] },
+  { name: 'assembly', paths: ['schema.ts', 'services.ts', 'routes.ts', 'app.ts', 'worker.ts', 'runtime.ts', 'main.ts', 'cli', 'codegen'] },
 ];

@@ -78,9 +78,14 @@ export async function startTestServer({
     ...env,
   });
   const tally = await startTally({ config, log, bootstrap: false, ...tuning, ...(onQuery ? { onQuery } : {}) });
+  const { app } = tally;
   return {
     url: `http://localhost:${port}`,
-    app: tally.app,
+    // A worker-only process (ROLE=worker) builds no HTTP app: asking it for one is the test's mistake.
+    get app() {
+      if (!app) throw new Error(`ROLE=${config.role} builds no HTTP app`);
+      return app;
+    },
     databaseUrl: database.url,
     workers: tally.workers,
     async stop() {

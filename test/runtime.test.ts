@@ -1,0 +1,79 @@
+/**
+ * The one composition root (src/runtime.ts): what each role builds, and one
+ * teardown that undoes exactly what was built, also when a start fails
+ * halfway.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Config } from '../src/config.js';
+import { createLogger } from '../src/lib/logger.js';
+import { createRuntime } from '../src/runtime.js';
+import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { eventually } from './helpers/eventually.js';
+import { freePort, testSecrets, unlimitedRates } from './helpers/server.js';
+
+let database: TestDatabase;
+let dataDir: string;
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-runtime-'));
+});
+afterAll(async () => {
+  await database?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function configFor(port: number, role: Config['role'] = 'all'): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    BASE_URL: `http://localhost:${port}`,
+    DATA_DIR: dataDir,
+    ROLE: role,
+    ...unlimitedRates,
+    ...testSecrets,
+  });
+}
+
+/** Connections to the test database other than the one asking. */
+async function otherConnections(): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const result = await client.query<{ count: string }>('SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    return Number(result.rows[0]?.count);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('the runtime', () => {
+  it('builds no HTTP app in a worker-only process, and stops once however often it is asked', async () => {
+    const runtime = await createRuntime({ config: configFor(await freePort(), 'worker'), roles: ['worker'], log, bootstrap: false });
+    expect(runtime.app).toBeUndefined();
+    expect(runtime.url).toBeUndefined();
+    expect(runtime.workers).toBeDefined();
+    await Promise.all([runtime.stop(), runtime.stop(), runtime[Symbol.asyncDispose]()]);
+    await eventually(async () => expect(await otherConnections()).toBe(0));
+  });
+
+  it('tears down what it built when a start fails halfway (the port is taken): no connection is left open', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      await expect(createRuntime({ config: configFor(port), roles: ['api', 'worker'], log, bootstrap: false })).rejects.toThrow(/EADDRINUSE/);
+      await eventually(async () => expect(await otherConnections()).toBe(0));
+    } finally {
+      taken.close();
+    }
+  });
+});
