@@ -109,7 +109,10 @@ export function createApp({ config, secrets, log, db, sql, services, metrics, em
     async mayReadMetrics(actor) {
       if (actor.type === 'api_key' || actor.type === 'system') return true;
       if (actor.isSuperadmin) return true;
-      const admin = await db.tenantUser.findFirst({ where: { userId: actor.userId, status: 'active', role: { in: ['owner', 'admin'] } }, select: { id: true } });
+      const admin = await db.tenantUser.findFirst({
+        where: { userId: actor.userId, status: 'active', role: { in: ['owner', 'admin'] } },
+        select: { id: true },
+      });
       return admin !== null;
     },
     contextFor,

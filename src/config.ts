@@ -129,8 +129,20 @@ const environmentSchema = z.object({
   SUPERADMIN_EMAILS: commaList,
   TRUSTED_ORIGINS: commaList,
   WEBHOOK_ALLOW_PRIVATE_URLS: booleanFlag,
-  RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(z.string().regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)').transform(Number).optional()),
-  AUTH_RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(z.string().regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)').transform(Number).optional()),
+  RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)')
+      .transform(Number)
+      .optional(),
+  ),
+  AUTH_RATE_LIMIT_PER_MINUTE: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^\d{1,7}$/, 'must be a whole number (0 turns it off)')
+      .transform(Number)
+      .optional(),
+  ),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -147,9 +159,7 @@ const environmentSchema = z.object({
     }),
   METRICS_TOKEN: optionalNonEmpty.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
   ROLE: optionalNonEmpty.pipe(z.enum(processRoles).optional()),
-  LOG_LEVEL: optionalNonEmpty.pipe(
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  ),
+  LOG_LEVEL: optionalNonEmpty.pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional()),
   REQUEST_TIMEOUT_MS: milliseconds,
   HEADERS_TIMEOUT_MS: milliseconds,
   BODY_IDLE_TIMEOUT_MS: milliseconds,
@@ -157,11 +167,7 @@ const environmentSchema = z.object({
 
 type Environment = Record<string, string | undefined>;
 
-function oauthClient(
-  prefix: string,
-  clientId: string | undefined,
-  clientSecret: string | undefined,
-): OAuthClientConfig | undefined {
+function oauthClient(prefix: string, clientId: string | undefined, clientSecret: string | undefined): OAuthClientConfig | undefined {
   if (clientId === undefined && clientSecret === undefined) return undefined;
   if (clientId === undefined || clientSecret === undefined) {
     throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
@@ -219,10 +225,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     baseUrl,
     authSecret: env.AUTH_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
-    oidc:
-      oidcClient && env.AUTH_OIDC_ISSUER
-        ? { ...oidcClient, issuer: env.AUTH_OIDC_ISSUER, providerId: env.AUTH_OIDC_PROVIDER_ID ?? 'oidc' }
-        : undefined,
+    oidc: oidcClient && env.AUTH_OIDC_ISSUER ? { ...oidcClient, issuer: env.AUTH_OIDC_ISSUER, providerId: env.AUTH_OIDC_PROVIDER_ID ?? 'oidc' } : undefined,
     google: oauthClient('AUTH_GOOGLE', env.AUTH_GOOGLE_CLIENT_ID, env.AUTH_GOOGLE_CLIENT_SECRET),
     github: oauthClient('AUTH_GITHUB', env.AUTH_GITHUB_CLIENT_ID, env.AUTH_GITHUB_CLIENT_SECRET),
     microsoft: oauthClient('AUTH_MICROSOFT', env.AUTH_MICROSOFT_CLIENT_ID, env.AUTH_MICROSOFT_CLIENT_SECRET),

@@ -110,10 +110,10 @@ describe('tenant isolation', () => {
     expect((await alpha.api.get(`${notesOf(alpha)}/${secret.body.id}`)).status).toBe(404);
     expect((await alpha.api.patch(`${notesOf(alpha)}/${secret.body.id}`, { content: 'x' })).status).toBe(404);
 
-    const viaGraphql = await alpha.api.graphql(
-      'query ($tenantId: ID!, $id: ID!) { note(tenantId: $tenantId, id: $id) { content } }',
-      { tenantId: beta.tenant.id, id: secret.body.id },
-    );
+    const viaGraphql = await alpha.api.graphql('query ($tenantId: ID!, $id: ID!) { note(tenantId: $tenantId, id: $id) { content } }', {
+      tenantId: beta.tenant.id,
+      id: secret.body.id,
+    });
     expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     expect(JSON.stringify(viaGraphql.body)).not.toContain('beta only');
 

@@ -105,9 +105,7 @@ describe('/admin', () => {
     const suspended = await root.api.patch<Json>(`/admin/tenants/${tenant.tenant.id}`, { status: 'suspended' });
     expect(suspended.body.status).toBe('suspended');
     expect((await tenant.api.get<Json>(`/tenants/${tenant.tenant.id}/notes`)).body.code).toBe('TENANT_SUSPENDED');
-    expect((await root.api.get<Json[]>('/admin/tenants', { query: { status: 'suspended' } })).body.map((each) => each.id)).toContain(
-      tenant.tenant.id,
-    );
+    expect((await root.api.get<Json[]>('/admin/tenants', { query: { status: 'suspended' } })).body.map((each) => each.id)).toContain(tenant.tenant.id);
     await root.api.patch(`/admin/tenants/${tenant.tenant.id}`, { status: 'active' });
     expect((await tenant.api.get(`/tenants/${tenant.tenant.id}/notes`)).status).toBe(200);
 

@@ -114,7 +114,7 @@ describe('CORS', () => {
     }
   });
 
-  it("refuses a cookie-authenticated GraphQL mutation from an untrusted origin, as REST does", async () => {
+  it('refuses a cookie-authenticated GraphQL mutation from an untrusted origin, as REST does', async () => {
     const response = await fetch(new URL('/graphql', server.url), {
       method: 'POST',
       headers: { origin: 'https://evil.example', 'content-type': 'application/json', cookie: member.cookie },

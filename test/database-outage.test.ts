@@ -119,7 +119,11 @@ describe('a database outage', () => {
   it('answers 503 quickly while PostgreSQL is down, loses nothing, and recovers without a restart', async () => {
     const key = { authorization: `Bearer ${tenant.key}` };
     const write = (content: string) =>
-      fetch(`${server.url}/tenants/${tenant.id}/notes`, { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ content }) });
+      fetch(`${server.url}/tenants/${tenant.id}/notes`, {
+        method: 'POST',
+        headers: { ...key, 'content-type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
     expect((await write('before')).status).toBe(201);
 
     await postgres.stop();

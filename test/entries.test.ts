@@ -100,7 +100,11 @@ describe('the approval flow', () => {
     const entry = created.body.data?.createEntry as { id: string; status: string; tenantUser: { email: string } };
     expect(entry).toMatchObject({ status: 'draft', tenantUser: { email: member.email } });
     const step = async (mutation: string) =>
-      ((await call(`mutation ($t: ID!, $id: ID!) { ${mutation}(tenantId: $t, id: $id) { status } }`, { id: entry.id })).body.data?.[mutation] as { status: string }).status;
+      (
+        (await call(`mutation ($t: ID!, $id: ID!) { ${mutation}(tenantId: $t, id: $id) { status } }`, { id: entry.id })).body.data?.[mutation] as {
+          status: string;
+        }
+      ).status;
     expect(await step('submitEntry')).toBe('submitted');
     expect(await step('approveEntry')).toBe('approved');
     expect(await step('reopenEntry')).toBe('draft');
@@ -123,7 +127,11 @@ describe('the approval flow', () => {
     const team_ = await team();
     const path = entries(team_);
     const draft = await team_.member.api.post<Entry>(path, span('2026-03-05', '09:00', '10:00'));
-    for (const [verb, body] of [['approve', undefined], ['reject', { reason: 'no' }], ['reopen', undefined]] as const) {
+    for (const [verb, body] of [
+      ['approve', undefined],
+      ['reject', { reason: 'no' }],
+      ['reopen', undefined],
+    ] as const) {
       const answer = await team_.admin.api.post<Problem>(`${path}/${draft.body.id}/${verb}`, body);
       expect(answer.body, verb).toMatchObject({ status: 409, code: 'INVALID_STATE' });
     }
@@ -139,7 +147,10 @@ describe('the approval flow', () => {
     expect(tenant.body.settings.approvalRequired).toBe(true);
     const entry = await team_.member.api.post<Entry>(path, span('2026-03-09', '09:00', '10:00'));
     expect((await team_.member.api.post<Entry>(`${path}/${entry.body.id}/submit`)).body).toMatchObject({ status: 'submitted', reviewedAt: null });
-    expect((await team_.manager.api.post<Entry>(`${path}/${entry.body.id}/approve`)).body).toMatchObject({ status: 'approved', reviewedById: team_.manager.id });
+    expect((await team_.manager.api.post<Entry>(`${path}/${entry.body.id}/approve`)).body).toMatchObject({
+      status: 'approved',
+      reviewedById: team_.manager.id,
+    });
 
     expect((await team_.admin.api.patch(`/tenants/${team_.tenant.id}`, { settings: { approvalRequired: false } })).status).toBe(200);
     const next = await team_.member.api.post<Entry>(path, span('2026-03-10', '09:00', '10:00'));
@@ -327,7 +338,11 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
     ['a running timer in the future', { startedAt: '2099-01-01T09:00:00Z' }, 'startedAt'],
     ['an invalid date', { startedAt: '2026-02-30T09:00:00Z', endedAt: '2026-03-01T10:00:00Z' }, 'startedAt'],
     ['a date without offset', { startedAt: '2026-03-16 09:00', endedAt: '2026-03-16T10:00:00Z' }, 'startedAt'],
-    ['an unknown project', { startedAt: '2026-03-16T09:00:00Z', endedAt: '2026-03-16T10:00:00Z', projectId: '0199a1f0-0000-7000-8000-000000000000' }, 'projectId'],
+    [
+      'an unknown project',
+      { startedAt: '2026-03-16T09:00:00Z', endedAt: '2026-03-16T10:00:00Z', projectId: '0199a1f0-0000-7000-8000-000000000000' },
+      'projectId',
+    ],
     ['an unknown task', { startedAt: '2026-03-16T09:00:00Z', endedAt: '2026-03-16T10:00:00Z', taskId: '0199a1f0-0000-7000-8000-000000000000' }, 'taskId'],
     ['an unknown vehicle', { startedAt: '2026-03-16T09:00:00Z', endedAt: '2026-03-16T10:00:00Z', vehicleId: 'nope' }, 'vehicleId'],
     ['an unknown member', { startedAt: '2026-03-16T09:00:00Z', endedAt: '2026-03-16T10:00:00Z', tenantUserId: 'nope' }, 'tenantUserId'],
@@ -345,8 +360,16 @@ describe('bad input gets a 400 naming the field, and changes nothing', () => {
     const [mine, theirs] = [await team(), await team()];
     const project = await theirs.manager.api.post<{ id: string; name: string }>(`/tenants/${theirs.tenant.id}/projects`, { name: 'Secret project' });
     const vehicle = await theirs.manager.api.post<{ id: string }>(`/tenants/${theirs.tenant.id}/vehicles`, { name: 'Secret van', licensePlate: 'SECRET 1' });
-    for (const [field, id] of [['projectId', project.body.id], ['vehicleId', vehicle.body.id], ['tenantUserId', theirs.member.id]] as const) {
-      const response = await mine.admin.api.post<Problem>(entries(mine), { ...span('2026-03-17', '09:00', '10:00'), tenantUserId: mine.member.id, [field]: id });
+    for (const [field, id] of [
+      ['projectId', project.body.id],
+      ['vehicleId', vehicle.body.id],
+      ['tenantUserId', theirs.member.id],
+    ] as const) {
+      const response = await mine.admin.api.post<Problem>(entries(mine), {
+        ...span('2026-03-17', '09:00', '10:00'),
+        tenantUserId: mine.member.id,
+        [field]: id,
+      });
       expect(response.status, field).toBe(400);
       expect(response.body.errors?.[0]?.path, field).toBe(field);
       expect(response.text, field).not.toContain('Secret');

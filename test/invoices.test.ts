@@ -41,7 +41,9 @@ function credentials(caller: Caller): Record<string, string> {
 async function upload(caller: Caller, tenantId: string, form: FormData): Promise<ApiResponse<Invoice & { detail?: string; errors?: { path: string }[] }>> {
   const response = await fetch(`${server.url}/tenants/${tenantId}/invoices/upload`, { method: 'POST', headers: credentials(caller), body: form });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text } as ApiResponse<Invoice & { detail?: string; errors?: { path: string }[] }>;
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text } as ApiResponse<
+    Invoice & { detail?: string; errors?: { path: string }[] }
+  >;
 }
 
 /** The invoice once OCR has finished with it (done or failed). */
@@ -94,7 +96,14 @@ describe('OCR of generated invoices', () => {
     const uploaded = await upload(team.tenant, team.tenant.id, invoiceForm(await scannedPdf(), 'scanned.pdf'));
     expect(uploaded.status, uploaded.text).toBe(201);
     const read = await afterOcr(team.tenant, team.tenant.id, uploaded.body.id, 10_000);
-    expect(read).toMatchObject({ ocrStatus: 'done', mimeType: 'application/pdf', number: 'INV-2026-0042', issueDate: '2026-11-02', currency: 'EUR', totalAmount: '1234.56' });
+    expect(read).toMatchObject({
+      ocrStatus: 'done',
+      mimeType: 'application/pdf',
+      number: 'INV-2026-0042',
+      issueDate: '2026-11-02',
+      currency: 'EUR',
+      totalAmount: '1234.56',
+    });
     expect(read.ocrConfidence).toBeLessThan(100);
   });
 
@@ -144,14 +153,19 @@ describe('OCR of generated invoices', () => {
   it('runs again on request (202), keeping what was filled since, and finds the OCR text in search', async () => {
     const uploaded = await upload(team.tenant, team.tenant.id, invoiceForm(invoicePng(['Zeppelin Parts AG', 'Invoice ZP-9', 'Total 99.00 EUR']), 'zp.png'));
     await afterOcr(team.tenant, team.tenant.id, uploaded.body.id);
-    const changed = await team.tenant.api.patch<Invoice>(`/tenants/${team.tenant.id}/invoices/${uploaded.body.id}`, { number: 'ZP-9-corrected', totalAmount: null });
+    const changed = await team.tenant.api.patch<Invoice>(`/tenants/${team.tenant.id}/invoices/${uploaded.body.id}`, {
+      number: 'ZP-9-corrected',
+      totalAmount: null,
+    });
     expect(changed.status, changed.text).toBe(200);
     const again = await team.tenant.api.post<Invoice>(`/tenants/${team.tenant.id}/invoices/${uploaded.body.id}/ocr`);
     expect(again.status, again.text).toBe(202);
     expect(again.body.ocrStatus).toBe('pending');
     const read = await afterOcr(team.tenant, team.tenant.id, uploaded.body.id);
     expect(read).toMatchObject({ number: 'ZP-9-corrected', totalAmount: '99' });
-    const found = await team.tenant.api.get<{ type: string; id: string }[]>(`/tenants/${team.tenant.id}/search`, { query: { q: 'zeppelin', types: 'invoices' } });
+    const found = await team.tenant.api.get<{ type: string; id: string }[]>(`/tenants/${team.tenant.id}/search`, {
+      query: { q: 'zeppelin', types: 'invoices' },
+    });
     expect(found.body.map((hit) => hit.id)).toContain(uploaded.body.id);
   });
 });

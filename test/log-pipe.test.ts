@@ -37,10 +37,7 @@ async function terminate(tally: TallyProcess, limitMs = 8_000): Promise<{ code: 
   const started = Date.now();
   tally.command.child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
-  const code = await Promise.race([
-    tally.command.exited,
-    new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), limitMs))),
-  ]);
+  const code = await Promise.race([tally.command.exited, new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), limitMs)))]);
   clearTimeout(timer);
   const ms = Date.now() - started;
   if (code === 'hung') await tally.kill();

@@ -136,7 +136,12 @@ beforeAll(async () => {
   });
   native = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const result = await router.handle(request, url, { requestId: 'test', log: server.app.log, actor: null, clientAddress: request.socket.remoteAddress ?? '' });
+    const result = await router.handle(request, url, {
+      requestId: 'test',
+      log: server.app.log,
+      actor: null,
+      clientAddress: request.socket.remoteAddress ?? '',
+    });
     if (result.status === 413) response.setHeader('connection', 'close');
     response.writeHead(result.status, result.headers);
     if (result.body instanceof Readable) result.body.pipe(response);

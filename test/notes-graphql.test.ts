@@ -40,23 +40,21 @@ describe('notes over GraphQL', () => {
     );
     expect(updated.body.data?.updateNote.content).toBe('changed');
 
-    const deleted = await tenant.api.graphql<{ deleteNote: Note }>(
-      'mutation ($tenantId: ID!, $id: ID!) { deleteNote(tenantId: $tenantId, id: $id) { id } }',
-      { tenantId: tenant.tenant.id, id: note.id },
-    );
+    const deleted = await tenant.api.graphql<{ deleteNote: Note }>('mutation ($tenantId: ID!, $id: ID!) { deleteNote(tenantId: $tenantId, id: $id) { id } }', {
+      tenantId: tenant.tenant.id,
+      id: note.id,
+    });
     expect(deleted.body.data?.deleteNote.id).toBe(note.id);
-    const types = (await server.app.db.event.findMany({ where: { subjectId: note.id }, orderBy: { id: 'asc' } })).map(
-      (event) => event.type,
-    );
+    const types = (await server.app.db.event.findMany({ where: { subjectId: note.id }, orderBy: { id: 'asc' } })).map((event) => event.type);
     expect(types).toEqual(['note.created', 'note.updated', 'note.deleted']);
   });
 
   it('sees the notes written over REST, and REST sees those written over GraphQL', async () => {
     const viaRest = await tenant.api.post<Note>(`/tenants/${tenant.tenant.id}/notes`, { content: 'written over REST' });
-    const viaGraphql = await tenant.api.graphql<{ note: Note }>(
-      'query ($tenantId: ID!, $id: ID!) { note(tenantId: $tenantId, id: $id) { content } }',
-      { tenantId: tenant.tenant.id, id: viaRest.body.id },
-    );
+    const viaGraphql = await tenant.api.graphql<{ note: Note }>('query ($tenantId: ID!, $id: ID!) { note(tenantId: $tenantId, id: $id) { content } }', {
+      tenantId: tenant.tenant.id,
+      id: viaRest.body.id,
+    });
     expect(viaGraphql.body.data?.note.content).toBe('written over REST');
   });
 
@@ -80,19 +78,17 @@ describe('notes over GraphQL', () => {
   });
 
   it('reports errors with the contract codes in extensions', async () => {
-    const invalid = await tenant.api.graphql(
-      'mutation ($tenantId: ID!) { createNote(tenantId: $tenantId, input: { content: "   " }) { id } }',
-      { tenantId: tenant.tenant.id },
-    );
+    const invalid = await tenant.api.graphql('mutation ($tenantId: ID!) { createNote(tenantId: $tenantId, input: { content: "   " }) { id } }', {
+      tenantId: tenant.tenant.id,
+    });
     expect(invalid.body.errors?.[0]?.extensions).toMatchObject({
       code: 'VALIDATION_FAILED',
       errors: [{ path: 'content', message: 'must not be blank' }],
     });
 
-    const missing = await tenant.api.graphql(
-      'query ($tenantId: ID!) { note(tenantId: $tenantId, id: "0199a1f0-0000-7000-8000-000000000000") { id } }',
-      { tenantId: tenant.tenant.id },
-    );
+    const missing = await tenant.api.graphql('query ($tenantId: ID!) { note(tenantId: $tenantId, id: "0199a1f0-0000-7000-8000-000000000000") { id } }', {
+      tenantId: tenant.tenant.id,
+    });
     expect(missing.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
 
     const unknownField = await tenant.api.graphql(

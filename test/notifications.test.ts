@@ -60,7 +60,7 @@ async function notificationsOf(person: { api: SeededMember['api'] }, tenantId: s
 }
 
 describe('live notifications', () => {
-  it("reach the member whose entry was rejected within a second, and never the manager who rejected it", async () => {
+  it('reach the member whose entry was rejected within a second, and never the manager who rejected it', async () => {
     const crew = await team();
     const memberFeed = wsSubscribe<Pushed>(socketOf(crew.member).client, notificationAdded, { t: crew.tenant.id });
     const managerFeed = wsSubscribe<Pushed>(socketOf(crew.manager).client, notificationAdded, { t: crew.tenant.id });
@@ -111,7 +111,7 @@ describe('live notifications', () => {
 });
 
 describe('notifications over REST and GraphQL', () => {
-  it('are the recipient\'s own: listed newest first, marked read one by one or all at once, deleted', async () => {
+  it("are the recipient's own: listed newest first, marked read one by one or all at once, deleted", async () => {
     const crew = await team();
     const first = await submittedEntry(crew, 'first');
     const second = await submittedEntry(crew, 'second');
@@ -170,7 +170,12 @@ describe('notifications over REST and GraphQL', () => {
       expect(mine).toHaveLength(1);
       return mine[0]!;
     });
-    expect(assigned).toMatchObject({ type: 'task.assigned', title: 'A task was assigned to you', body: 'Write the announcement', data: { taskId: task.body.id } });
+    expect(assigned).toMatchObject({
+      type: 'task.assigned',
+      title: 'A task was assigned to you',
+      body: 'Write the announcement',
+      data: { taskId: task.body.id },
+    });
     expect(await notificationsOf(crew.member, crew.tenant.id)).toEqual([]);
 
     const graphql = await crew.colleague.api.graphql<{ notifications: { id: string; type: string }[]; markAllNotificationsRead: { count: number } }>(

@@ -35,7 +35,11 @@ function pathOf(route: (typeof routes)[number], replace?: { param: string; value
     .reduce((path, part) => `${path}/${part}`, '');
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: { code?: string; errors?: { path: string }[] } | undefined }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: { code?: string; errors?: { path: string }[] } | undefined }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${tenant.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -88,7 +92,10 @@ describe('NUL characters, over every route', () => {
         const { status, json } = await call(route.method, pathOf(route), { [field]: 'a\u0000b' });
         if (status === 400) {
           expect(json?.code, `${route.operationId} ${field}`).toBe('VALIDATION_FAILED');
-          expect(json?.errors?.map((error) => error.path), `${route.operationId} ${field}`).toEqual([field]);
+          expect(
+            json?.errors?.map((error) => error.path),
+            `${route.operationId} ${field}`,
+          ).toEqual([field]);
         }
         answers.push(`${route.operationId} ${field} ${status}`);
       }
@@ -105,7 +112,10 @@ describe('NUL characters, over every route', () => {
     const variables = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation ($t: ID!, $c: String!) { createNote(tenantId: $t, input: { content: $c }) { id } }', variables: { t: tenant.id, c: 'a\u0000b' } }),
+      body: JSON.stringify({
+        query: 'mutation ($t: ID!, $c: String!) { createNote(tenantId: $t, input: { content: $c }) { id } }',
+        variables: { t: tenant.id, c: 'a\u0000b' },
+      }),
     });
     expect(variables.status).toBe(400);
     expect(((await variables.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code).toBe('VALIDATION_FAILED');
@@ -114,7 +124,11 @@ describe('NUL characters, over every route', () => {
     const form = new FormData();
     form.append('number', 'a\u0000b');
     form.append('file', new Blob([new Uint8Array([0x25, 0x50, 0x44, 0x46])]), 'x.pdf');
-    const upload = await fetch(`${server.url}/tenants/${tenant.id}/invoices/upload`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}` }, body: form });
+    const upload = await fetch(`${server.url}/tenants/${tenant.id}/invoices/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.key}` },
+      body: form,
+    });
     expect(upload.status).toBe(400);
     const notes = await tenant.api.get<unknown[]>(`/tenants/${tenant.id}/notes`);
     expect(notes.body).toEqual([]);

@@ -43,8 +43,7 @@ function resolve(ref: string): unknown {
 function refsIn(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) {
     for (const item of value) refsIn(item, found);
-  }
-  else if (value && typeof value === 'object') {
+  } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       if (key === '$ref' && typeof item === 'string') found.push(item);
       else refsIn(item, found);

@@ -207,7 +207,10 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
   /** A mailbox sync on a closed loopback port: a run fails at once, touching nothing. */
   Sync: {
     values: async () => ({
-      syncId: await created(tenant.api.post(`/tenants/${t()}/syncs`, { name: 'Walk', host: '127.0.0.1', port: 9, secure: false, username: 'walk', password: 'walk' }), 'a sync'),
+      syncId: await created(
+        tenant.api.post(`/tenants/${t()}/syncs`, { name: 'Walk', host: '127.0.0.1', port: 9, secure: false, username: 'walk', password: 'walk' }),
+        'a sync',
+      ),
     }),
     bodies: { create: () => ({ name: 'Walk', host: '127.0.0.1', port: 9, username: 'u', password: 'p' }), update: () => ({ name: 'Walked' }) },
   },
@@ -215,7 +218,9 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
   Notification: {
     values: async (_action, owner) => ({
       notificationId: (
-        await server.app.db.notification.create({ data: { tenantId: t(), tenantUserId: owner?.tenantUserId ?? other.id, type: 'task.assigned', title: 'Walked' } })
+        await server.app.db.notification.create({
+          data: { tenantId: t(), tenantUserId: owner?.tenantUserId ?? other.id, type: 'task.assigned', title: 'Walked' },
+        })
       ).id,
     }),
   },
@@ -266,7 +271,8 @@ const permissionRoutes = compileRoutes(schema, routeTable).filter((route): route
 
 /** Some role's grant for (action, subject) reaches only own records, or only others': walks tell them apart. */
 const ownershipMatters = ([action, subject]: TenantRoute['access']['permission']): boolean =>
-  Object.hasOwn(ownership, subject) && (['owner', 'admin', 'manager', 'member'] as const).some((role) => ['own', 'others'].includes(reachOf(role, action, subject)));
+  Object.hasOwn(ownership, subject) &&
+  (['owner', 'admin', 'manager', 'member'] as const).some((role) => ['own', 'others'].includes(reachOf(role, action, subject)));
 
 /** The route's path with its parameters filled. */
 const pathOf = (route: CompiledRoute, values: Record<string, string>): string =>
@@ -296,7 +302,8 @@ function missingFixtures(route: TenantRoute): string[] {
   return [
     ...(params.length > 0 && !fixture.values ? [`${subject} values for ${params.join(', ')}`] : []),
     ...(route.body && !fixture.bodies?.[route.action] ? [`a ${route.body.name} body (${subject} bodies.${route.action})`] : []),
-    ...(Object.keys(route.queryArguments).some((name) => !(route.argsSchema.shape[name] as z.ZodType).safeParse(undefined).success) && !fixture.query?.[route.action]
+    ...(Object.keys(route.queryArguments).some((name) => !(route.argsSchema.shape[name] as z.ZodType).safeParse(undefined).success) &&
+    !fixture.query?.[route.action]
       ? [`a query for ${route.action} (${subject} query.${route.action})`]
       : []),
   ];
@@ -367,10 +374,17 @@ describe('the permission matrix, walked against the running API', () => {
     const lacking = permissionRoutes.flatMap((route) => missingFixtures(route).map((what) => `${route.operationId}: ${what}`));
     expect(lacking, 'routes the walk cannot generate').toEqual([]);
     const operationIds = permissionRoutes.map((route) => route.operationId);
-    expect(Object.keys(handWritten).filter((operationId) => !operationIds.includes(operationId)), 'hand-written walks without a route').toEqual([]);
+    expect(
+      Object.keys(handWritten).filter((operationId) => !operationIds.includes(operationId)),
+      'hand-written walks without a route',
+    ).toEqual([]);
     // Every subject with an owner is walked on own and others' records somewhere.
-    const walkedOwners = new Set(permissionRoutes.filter((route) => walksOf(route).some((walk) => walk.own === false)).map((route) => route.access.permission[1]));
-    const limited = Object.keys(ownership).filter((subject) => permissionRoutes.some((route) => route.access.permission[1] === subject && ownershipMatters(route.access.permission)));
+    const walkedOwners = new Set(
+      permissionRoutes.filter((route) => walksOf(route).some((walk) => walk.own === false)).map((route) => route.access.permission[1]),
+    );
+    const limited = Object.keys(ownership).filter((subject) =>
+      permissionRoutes.some((route) => route.access.permission[1] === subject && ownershipMatters(route.access.permission)),
+    );
     expect(limited.filter((subject) => !walkedOwners.has(subject as Subject))).toEqual([]);
   });
 
@@ -399,7 +413,13 @@ describe('the permission matrix, walked against the running API', () => {
 });
 
 describe('ownership beyond the routes: search and relation fields', () => {
-  it.each(['owner', 'admin', 'manager', 'member', 'api key'])("%s finds and reaches exactly the records the matrix lets them read, their own and others'", async (name) => {
+  it.each([
+    'owner',
+    'admin',
+    'manager',
+    'member',
+    'api key',
+  ])("%s finds and reaches exactly the records the matrix lets them read, their own and others'", async (name) => {
     const caller = callers.find((each) => each.name === name);
     if (!caller) throw new Error(`no caller ${name}`);
     const word = `owned${randomBytes(4).toString('hex')}`;
@@ -409,7 +429,12 @@ describe('ownership beyond the routes: search and relation fields', () => {
       const owner = own ? caller : null;
       records.push({ subject: 'Entry', type: 'entries', own, id: await entryOf(owner?.tenantUserId ?? other.id, 'draft', { description: word, projectId }) });
       const invoiceApi = owner?.api ?? tenant.api;
-      records.push({ subject: 'Invoice', type: 'invoices', own, id: await created(invoiceApi.post(`/tenants/${t()}/invoices`, { number: word }), 'an invoice') });
+      records.push({
+        subject: 'Invoice',
+        type: 'invoices',
+        own,
+        id: await created(invoiceApi.post(`/tenants/${t()}/invoices`, { number: word }), 'an invoice'),
+      });
     }
     const readable = records.filter((record) => reaches(caller.role, ['read', record.subject] as TenantRoute['access']['permission'], record.own));
 

@@ -30,7 +30,15 @@ describe('the REST engine', () => {
   it("answers a row that exists only in sofa's routes config, through sofa's router and handler", async () => {
     // A table of one row: no other router knows this path.
     const rows: RouteSpec[] = [
-      { controller: 'note', action: 'findAll', method: 'GET', path: '/tenants/{tenantId}/through-sofa', field: 'Query.notes', status: 200, summary: 'Notes, via sofa' },
+      {
+        controller: 'note',
+        action: 'findAll',
+        method: 'GET',
+        path: '/tenants/{tenantId}/through-sofa',
+        field: 'Query.notes',
+        status: 200,
+        summary: 'Notes, via sofa',
+      },
     ];
     const rest = createRestApi({
       schema: server.app.schema,
@@ -83,8 +91,16 @@ describe('the REST engine', () => {
   });
 
   it("does not reach sofa's own webhook routes (subscriptions by callback)", async () => {
-    for (const [method, path] of [['POST', '/webhook'], ['POST', '/webhook/1'], ['DELETE', '/webhook/1']] as const) {
-      const answer = await tenant.api.request<Json>(method, path, method === 'POST' ? { subscription: 'subscription { x }', url: 'http://127.0.0.1/' } : undefined);
+    for (const [method, path] of [
+      ['POST', '/webhook'],
+      ['POST', '/webhook/1'],
+      ['DELETE', '/webhook/1'],
+    ] as const) {
+      const answer = await tenant.api.request<Json>(
+        method,
+        path,
+        method === 'POST' ? { subscription: 'subscription { x }', url: 'http://127.0.0.1/' } : undefined,
+      );
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.body.code).toBe('NOT_FOUND');
     }
@@ -93,11 +109,17 @@ describe('the REST engine', () => {
 
   it('answers 204 with no body, and 405 with Allow', async () => {
     const note = await tenant.api.post<Note>(`/tenants/${tenant.id}/notes`, { content: 'to go' });
-    const deleted = await fetch(`${server.url}/tenants/${tenant.id}/notes/${note.body.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${tenant.key}` } });
+    const deleted = await fetch(`${server.url}/tenants/${tenant.id}/notes/${note.body.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${tenant.key}` },
+    });
     expect(deleted.status).toBe(204);
     expect(await deleted.text()).toBe('');
     expect(deleted.headers.get('content-type')).toBeNull();
-    const wrong = await fetch(`${server.url}/tenants/${tenant.id}/notes/${note.body.id}`, { method: 'PUT', headers: { authorization: `Bearer ${tenant.key}` } });
+    const wrong = await fetch(`${server.url}/tenants/${tenant.id}/notes/${note.body.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${tenant.key}` },
+    });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, PATCH, DELETE');
   });

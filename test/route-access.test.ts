@@ -43,8 +43,7 @@ function operations(): { method: string; path: string; public: boolean; operatio
   );
 }
 
-const concrete = (path: string, tenantId: string) =>
-  path.replace('{tenantId}', tenantId).replace(/\{[A-Za-z]+\}/g, '0199a1f0-0000-7000-8000-000000000000');
+const concrete = (path: string, tenantId: string) => path.replace('{tenantId}', tenantId).replace(/\{[A-Za-z]+\}/g, '0199a1f0-0000-7000-8000-000000000000');
 
 describe('every route of the OpenAPI document', () => {
   it('answers 401 without credentials unless it is public', async () => {
@@ -60,12 +59,12 @@ describe('every route of the OpenAPI document', () => {
   });
 
   it('marks only the sign-in routes public', () => {
-    expect(operations().filter((route) => route.public).map((route) => route.operationId).sort()).toEqual([
-      'authControllerCallback',
-      'authControllerSession',
-      'authControllerSignIn',
-      'authControllerSignOut',
-    ]);
+    expect(
+      operations()
+        .filter((route) => route.public)
+        .map((route) => route.operationId)
+        .sort(),
+    ).toEqual(['authControllerCallback', 'authControllerSession', 'authControllerSignIn', 'authControllerSignOut']);
   });
 });
 

@@ -48,7 +48,9 @@ async function otherConnections(): Promise<number> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const result = await client.query<{ count: string }>('SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const result = await client.query<{ count: string }>(
+      'SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
     return Number(result.rows[0]?.count);
   } finally {
     await client.end();

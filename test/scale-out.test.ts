@@ -35,7 +35,12 @@ afterAll(async () => {
 });
 
 async function started(role: 'api' | 'worker', env: Record<string, string> = {}): Promise<TallyProcess> {
-  const process = await startTallyProcess(role, seeding.databaseUrl, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', TRUSTED_ORIGINS: seeding.url, ...provider.env, ...env });
+  const process = await startTallyProcess(role, seeding.databaseUrl, {
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    TRUSTED_ORIGINS: seeding.url,
+    ...provider.env,
+    ...env,
+  });
   processes.push(process);
   return process;
 }

@@ -24,15 +24,30 @@ beforeAll(async () => {
   tenant = await step;
   [member, colleague, manager] = [await step.member('member'), await step.member('member'), await step.member('manager')];
   const entry = async (who: SeededMember, description: string, tags: string[] = []) =>
-    (await who.api.post<{ id: string }>(`/tenants/${tenant.id}/entries`, { startedAt: '2026-05-04T09:00:00Z', endedAt: '2026-05-04T10:00:00Z', description, tags })).body.id;
+    (
+      await who.api.post<{ id: string }>(`/tenants/${tenant.id}/entries`, {
+        startedAt: '2026-05-04T09:00:00Z',
+        endedAt: '2026-05-04T10:00:00Z',
+        description,
+        tags,
+      })
+    ).body.id;
   ids.kickoff = await entry(member, 'Kickoff meeting with the marketing team', ['meeting']);
   ids.deploy = await entry(member, 'Deployed the <b>new</b> checkout & payment flow');
   ids.secret = await entry(colleague, 'Salary negotiation preparation');
   ids.meetingOnly = await entry(member, 'Budget review', ['meeting', 'finance']);
-  ids.project = (await manager.api.post<{ id: string }>(`/tenants/${tenant.id}/projects`, { name: 'Marketing relaunch', code: 'MKT', clientName: 'Globex' })).body.id;
+  ids.project = (
+    await manager.api.post<{ id: string }>(`/tenants/${tenant.id}/projects`, { name: 'Marketing relaunch', code: 'MKT', clientName: 'Globex' })
+  ).body.id;
   // An invoice, as uploads and OCR will write them.
   await server.app.db.invoice.create({
-    data: { tenantId: tenant.id, number: 'INV-2026-0042', vendorName: 'Office Supplies Ltd', ocrText: 'Invoice INV-2026-0042 printer paper marketing flyers', uploadedById: manager.id },
+    data: {
+      tenantId: tenant.id,
+      number: 'INV-2026-0042',
+      vendorName: 'Office Supplies Ltd',
+      ocrText: 'Invoice INV-2026-0042 printer paper marketing flyers',
+      uploadedById: manager.id,
+    },
   });
   const other = await seeder(server).tenant();
   await other.api.post(`/tenants/${other.id}/projects`, { name: 'Marketing of another tenant' });
@@ -62,7 +77,9 @@ describe('search', () => {
     expect((await search(member, { q: 'kicko' })).body.map((result) => result.id)).toEqual([ids.kickoff]);
     expect((await search(member, { q: 'meeting -budget', types: 'entries' })).body.map((result) => result.id)).toEqual([ids.kickoff]);
     expect((await search(member, { q: '"checkout & payment"' })).body.map((result) => result.id)).toEqual([ids.deploy]);
-    expect((await search(member, { q: 'finance or kickoff', types: 'entries' })).body.map((result) => result.id).sort()).toEqual([ids.kickoff, ids.meetingOnly].sort());
+    expect((await search(member, { q: 'finance or kickoff', types: 'entries' })).body.map((result) => result.id).sort()).toEqual(
+      [ids.kickoff, ids.meetingOnly].sort(),
+    );
   });
 
   it('gives snippets safe to show as HTML: markup in the text never comes through, the rest is escaped', async () => {

@@ -26,7 +26,11 @@ describe('security headers', () => {
       await fetch(`${server.url}/tenants/${tenant.id}/notes`, { headers: withKey() }),
       await fetch(`${server.url}/tenants/${tenant.id}/notes/nothing`, { headers: withKey() }),
       await fetch(`${server.url}/tenants/${tenant.id}/notes`),
-      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { ...withKey(), 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) }),
+      await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { ...withKey(), 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 401, 200]);
     for (const answer of answers) {
@@ -37,7 +41,7 @@ describe('security headers', () => {
     }
   });
 
-  it("keep GraphiQL and the docs UI out of frames", async () => {
+  it('keep GraphiQL and the docs UI out of frames', async () => {
     const graphiql = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } });
     const docs = await fetch(`${server.url}/docs`);
     for (const page of [graphiql, docs]) {

@@ -30,7 +30,10 @@ describe('tally seed', () => {
     expect(result.code, result.output).toBe(0);
     expect(seconds).toBeLessThan(60);
     expect(result.output).toMatch(/seeded 100000 entries in 2 tenants with 20 members each/);
-    const tenants = [...result.output.matchAll(/^ {2}(seed-\S+) {2}(\S+) {2}(svc_\S+)$/gm)].map((match) => ({ id: match[2] as string, key: match[3] as string }));
+    const tenants = [...result.output.matchAll(/^ {2}(seed-\S+) {2}(\S+) {2}(svc_\S+)$/gm)].map((match) => ({
+      id: match[2] as string,
+      key: match[3] as string,
+    }));
     expect(tenants).toHaveLength(2);
 
     server = await startTestServer({ databaseUrl: database.url });

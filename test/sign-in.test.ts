@@ -173,8 +173,7 @@ describe('cookies, origins and API keys together', () => {
     expect(refused.body.detail).toBe('Requests with a session cookie must come from a trusted origin, not https://evil.example');
     expect((await evil.graphql('{ __typename }')).status).toBe(403);
     expect(
-      (await apiClient(server.url, { cookie: person.cookie }).post(notes, { content: 'x' }, { headers: { referer: 'https://evil.example/page' } }))
-        .status,
+      (await apiClient(server.url, { cookie: person.cookie }).post(notes, { content: 'x' }, { headers: { referer: 'https://evil.example/page' } })).status,
     ).toBe(403);
     // Reads are not refused (browsers cannot read the answer cross-site without CORS).
     expect((await evil.get(notes)).status).toBe(200);
@@ -261,4 +260,3 @@ describe('built-in providers', () => {
     }
   });
 });
-

@@ -32,7 +32,11 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const pdfAttachment = async (label: string) => ({ fileName: `${label}.pdf`, contentType: 'application/pdf', content: await textPdf([`Vendor ${label}`, `Invoice ${label}`, 'Total 10.00 EUR']) });
+const pdfAttachment = async (label: string) => ({
+  fileName: `${label}.pdf`,
+  contentType: 'application/pdf',
+  content: await textPdf([`Vendor ${label}`, `Invoice ${label}`, 'Total 10.00 EUR']),
+});
 const pngAttachment = (label: string) => ({ fileName: `${label}.png`, contentType: 'image/png', content: invoicePng([`Vendor ${label}`, `Invoice ${label}`]) });
 
 /** A mailbox of its own with `messages` in `folder`. */
@@ -132,7 +136,11 @@ describe('a mailbox sync', () => {
   });
 
   it('imports each message once when runs overlap', async () => {
-    const user = await mailboxWith(await Promise.all([1, 2, 3].map(async (n) => mailMessage({ from: 'billing@vendor.test', subject: `Overlap ${n}`, attachments: [await pdfAttachment(`C-${n}`)] }))));
+    const user = await mailboxWith(
+      await Promise.all(
+        [1, 2, 3].map(async (n) => mailMessage({ from: 'billing@vendor.test', subject: `Overlap ${n}`, attachments: [await pdfAttachment(`C-${n}`)] })),
+      ),
+    );
     const sync = await createSync(user);
     const log = createLogger('silent');
     // Three runs at once, straight from the service (a worker would refuse the second job), and one through REST.
@@ -199,7 +207,10 @@ describe('a mailbox sync', () => {
     const database = new pg.Client({ connectionString: server.databaseUrl });
     await database.connect();
     try {
-      const due = await database.query(`SELECT count(*)::int AS n FROM syncs WHERE id = $1 AND "lastSyncedAt" <= now() - "intervalMinutes" * interval '1 minute'`, [sync.id]);
+      const due = await database.query(
+        `SELECT count(*)::int AS n FROM syncs WHERE id = $1 AND "lastSyncedAt" <= now() - "intervalMinutes" * interval '1 minute'`,
+        [sync.id],
+      );
       expect(due.rows[0].n).toBe(0);
     } finally {
       await database.end();
@@ -216,7 +227,9 @@ describe('a mailbox sync', () => {
     } finally {
       await database.end();
     }
-    const graphql = await team.admin.api.graphql<{ syncs: Record<string, unknown>[] }>('query ($t: ID!) { syncs(tenantId: $t) { id username } }', { t: team.tenant.id });
+    const graphql = await team.admin.api.graphql<{ syncs: Record<string, unknown>[] }>('query ($t: ID!) { syncs(tenantId: $t) { id username } }', {
+      t: team.tenant.id,
+    });
     expect(graphql.body.data?.syncs.map((each) => each.id)).toContain(sync.id);
     expect(JSON.stringify((await team.admin.api.get(`/tenants/${team.tenant.id}/syncs/${sync.id}`)).body)).not.toContain('hunter2');
     expect((await team.manager.api.get(`/tenants/${team.tenant.id}/syncs`)).status).toBe(403);
@@ -231,7 +244,10 @@ describe('a mailbox sync', () => {
       for (const host of ['127.0.0.1', 'localhost', '10.0.0.1', '[::1]', '169.254.169.254']) {
         const refused = await tenant.api.post<{ errors: { path: string }[] }>(`/tenants/${tenant.id}/syncs`, { name: 'x', host, username: 'u', password: 'p' });
         expect(refused.status, host).toBe(400);
-        expect(refused.body.errors.map((error) => error.path), host).toEqual(['host']);
+        expect(
+          refused.body.errors.map((error) => error.path),
+          host,
+        ).toEqual(['host']);
       }
     } finally {
       await strict.stop();

@@ -210,7 +210,7 @@ describe('members', () => {
     expect(refused.body.code).toBe('INVALID_STATE');
   });
 
-  it("show rates to those who manage members and to the member, and hide them from the others", async () => {
+  it('show rates to those who manage members and to the member, and hide them from the others', async () => {
     const { tenant, owner } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
     const [first, second] = [await signIn(server, provider), await signIn(server, provider)];
@@ -231,7 +231,12 @@ describe('users/me', () => {
     await owner.api.post(`/tenants/${tenant.tenant.id}/users`, { email: person.user.email, role: 'member' });
     const me = await person.api.get<Membership>(`/tenants/${tenant.tenant.id}/users/me`);
     expect(me.body).toMatchObject({ email: person.user.email, role: 'member', actorType: 'user', tenantId: tenant.tenant.id });
-    expect(me.body.permissions).toEqual(expect.arrayContaining([{ action: 'update', subject: 'Note', own: true }, { action: 'read', subject: 'Tenant', own: false }]));
+    expect(me.body.permissions).toEqual(
+      expect.arrayContaining([
+        { action: 'update', subject: 'Note', own: true },
+        { action: 'read', subject: 'Tenant', own: false },
+      ]),
+    );
     expect(me.body.permissions).not.toContainEqual(expect.objectContaining({ subject: 'ApiKey' }));
   });
 

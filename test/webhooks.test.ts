@@ -289,10 +289,13 @@ describe('a webhook subscription', () => {
     });
     expect(log.body.data!.webhookDeliveries.map((delivery) => delivery.eventType)).toEqual(['note.deleted']);
 
-    const removed = await tenant.api.graphql<{ deleteWebhook: { id: string } }>('mutation ($t: ID!, $id: ID!) { deleteWebhook(tenantId: $t, id: $id) { id } }', {
-      t: tenant.id,
-      id: webhook.id,
-    });
+    const removed = await tenant.api.graphql<{ deleteWebhook: { id: string } }>(
+      'mutation ($t: ID!, $id: ID!) { deleteWebhook(tenantId: $t, id: $id) { id } }',
+      {
+        t: tenant.id,
+        id: webhook.id,
+      },
+    );
     expect(removed.body.data!.deleteWebhook.id).toBe(webhook.id);
     expect((await tenant.api.get(`/tenants/${tenant.id}/webhooks/${webhook.id}`)).status).toBe(404);
   });
@@ -313,7 +316,10 @@ describe('bad input', () => {
     for (const [body, path] of cases) {
       const answer = await tenant.api.post<Problem>(`/tenants/${tenant.id}/webhooks`, body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
-      expect(answer.body.errors?.map((error) => error.path), JSON.stringify(body)).toContain(path);
+      expect(
+        answer.body.errors?.map((error) => error.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await tenant.api.get<Webhook[]>(`/tenants/${tenant.id}/webhooks`)).body).toEqual([]);
   });
@@ -381,7 +387,12 @@ describe('private addresses', () => {
     const port = new URL(target.url).port;
     // A name that was public when saved and points at the machine now (DNS rebinding): what the row says at delivery time.
     const webhook = await strict.app.db.webhookSubscription.create({
-      data: { tenantId: tenant.id, url: `http://localhost:${port}/hook`, events: ['*'], secretEncrypted: createSecretBox(encryptionKey).seal('whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0') },
+      data: {
+        tenantId: tenant.id,
+        url: `http://localhost:${port}/hook`,
+        events: ['*'],
+        secretEncrypted: createSecretBox(encryptionKey).seal('whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0'),
+      },
     });
     await tenant.api.post(`/tenants/${tenant.id}/notes`, { content: 'to the machine itself?' });
     const [delivery] = await eventually(async () => {

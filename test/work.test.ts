@@ -37,7 +37,13 @@ async function eventTypes(subjectId: string): Promise<string[]> {
 
 describe('projects', () => {
   it('are managed by managers, read by members, filtered by status, and archived rather than deleted once they have time', async () => {
-    const created = await manager.api.post<Project>(path('projects'), { name: 'Relaunch', code: 'WEB-1', clientName: 'ACME', hourlyRate: '95.50', budgetHours: 40 });
+    const created = await manager.api.post<Project>(path('projects'), {
+      name: 'Relaunch',
+      code: 'WEB-1',
+      clientName: 'ACME',
+      hourlyRate: '95.50',
+      budgetHours: 40,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Relaunch', code: 'WEB-1', hourlyRate: '95.5', budgetHours: '40', status: 'active', billable: true });
     expect((await member.api.get<Project>(`${path('projects')}/${created.body.id}`)).body.name).toBe('Relaunch');
@@ -52,9 +58,15 @@ describe('projects', () => {
     expect(refused.body.detail).toContain('archive it instead');
     const archived = await manager.api.patch<Project>(`${path('projects')}/${created.body.id}`, { status: 'archived', code: null });
     expect(archived.body).toMatchObject({ status: 'archived', code: null });
-    expect((await manager.api.get<Project[]>(path('projects'), { query: { status: 'archived' } })).body.map((project) => project.id)).toEqual([created.body.id]);
+    expect((await manager.api.get<Project[]>(path('projects'), { query: { status: 'archived' } })).body.map((project) => project.id)).toEqual([
+      created.body.id,
+    ]);
     // An archived project takes no new time.
-    const onArchived = await member.api.post<Problem>(path('entries'), { startedAt: '2026-04-02T09:00:00Z', endedAt: '2026-04-02T10:00:00Z', projectId: created.body.id });
+    const onArchived = await member.api.post<Problem>(path('entries'), {
+      startedAt: '2026-04-02T09:00:00Z',
+      endedAt: '2026-04-02T10:00:00Z',
+      projectId: created.body.id,
+    });
     expect(onArchived.body.errors).toEqual([{ path: 'projectId', message: 'is an archived project' }]);
 
     const empty = await manager.api.post<Project>(path('projects'), { name: 'Empty' });
@@ -148,7 +160,12 @@ describe('task lists and tasks', () => {
       taskId: task.body.id,
     });
     expect(wrong.body.errors).toEqual([{ path: 'taskId', message: 'belongs to another project' }]);
-    const right = await member.api.post(path('entries'), { startedAt: '2026-04-03T09:00:00Z', endedAt: '2026-04-03T10:00:00Z', projectId: first.body.id, taskId: task.body.id });
+    const right = await member.api.post(path('entries'), {
+      startedAt: '2026-04-03T09:00:00Z',
+      endedAt: '2026-04-03T10:00:00Z',
+      projectId: first.body.id,
+      taskId: task.body.id,
+    });
     expect(right.status).toBe(201);
   });
 });
@@ -172,7 +189,10 @@ describe('GraphQL for rich clients', () => {
       totalCount edges { node { id project { name } task { title taskList { name } } vehicle { licensePlate } tenantUser { email } } } } }`;
     const count = async (n: number) => {
       statements.length = 0;
-      const response = await manager.api.graphql<{ entriesConnection: { totalCount: number; edges: { node: { project: { name: string } } }[] } }>(query, { t: tenant.id, n });
+      const response = await manager.api.graphql<{ entriesConnection: { totalCount: number; edges: { node: { project: { name: string } } }[] } }>(query, {
+        t: tenant.id,
+        n,
+      });
       expect(response.body.errors).toBeUndefined();
       expect(response.body.data?.entriesConnection.edges[0]?.node.project.name).toBe('Relations');
       return statements.length;

@@ -47,13 +47,7 @@ const keyFailures = {
   expired: 'The API key has expired',
 } as const;
 
-export function createAuthenticator({
-  apiKeys,
-  resolveSession,
-}: {
-  apiKeys: ApiKeyChecker;
-  resolveSession?: SessionResolver;
-}): Authenticator {
+export function createAuthenticator({ apiKeys, resolveSession }: { apiKeys: ApiKeyChecker; resolveSession?: SessionResolver }): Authenticator {
   return {
     async authenticate(headers, authorization = headers.authorization) {
       if (authorization !== undefined) {

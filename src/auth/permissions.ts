@@ -167,9 +167,7 @@ const grantsByRole: Record<Role, readonly Grant[]> = Object.fromEntries(
   roles.map((role) => [
     role,
     Object.freeze(
-      Object.entries(matrix[role]).flatMap(([subject, specs]) =>
-        ((specs ?? []) as readonly string[]).map((spec) => parseSpec(subject as Subject, spec)),
-      ),
+      Object.entries(matrix[role]).flatMap(([subject, specs]) => ((specs ?? []) as readonly string[]).map((spec) => parseSpec(subject as Subject, spec))),
     ),
   ]),
 ) as Record<Role, readonly Grant[]>;

@@ -82,8 +82,7 @@ export interface TenantAccess {
 }
 
 /** The refusal every layer uses, so that REST, GraphQL and jobs word it alike. */
-export const permissionRefusal = (action: string, subject: string): AppError =>
-  forbidden(`You may not ${action} ${subject} in this tenant`);
+export const permissionRefusal = (action: string, subject: string): AppError => forbidden(`You may not ${action} ${subject} in this tenant`);
 
 const isOwned = (subject: Subject): subject is OwnedSubject => Object.hasOwn(ownership, subject);
 
@@ -91,12 +90,7 @@ const isOwned = (subject: Subject): subject is OwnedSubject => Object.hasOwn(own
 const column = (alias: string, field: string): string => `${alias}."${field}"`;
 
 /** The access of a role already decided (by the guard below; tests build it directly). */
-export function accessFor(
-  tenant: TenantRecord,
-  actor: Actor,
-  role: Role,
-  tenantUserId: string | null,
-): TenantAccess {
+export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenantUserId: string | null): TenantAccess {
   const tenantId = tenant.id;
   /** The owner condition of (action, subject), or null when every record of the tenant is reachable. */
   function ownerCondition(action: ActionOn<Subject>, subject: Subject): { field: string; reach: 'own' | 'others' } | null {
@@ -195,10 +189,7 @@ export async function resolveTenantAccess(db: Db, actor: Actor, tenantId: string
       name: true,
       slug: true,
       status: true,
-      users:
-        actor.type === 'user'
-          ? { where: { userId: actor.userId, status: 'active' }, select: { id: true, role: true }, take: 1 }
-          : false,
+      users: actor.type === 'user' ? { where: { userId: actor.userId, status: 'active' }, select: { id: true, role: true }, take: 1 } : false,
     },
   });
   if (!tenant) throw notFound('Tenant', tenantId);

@@ -168,10 +168,7 @@ async function setSuperadmin(config: Config, args: string[], isSuperadmin: boole
     await withData(config, ({ services }) => services.admin.setSuperadminByEmail(systemActor('cli'), email, isSuperadmin));
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') {
-      throw new AppError(
-        'NOT_FOUND',
-        `No user ${email.toLowerCase()} yet: they must sign in first (or put the address in SUPERADMIN_EMAILS)`,
-      );
+      throw new AppError('NOT_FOUND', `No user ${email.toLowerCase()} yet: they must sign in first (or put the address in SUPERADMIN_EMAILS)`);
     }
     throw error;
   }

@@ -38,16 +38,122 @@ function appendRow(columns: unknown[][], row: readonly unknown[]): void {
   for (const [column, values] of columns.entries()) values.push(row[column]);
 }
 
-const firstNames = ['Ada', 'Ben', 'Chloe', 'David', 'Elif', 'Femi', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Kira', 'Liam', 'Mara', 'Noah', 'Olga', 'Paul', 'Rosa', 'Sami', 'Tara', 'Umar', 'Vera', 'Wim', 'Yara', 'Zoe'];
-const lastNames = ['Adler', 'Berg', 'Costa', 'Dahl', 'Engel', 'Fox', 'Gruber', 'Hahn', 'Ito', 'Jansen', 'Klein', 'Lind', 'Moreau', 'Novak', 'Olsen', 'Price', 'Quinn', 'Roth', 'Stein', 'Torres', 'Ulrich', 'Vogel', 'Weber', 'Young'];
+const firstNames = [
+  'Ada',
+  'Ben',
+  'Chloe',
+  'David',
+  'Elif',
+  'Femi',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Mara',
+  'Noah',
+  'Olga',
+  'Paul',
+  'Rosa',
+  'Sami',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wim',
+  'Yara',
+  'Zoe',
+];
+const lastNames = [
+  'Adler',
+  'Berg',
+  'Costa',
+  'Dahl',
+  'Engel',
+  'Fox',
+  'Gruber',
+  'Hahn',
+  'Ito',
+  'Jansen',
+  'Klein',
+  'Lind',
+  'Moreau',
+  'Novak',
+  'Olsen',
+  'Price',
+  'Quinn',
+  'Roth',
+  'Stein',
+  'Torres',
+  'Ulrich',
+  'Vogel',
+  'Weber',
+  'Young',
+];
 const clients = ['ACME', 'Globex', 'Initech', 'Umbrella', 'Stark Industries', 'Wayne Enterprises', 'Hooli', 'Soylent', 'Tyrell', 'Cyberdyne'];
-const projectKinds = ['Website relaunch', 'Mobile app', 'Data migration', 'Brand refresh', 'Support retainer', 'Security audit', 'Shop integration', 'Reporting', 'Onboarding', 'Infrastructure'];
-const verbs = ['Reviewed', 'Implemented', 'Discussed', 'Fixed', 'Designed', 'Tested', 'Documented', 'Planned', 'Deployed', 'Refactored', 'Prepared', 'Analysed'];
-const objects = ['the checkout flow', 'invoice export', 'login page', 'search results', 'API pagination', 'the weekly report', 'database indexes', 'onboarding emails', 'the style guide', 'release notes', 'customer feedback', 'the sprint backlog', 'payment webhooks', 'timesheet approval'];
-const contexts = ['with the client', 'in the team meeting', 'after the standup', 'for the next release', 'on site', 'remotely', 'before the deadline', 'with design', 'in a workshop', ''];
+const projectKinds = [
+  'Website relaunch',
+  'Mobile app',
+  'Data migration',
+  'Brand refresh',
+  'Support retainer',
+  'Security audit',
+  'Shop integration',
+  'Reporting',
+  'Onboarding',
+  'Infrastructure',
+];
+const verbs = [
+  'Reviewed',
+  'Implemented',
+  'Discussed',
+  'Fixed',
+  'Designed',
+  'Tested',
+  'Documented',
+  'Planned',
+  'Deployed',
+  'Refactored',
+  'Prepared',
+  'Analysed',
+];
+const objects = [
+  'the checkout flow',
+  'invoice export',
+  'login page',
+  'search results',
+  'API pagination',
+  'the weekly report',
+  'database indexes',
+  'onboarding emails',
+  'the style guide',
+  'release notes',
+  'customer feedback',
+  'the sprint backlog',
+  'payment webhooks',
+  'timesheet approval',
+];
+const contexts = [
+  'with the client',
+  'in the team meeting',
+  'after the standup',
+  'for the next release',
+  'on site',
+  'remotely',
+  'before the deadline',
+  'with design',
+  'in a workshop',
+  '',
+];
 const tagWords = ['meeting', 'development', 'design', 'support', 'travel', 'review', 'planning', 'testing', 'ops', 'research'];
 const rejectionReasons = ['Please add the project', 'Wrong day', 'Break missing', 'Split this into two entries', 'Which task was this?'];
-const makes = [['Volkswagen', 'Transporter', 'diesel'], ['Renault', 'Zoe', 'electric'], ['Ford', 'Transit', 'diesel'], ['Tesla', 'Model 3', 'electric'], ['Toyota', 'Corolla', 'hybrid']];
+const makes = [
+  ['Volkswagen', 'Transporter', 'diesel'],
+  ['Renault', 'Zoe', 'electric'],
+  ['Ford', 'Transit', 'diesel'],
+  ['Tesla', 'Model 3', 'electric'],
+  ['Toyota', 'Corolla', 'hybrid'],
+];
 
 /** A seeded generator, so that the same numbers give the same data. */
 function randomSource(seed: number): () => number {
@@ -94,7 +200,12 @@ async function insertColumns(sql: Sql, table: string, columns: [name: string, ty
 export async function seed(services: Services, sql: Sql, options: SeedOptions): Promise<SeededTenantSummary[]> {
   const random = randomSource(options.tenants * 7919 + options.users * 104729 + options.entries);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const bar = options.progress ? new cliProgress.SingleBar({ format: 'seeding |{bar}| {value}/{total} entries | {eta_formatted} left', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  const bar = options.progress
+    ? new cliProgress.SingleBar(
+        { format: 'seeding |{bar}| {value}/{total} entries | {eta_formatted} left', hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
   bar?.start(options.entries, 0);
   const run = randomBytes(3).toString('hex');
   const summaries: SeededTenantSummary[] = [];
@@ -119,7 +230,17 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       const role = index === 0 ? 'owner' : index < 3 ? 'manager' : 'member';
       appendRow(memberRows, [member.id, tenant.id, userId, email, name, role, 'active', member.rate]);
     }
-    await insertColumns(sql, 'users', [['id', 'text'], ['name', 'text'], ['email', 'text'], ['emailVerified', 'boolean']], userRows);
+    await insertColumns(
+      sql,
+      'users',
+      [
+        ['id', 'text'],
+        ['name', 'text'],
+        ['email', 'text'],
+        ['emailVerified', 'boolean'],
+      ],
+      userRows,
+    );
     await sql.query(
       `INSERT INTO tenant_users (id, "tenantId", "userId", email, name, role, status, "hourlyRate", "updatedAt")
        SELECT id, "tenantId", "userId", email, name, role::"TenantRole", status::"TenantUserStatus", "hourlyRate", now()
@@ -138,7 +259,17 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       await sql.query(
         `INSERT INTO projects (id, "tenantId", name, code, "clientName", "hourlyRate", "budgetHours", billable, status, "createdAt", "updatedAt")
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::"ProjectStatus", now() - interval '760 days', now())`,
-        [id, tenant.id, `${pick(projectKinds)} for ${client}`, `P${tenantIndex + 1}-${index + 1}`, client, rate, 100 + index * 20, random() < 0.85, index % 7 === 6 ? 'archived' : 'active'],
+        [
+          id,
+          tenant.id,
+          `${pick(projectKinds)} for ${client}`,
+          `P${tenantIndex + 1}-${index + 1}`,
+          client,
+          rate,
+          100 + index * 20,
+          random() < 0.85,
+          index % 7 === 6 ? 'archived' : 'active',
+        ],
       );
       const tasks: string[] = [];
       const listId = uuidv7At(now - 750 * dayMs + index, random);
@@ -149,7 +280,16 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
         await sql.query(
           `INSERT INTO tasks (id, "tenantId", "taskListId", title, status, "assigneeId", position, "completedAt", "updatedAt")
            VALUES ($1, $2, $3, $4, $5::"TaskStatus", $6, $7, $8, now())`,
-          [taskId, tenant.id, listId, `${pick(verbs)} ${pick(objects)}`, status, pick(members).id, taskIndex, status === 'done' ? new Date(now - random() * 300 * dayMs) : null],
+          [
+            taskId,
+            tenant.id,
+            listId,
+            `${pick(verbs)} ${pick(objects)}`,
+            status,
+            pick(members).id,
+            taskIndex,
+            status === 'done' ? new Date(now - random() * 300 * dayMs) : null,
+          ],
         );
         tasks.push(taskId);
       }
@@ -172,11 +312,28 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
     const reviewers = members.slice(1, 3).length > 0 ? members.slice(1, 3) : members.slice(0, 1);
     const share = Math.floor(options.entries / options.tenants) + (tenantIndex < options.entries % options.tenants ? 1 : 0);
     const columns: [string, string][] = [
-      ['id', 'text'], ['tenantId', 'text'], ['tenantUserId', 'text'], ['projectId', 'text'], ['taskId', 'text'], ['vehicleId', 'text'],
-      ['distanceKm', 'numeric'], ['startedAt', 'timestamp'], ['endedAt', 'timestamp'], ['breakMinutes', 'int'], ['durationMinutes', 'int'],
-      ['description', 'text'], ['billable', 'boolean'], ['tags', 'text'], ['hourlyRate', 'numeric'], ['status', 'text'],
-      ['submittedAt', 'timestamp'], ['reviewedById', 'text'], ['reviewedAt', 'timestamp'], ['rejectionReason', 'text'],
-      ['createdAt', 'timestamp'], ['updatedAt', 'timestamp'],
+      ['id', 'text'],
+      ['tenantId', 'text'],
+      ['tenantUserId', 'text'],
+      ['projectId', 'text'],
+      ['taskId', 'text'],
+      ['vehicleId', 'text'],
+      ['distanceKm', 'numeric'],
+      ['startedAt', 'timestamp'],
+      ['endedAt', 'timestamp'],
+      ['breakMinutes', 'int'],
+      ['durationMinutes', 'int'],
+      ['description', 'text'],
+      ['billable', 'boolean'],
+      ['tags', 'text'],
+      ['hourlyRate', 'numeric'],
+      ['status', 'text'],
+      ['submittedAt', 'timestamp'],
+      ['reviewedById', 'text'],
+      ['reviewedAt', 'timestamp'],
+      ['rejectionReason', 'text'],
+      ['createdAt', 'timestamp'],
+      ['updatedAt', 'timestamp'],
     ];
     for (let done = 0; done < share; done += batchSize) {
       const count = Math.min(batchSize, share - done);

@@ -69,11 +69,7 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
     adapter: new PrismaPg(pool),
     // Colourless, stack-free messages: the pretty format captures a stack trace on every query.
     errorFormat: 'minimal',
-    log: [
-      { level: 'warn', emit: 'event' },
-      { level: 'error', emit: 'event' },
-      ...(onQuery ? [{ level: 'query' as const, emit: 'event' as const }] : []),
-    ],
+    log: [{ level: 'warn', emit: 'event' }, { level: 'error', emit: 'event' }, ...(onQuery ? [{ level: 'query' as const, emit: 'event' as const }] : [])],
   });
   db.$on('warn', (event) => log.warn({ prisma: event.message }, 'prisma warning'));
   // Every failed statement surfaces where it was run: the request logs it once, with its requestId and what it

@@ -43,7 +43,12 @@ function fakeTable(parents: Map<number, number | undefined>): ProcessTable & { i
 
 describe('an embedded PostgreSQL found running', () => {
   it('is shared while the Tally process that started it lives', async () => {
-    const table = fakeTable(new Map([[postgresPid, tallyPid], [tallyPid, 1]]));
+    const table = fakeTable(
+      new Map([
+        [postgresPid, tallyPid],
+        [tallyPid, 1],
+      ]),
+    );
     expect(await inspectExistingServer(clusterWithLockFile(), log, table)).toEqual({ kind: 'shared', pid: postgresPid, port: 54321 });
     expect(table.interrupted).toEqual([]);
   });

@@ -91,9 +91,7 @@ function assertReachable(directory: string, runAs: RunAs): void {
   for (;;) {
     const stat = fs.statSync(current);
     const searchable =
-      (stat.mode & 0o001) !== 0 ||
-      (stat.uid === runAs.uid && (stat.mode & 0o100) !== 0) ||
-      (stat.gid === runAs.gid && (stat.mode & 0o010) !== 0);
+      (stat.mode & 0o001) !== 0 || (stat.uid === runAs.uid && (stat.mode & 0o100) !== 0) || (stat.gid === runAs.gid && (stat.mode & 0o010) !== 0);
     if (!searchable) {
       throw new Error(
         `The embedded PostgreSQL runs as user "postgres" (Tally is running as root), which cannot enter ${current}. ` +
@@ -190,14 +188,7 @@ function initialiseCluster(binaries: Binaries, clusterDir: string, runAs: RunAs 
   try {
     execFileSync(
       binaries.initdb,
-      [
-        `--pgdata=${clusterDir}`,
-        `--username=${superuser}`,
-        '--auth=scram-sha-256',
-        `--pwfile=${scratchPasswordFile}`,
-        '--encoding=UTF8',
-        '--no-locale',
-      ],
+      [`--pgdata=${clusterDir}`, `--username=${superuser}`, '--auth=scram-sha-256', `--pwfile=${scratchPasswordFile}`, '--encoding=UTF8', '--no-locale'],
       { ...(runAs ?? {}), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
     );
   } catch (error) {
@@ -210,11 +201,7 @@ function initialiseCluster(binaries: Binaries, clusterDir: string, runAs: RunAs 
   log.info({ clusterDir }, 'initialised the embedded PostgreSQL cluster');
 }
 
-async function waitUntilReady(
-  url: string,
-  child: ChildProcess,
-  recentOutput: () => string,
-): Promise<void> {
+async function waitUntilReady(url: string, child: ChildProcess, recentOutput: () => string): Promise<void> {
   const deadline = Date.now() + startTimeoutMs;
   let exited = false;
   child.once('exit', () => {

@@ -40,9 +40,7 @@ export function readMigrations(directory = migrationsDirectory): MigrationList {
         path: name,
         migrationFile: {
           path: 'migration.sql',
-          content: fs.existsSync(file)
-            ? { tag: 'ok' as const, value: fs.readFileSync(file, 'utf8') }
-            : { tag: 'error' as const, value: `${file} is missing` },
+          content: fs.existsSync(file) ? { tag: 'ok' as const, value: fs.readFileSync(file, 'utf8') } : { tag: 'error' as const, value: `${file} is missing` },
         },
       };
     }),

@@ -76,9 +76,7 @@ export async function migrateDatabase(databaseUrl: string, log: Logger, director
   try {
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
     await client.query(bookkeepingTable);
-    const { rows } = await client.query<AppliedRow>(
-      'SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"',
-    );
+    const { rows } = await client.query<AppliedRow>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations"');
     const unfinished = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
     if (unfinished.length > 0) {
       // Left by `prisma migrate deploy` (which does not use transactions): a person must look at it.
@@ -100,10 +98,11 @@ export async function migrateDatabase(databaseUrl: string, log: Logger, director
       await client.query('BEGIN');
       try {
         const id = randomUUID();
-        await client.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
-          [id, migration.checksum, migration.name],
-        );
+        await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [
+          id,
+          migration.checksum,
+          migration.name,
+        ]);
         await client.query(migration.sql);
         await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
         await client.query('COMMIT');

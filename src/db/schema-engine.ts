@@ -162,8 +162,7 @@ function patchAdapter(adapter: SqlDriverAdapter, pool: pg.Pool): SqlDriverAdapte
   markCharColumns(adapter);
   runScriptsWhole(adapter, pool);
   const startTransaction = adapter.startTransaction.bind(adapter);
-  adapter.startTransaction = async (...args: Parameters<typeof startTransaction>): Promise<Transaction> =>
-    markCharColumns(await startTransaction(...args));
+  adapter.startTransaction = async (...args: Parameters<typeof startTransaction>): Promise<Transaction> => markCharColumns(await startTransaction(...args));
   return adapter;
 }
 
@@ -228,7 +227,6 @@ class MigrationAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
     if (!this.shadowDatabases.delete(name)) return;
     await runStatement(this.config, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
   }
-
 }
 
 export interface SchemaFile {
@@ -237,11 +235,7 @@ export interface SchemaFile {
 }
 
 /** Runs `work` with a schema engine connected to `databaseUrl`, then frees it and any shadow database. */
-export async function withSchemaEngine<T>(
-  databaseUrl: string,
-  schema: SchemaFile,
-  work: (engine: SchemaEngine) => Promise<T>,
-): Promise<T> {
+export async function withSchemaEngine<T>(databaseUrl: string, schema: SchemaFile, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   await loadWasm();
   const factory = new MigrationAdapterFactory(poolConfigOf(databaseUrl));
   const engine = await engineBindings.SchemaEngine.new(

@@ -14,9 +14,24 @@ import { AppError } from '../lib/errors.js';
  * closed the connection).
  */
 const unavailableCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
-  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006', '53300',
-  'P1001', 'P1002', 'P1017',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '53300',
+  'P1001',
+  'P1002',
+  'P1017',
 ]);
 /** What Prisma's driver adapter calls the same failures (`meta.driverAdapterError.cause.kind`). */
 const unavailableKinds = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);

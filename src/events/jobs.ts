@@ -87,14 +87,7 @@ async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinition[]): P
  * process's pool (no extra connections, no polling); worker processes get
  * pg-boss's own pool and its LISTEN connection.
  */
-export async function startJobs({
-  databaseUrl,
-  sql,
-  log,
-  queues,
-  works,
-  superviseIntervalSeconds = 10,
-}: StartJobsOptions): Promise<JobRunner> {
+export async function startJobs({ databaseUrl, sql, log, queues, works, superviseIntervalSeconds = 10 }: StartJobsOptions): Promise<JobRunner> {
   const common: ConstructorOptions = { schema: jobSchema, schedule: false };
   const options: ConstructorOptions = works
     ? {

@@ -64,9 +64,7 @@ export interface EventInput {
 
 /** Dates become ISO strings, decimals strings, bigints strings: the JSON the API itself returns. */
 function toJsonValue(value: unknown): Prisma.InputJsonValue {
-  return JSON.parse(
-    JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)),
-  ) as Prisma.InputJsonValue;
+  return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))) as Prisma.InputJsonValue;
 }
 
 /** Writes one event row inside the caller's transaction. */

@@ -5,7 +5,6 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { unauthenticated } from '../lib/errors.js';
 
-
 /** What every resolver gets. Built per request after the authentication gate has run. */
 export interface GraphQLContext {
   requestId: string;
@@ -44,7 +43,10 @@ export function createGraphQLContext({ db, services }: ContextDependencies, requ
   const entered: TenantAccess[] = [];
   /** Keeps the guard's answer; the callback is attached before any caller awaits it, so it runs first. */
   const remembered = (access: Promise<TenantAccess>): Promise<TenantAccess> => {
-    access.then((granted) => entered.push(granted), () => undefined); // a refusal is handled by whoever asked
+    access.then(
+      (granted) => entered.push(granted),
+      () => undefined,
+    ); // a refusal is handled by whoever asked
     return access;
   };
   const { knownTenant, ...identity } = request;

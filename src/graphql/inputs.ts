@@ -67,10 +67,7 @@ function inputType(schema: StrictObject, name: string, description: string): obj
       fields: (t) =>
         Object.fromEntries(
           Object.entries(schema.shape).map(([key, field]) => {
-            const { type, required, defaultValue, description: fieldDescription } = describeField(
-              field as z.ZodType,
-              `${name}.${key}`,
-            );
+            const { type, required, defaultValue, description: fieldDescription } = describeField(field as z.ZodType, `${name}.${key}`);
             return [
               key,
               t.field({
@@ -142,4 +139,3 @@ export function argsFrom<Shape extends z.ZodRawShape>(
     }),
   ) as unknown as InputFieldsFromShape<Types, z.input<StrictObject<Shape>>, 'Arg'>;
 }
-

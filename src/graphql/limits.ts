@@ -24,11 +24,7 @@ import {
 export const maxQueryDepth = 12;
 export const maxAliases = 30;
 
-function depthOf(
-  selectionSet: SelectionSetNode | undefined,
-  fragments: Record<string, FragmentDefinitionNode>,
-  visiting: Set<string>,
-): number {
+function depthOf(selectionSet: SelectionSetNode | undefined, fragments: Record<string, FragmentDefinitionNode>, visiting: Set<string>): number {
   if (!selectionSet) return 0;
   let deepest = 0;
   for (const selection of selectionSet.selections) {
@@ -60,7 +56,16 @@ function fragmentsOf(document: DocumentNode): Record<string, FragmentDefinitionN
 
 /** How deep the standard introspection query is (with descriptions, deprecations and all). */
 export const maxIntrospectionDepth = (() => {
-  const document = parse(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }));
+  const document = parse(
+    getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    }),
+  );
   const fragments = fragmentsOf(document);
   return Math.max(
     ...document.definitions.map((definition) => (definition.kind === Kind.OPERATION_DEFINITION ? depthOf(definition.selectionSet, fragments, new Set()) : 0)),

@@ -82,7 +82,12 @@ export interface TenantOperation<Schema extends StrictObject> {
   /** Arguments, scope and extensions, to spread into a field definition. */
   field(t: { arg: ArgBuilder<Types> }): {
     args: FieldArgs<Schema>;
-    authScopes: (parent: unknown, args: { tenantId: string }, context: GraphQLContext, info: GraphQLResolveInfo) => { tenantPermission: TenantPermission } | true;
+    authScopes: (
+      parent: unknown,
+      args: { tenantId: string },
+      context: GraphQLContext,
+      info: GraphQLResolveInfo,
+    ) => { tenantPermission: TenantPermission } | true;
     extensions: FieldExtensions;
   };
   /** The resolver of a plain field. */
@@ -92,13 +97,7 @@ export interface TenantOperation<Schema extends StrictObject> {
   /** The resolver of a Prisma field or connection: `query` carries the selection, to spread into the Prisma call. */
   resolveQuery<Query, Result>(
     run: (input: z.output<Schema>, access: TenantAccess, query: Query, context: GraphQLContext) => Promise<Result>,
-  ): (
-    query: Query,
-    parent: unknown,
-    args: object,
-    context: GraphQLContext,
-    info: GraphQLResolveInfo,
-  ) => Promise<Result>;
+  ): (query: Query, parent: unknown, args: object, context: GraphQLContext, info: GraphQLResolveInfo) => Promise<Result>;
   /** The `subscribe` of a subscription field: the stream of what it pushes. */
   subscribe<Item>(
     run: (input: z.output<Schema>, access: TenantAccess, context: GraphQLContext) => Promise<AsyncIterable<Item>>,
@@ -151,20 +150,11 @@ export interface PlainOperation<Schema extends StrictObject> {
   ): (parent: unknown, args: object, context: GraphQLContext, info: GraphQLResolveInfo) => Promise<Result>;
   resolveQuery<Query, Result>(
     run: (input: z.output<Schema>, actor: Actor, query: Query, context: GraphQLContext) => Promise<Result>,
-  ): (
-    query: Query,
-    parent: unknown,
-    args: object,
-    context: GraphQLContext,
-    info: GraphQLResolveInfo,
-  ) => Promise<Result>;
+  ): (query: Query, parent: unknown, args: object, context: GraphQLContext, info: GraphQLResolveInfo) => Promise<Result>;
 }
 
 /** An operation outside any tenant (/tenants, /admin): for any caller, or for superadmins only. */
-export function plainOperation<Schema extends StrictObject>(
-  schema: Schema,
-  access: 'authenticated' | 'superadmin' = 'authenticated',
-): PlainOperation<Schema> {
+export function plainOperation<Schema extends StrictObject>(schema: Schema, access: 'authenticated' | 'superadmin' = 'authenticated'): PlainOperation<Schema> {
   const extensions = { argsSchema: schema, access } satisfies OperationExtensions;
   return {
     field: (t) => ({

@@ -66,10 +66,7 @@ export type QueryFieldSpec =
       names?: { connection: string; edge: string };
     });
 
-export type MutationFieldSpec =
-  | (Described & { create: WithInput })
-  | (Described & { update: WithIdAndInput })
-  | (Described & { remove: WithId });
+export type MutationFieldSpec = (Described & { create: WithInput }) | (Described & { update: WithIdAndInput }) | (Described & { remove: WithId });
 
 /** The service method a field of this kind calls, with the input its schema validates. */
 type MethodFor<Field> = Field extends { list: infer Schema extends TenantArgs }
@@ -168,9 +165,7 @@ function plainField(model: ModelName, spec: LooseSpec, name: string, kind: Plain
       type: many ? [model] : model,
       description,
       ...operation.field(fields),
-      resolve: operation.resolveQuery((input, access, query: Query, { services }) =>
-        run(services)(access, ...argumentsOf(input as AnyInput), query),
-      ),
+      resolve: operation.resolveQuery((input, access, query: Query, { services }) => run(services)(access, ...argumentsOf(input as AnyInput), query)),
     }) as never;
   };
   if (root === 'Query') builder.queryField(name, define);

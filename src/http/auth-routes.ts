@@ -126,14 +126,8 @@ const signIn = nativeRoute({
   publicBudget: 'sign-in',
   parameters: z.strictObject({
     provider,
-    callbackUrl: z
-      .string()
-      .optional()
-      .describe('Where to go once signed in: a path on this server, or a URL of a trusted origin. Default /api/auth/session'),
-    errorCallbackUrl: z
-      .string()
-      .optional()
-      .describe('Where to go when sign-in fails (`?error=<code>` is added). Default /api/auth/error'),
+    callbackUrl: z.string().optional().describe('Where to go once signed in: a path on this server, or a URL of a trusted origin. Default /api/auth/session'),
+    errorCallbackUrl: z.string().optional().describe('Where to go when sign-in fails (`?error=<code>` is added). Default /api/auth/error'),
   }),
   responses: {
     '302': { description: "To the provider's consent screen", headers: { location: 'The provider URL', 'set-cookie': 'The sign-in state cookie' } },

@@ -79,9 +79,7 @@ export function createDocsHandler(document: OpenApiDocument): DocsHandler {
   // The YAML form (and the YAML library) only when someone asks for it.
   let yaml: Promise<Cached> | undefined;
   const yamlDocument = (): Promise<Cached> =>
-    (yaml ??= import('yaml').then(({ stringify }) =>
-      cached(stringify(document, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
-    ));
+    (yaml ??= import('yaml').then(({ stringify }) => cached(stringify(document, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8')));
   const assetCache = new Map<string, Cached>();
 
   return {

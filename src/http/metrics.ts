@@ -30,7 +30,12 @@ export interface Metrics {
 export function createMetrics({ poolUse, queueDepths }: { poolUse: () => PoolUse; queueDepths: () => Promise<QueueDepth[]> }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tally_' });
-  const requests = new Counter({ name: 'tally_http_requests_total', help: 'HTTP requests answered', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'tally_http_requests_total',
+    help: 'HTTP requests answered',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'tally_http_request_duration_seconds',
     help: 'Time to answer an HTTP request',
@@ -38,7 +43,12 @@ export function createMetrics({ poolUse, queueDepths }: { poolUse: () => PoolUse
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const operations = new Counter({ name: 'tally_graphql_operations_total', help: 'GraphQL operations run at /graphql', labelNames: ['type', 'outcome'], registers: [registry] });
+  const operations = new Counter({
+    name: 'tally_graphql_operations_total',
+    help: 'GraphQL operations run at /graphql',
+    labelNames: ['type', 'outcome'],
+    registers: [registry],
+  });
   const jobs = new Counter({ name: 'tally_jobs_total', help: 'Jobs finished by this worker process', labelNames: ['queue', 'outcome'], registers: [registry] });
   new Gauge({
     name: 'tally_db_pool_connections',

@@ -59,7 +59,15 @@ function callerKey(actor: Actor): string | undefined {
   }
 }
 
-export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<Config, 'rateLimitPerMinute' | 'authRateLimitPerMinute'>; log: Logger }): RateLimits {
+export function createRateLimits({
+  sql,
+  config,
+  log,
+}: {
+  sql: Sql;
+  config: Pick<Config, 'rateLimitPerMinute' | 'authRateLimitPerMinute'>;
+  log: Logger;
+}): RateLimits {
   // rate-limiter-flexible speaks to a pg Pool; ours goes through the app's pool, statement by statement.
   const storeClient = {
     async query({ text, values }: { text: string; values?: unknown[] }) {
@@ -194,7 +202,9 @@ export function createRateLimits({ sql, config, log }: { sql: Sql; config: Pick<
     const refusedHeaders = { ...headers, 'retry-after': String(retryAfter) };
     return {
       headers: refusedHeaders,
-      refusal: new AppError('RATE_LIMITED', `Too many requests ${what}: at most ${store.points} a minute; try again in ${retryAfter} s`, { headers: refusedHeaders }),
+      refusal: new AppError('RATE_LIMITED', `Too many requests ${what}: at most ${store.points} a minute; try again in ${retryAfter} s`, {
+        headers: refusedHeaders,
+      }),
     };
   }
 

@@ -100,7 +100,6 @@ function graphqlRefusal(error: AppError, requestId: string): HttpResult {
   };
 }
 
-
 /** Whether the request carries `Bearer <token>`, compared in constant time. */
 function bearerIs(request: IncomingMessage, token: string | undefined): boolean {
   if (!token) return false;

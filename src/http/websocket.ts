@@ -103,7 +103,12 @@ async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credent
         const fromParams = context.connectionParams?.authorization;
         const authorization = typeof fromParams === 'string' ? fromParams : request.headers.authorization;
         const connectionId = randomUUID();
-        const state: RequestState = { requestId: connectionId, log: app.log.child({ connectionId }), actor: null, clientAddress: app.gate.clientAddress(request) };
+        const state: RequestState = {
+          requestId: connectionId,
+          log: app.log.child({ connectionId }),
+          actor: null,
+          clientAddress: app.gate.clientAddress(request),
+        };
         // The same gate as HTTP; the session cookie of an upgrade must come from a trusted origin even though it is a GET.
         const admitted = await app.gate.admit(request, state, { authorization, originAlways: true });
         if ('error' in admitted) {

@@ -41,13 +41,8 @@ const decimalPattern = /^-?\d{1,12}(\.\d{1,4})?$/;
 export const fields = {
   id: (description?: string) => hinted(z.string().trim().min(1).max(64), 'ID', description),
   dateTime: (description?: string) =>
-    hinted(
-      z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset, e.g. 2026-01-31T09:00:00Z' }),
-      'DateTime',
-      description,
-    ),
-  date: (description?: string) =>
-    hinted(z.iso.date({ error: 'must be a date like 2026-01-31' }), 'Date', description),
+    hinted(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with offset, e.g. 2026-01-31T09:00:00Z' }), 'DateTime', description),
+  date: (description?: string) => hinted(z.iso.date({ error: 'must be a date like 2026-01-31' }), 'Date', description),
   /** A bound of a period: a date (a whole day in the tenant's time zone) or an exact date-time. */
   dateOrDateTime: (description?: string) =>
     hinted(
@@ -171,9 +166,7 @@ export function namedInputJsonSchemas(roots: readonly string[]): Record<string, 
     referencedNames(schema, references);
     pending.push(...references);
   }
-  return Object.fromEntries(
-    [...wanted].sort().map((name) => [name, withoutDialect(schemas[name] as JsonSchema)]),
-  );
+  return Object.fromEntries([...wanted].sort().map((name) => [name, withoutDialect(schemas[name] as JsonSchema)]));
 }
 
 /** One argument's JSON Schema (for an OpenAPI parameter). */

@@ -71,28 +71,23 @@ export class AppError extends Error {
   }
 }
 
-export const isErrorCode = (value: unknown): value is ErrorCode =>
-  typeof value === 'string' && Object.hasOwn(errorStatus, value);
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(errorStatus, value);
 
 /** Shorthands for the errors services throw most. */
 export const notFound = (resource: string, id?: string): AppError =>
   new AppError('NOT_FOUND', id === undefined ? `${resource} not found` : `${resource} ${id} not found`);
 
-export const forbidden = (detail = 'You do not have permission to do this'): AppError =>
-  new AppError('FORBIDDEN', detail);
+export const forbidden = (detail = 'You do not have permission to do this'): AppError => new AppError('FORBIDDEN', detail);
 
 export const unauthenticated = (detail = 'A valid session or API key is required'): AppError =>
   new AppError('UNAUTHENTICATED', detail, { headers: { 'www-authenticate': 'Bearer' } });
 
 export const validationFailed = (errors: FieldError[], detail?: string): AppError =>
-  new AppError(
-    'VALIDATION_FAILED',
-    detail ?? (errors.length === 1 && errors[0] ? `${errors[0].path}: ${errors[0].message}` : 'The input is not valid'),
-    { errors },
-  );
+  new AppError('VALIDATION_FAILED', detail ?? (errors.length === 1 && errors[0] ? `${errors[0].path}: ${errors[0].message}` : 'The input is not valid'), {
+    errors,
+  });
 
-export const conflict = (detail: string, errors?: FieldError[]): AppError =>
-  new AppError('CONFLICT', detail, errors === undefined ? {} : { errors });
+export const conflict = (detail: string, errors?: FieldError[]): AppError => new AppError('CONFLICT', detail, errors === undefined ? {} : { errors });
 
 /** RFC 9457 problem details, with our `code`, field `errors` and `requestId`. */
 export interface ProblemDetails {
@@ -109,10 +104,7 @@ export function problemTypeOf(code: ErrorCode): string {
   return `urn:tally:problem:${code.toLowerCase().replaceAll('_', '-')}`;
 }
 
-export function toProblem(
-  error: { code: ErrorCode; detail: string; errors?: FieldError[] | undefined },
-  requestId: string | undefined,
-): ProblemDetails {
+export function toProblem(error: { code: ErrorCode; detail: string; errors?: FieldError[] | undefined }, requestId: string | undefined): ProblemDetails {
   return {
     type: problemTypeOf(error.code),
     title: errorTitles[error.code],

@@ -18,8 +18,7 @@ const multipartFieldLimit = { count: 30, bytes: 16 * 1024 };
 
 const mebibytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
-export const payloadTooLarge = (limit: number): AppError =>
-  new AppError('PAYLOAD_TOO_LARGE', `The body is larger than ${mebibytes(limit)}`);
+export const payloadTooLarge = (limit: number): AppError => new AppError('PAYLOAD_TOO_LARGE', `The body is larger than ${mebibytes(limit)}`);
 
 /**
  * The client closed its connection before we could answer: nothing to answer,
@@ -161,8 +160,7 @@ export function readMultipart<FileResult>(
       }
       fields[name] = value;
     });
-    const tooMany = (): void =>
-      fail(new AppError('BAD_REQUEST', `A form may carry one file and at most ${multipartFieldLimit.count} fields`));
+    const tooMany = (): void => fail(new AppError('BAD_REQUEST', `A form may carry one file and at most ${multipartFieldLimit.count} fields`));
     parser.on('filesLimit', tooMany);
     parser.on('fieldsLimit', tooMany);
     parser.on('partsLimit', tooMany);
@@ -170,14 +168,11 @@ export function readMultipart<FileResult>(
       fail(error instanceof AppError ? error : new AppError('BAD_REQUEST', `The multipart body is malformed: ${(error as Error).message}`)),
     );
     parser.on('finish', () => {
-      (file ?? Promise.resolve(undefined)).then(
-        (result) => {
-          if (settled) return;
-          settled = true;
-          resolve({ fields, file: result });
-        },
-        fail,
-      );
+      (file ?? Promise.resolve(undefined)).then((result) => {
+        if (settled) return;
+        settled = true;
+        resolve({ fields, file: result });
+      }, fail);
     });
     request.on('data', count);
     request.on('aborted', () => fail(new AppError('BAD_REQUEST', 'The upload was interrupted')));

@@ -17,11 +17,7 @@ export type PathSegment = { literal: string } | { param: string };
 export type QueryValueKind = 'string' | 'number' | 'boolean' | { list: 'string' | 'number' | 'boolean' };
 
 /** Who may call a compiled route. */
-export type RouteAccess =
-  | { kind: 'public' }
-  | { kind: 'authenticated' }
-  | { kind: 'superadmin' }
-  | { kind: 'tenant'; permission: Permission };
+export type RouteAccess = { kind: 'public' } | { kind: 'authenticated' } | { kind: 'superadmin' } | { kind: 'tenant'; permission: Permission };
 
 interface CompiledBase {
   operationId: string;
@@ -99,8 +95,7 @@ export const operationIdOf = (spec: RouteSpec): string => `${spec.controller}Con
 
 export const isNative = (spec: RouteSpec): spec is NativeRouteSpec => spec.kind === 'native';
 
-const pathParamsOf = (segments: PathSegment[]): string[] =>
-  segments.flatMap((segment) => ('param' in segment ? [segment.param] : []));
+const pathParamsOf = (segments: PathSegment[]): string[] => segments.flatMap((segment) => ('param' in segment ? [segment.param] : []));
 
 function queryArgumentsOf(shape: Record<string, z.ZodType>, excluded: Set<string>): Record<string, QueryValueKind> {
   return Object.fromEntries(

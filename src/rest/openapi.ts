@@ -43,13 +43,13 @@ const scalarSchemas: Record<string, JsonSchema> = {
   JSONObject: { type: 'object', additionalProperties: true },
 };
 
-
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 
 function nullable(schema: JsonSchema): JsonSchema {
   if (typeof schema.$ref === 'string') return { anyOf: [schema, { type: 'null' }] };
   // An enum lists its values, so null must be one of them too (a `type` allowing null is not enough).
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+  if (typeof schema.type === 'string')
+    return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
   return { anyOf: [schema, { type: 'null' }] };
 }
 
@@ -99,7 +99,10 @@ const problemResponses = {
   Conflict: ['The change conflicts with the current state', ['CONFLICT', 'INVALID_STATE']],
   PayloadTooLarge: ['The body is larger than its limit (1 MiB of JSON, 20 MiB of upload)', ['PAYLOAD_TOO_LARGE']],
   UnsupportedMediaType: ['The body is not of a type this operation takes', ['UNSUPPORTED_MEDIA_TYPE']],
-  TooManyRequests: ['Over the request budget (600 a minute per key or session, 30 a minute per address on sign-in); wait Retry-After seconds', ['RATE_LIMITED']],
+  TooManyRequests: [
+    'Over the request budget (600 a minute per key or session, 30 a minute per address on sign-in); wait Retry-After seconds',
+    ['RATE_LIMITED'],
+  ],
   InternalError: ['Something failed on our side; quote the requestId (no internals are shown)', ['INTERNAL']],
   Unavailable: ['The database cannot be reached right now; retry shortly', ['UNAVAILABLE']],
 } as const satisfies Record<string, readonly [string, readonly ErrorCode[]]>;
@@ -206,9 +209,7 @@ function operationOf(route: CompiledGraphQLRoute, responses: ResponseSchemas, re
     summary: route.summary,
     description: descriptionOf(route, route.graphqlField.description ?? route.summary, [`GraphQL: \`${route.fieldName}\`.`]),
     parameters: parametersOf(route),
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } }
-      : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } } : {}),
     responses: {
       [String(route.status)]:
         route.status === 204
@@ -285,9 +286,7 @@ function nativeOperationOf(route: CompiledNativeRoute, responses: ResponseSchema
     parameters: parametersOf(route),
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      ...Object.fromEntries(
-        Object.entries(route.responses).map(([status, response]) => [status, nativeResponseOf(status, response, responses, restSchema)]),
-      ),
+      ...Object.fromEntries(Object.entries(route.responses).map(([status, response]) => [status, nativeResponseOf(status, response, responses, restSchema)])),
       ...errorResponses(route),
     },
     ...permissionExtensions(route),

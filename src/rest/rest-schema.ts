@@ -26,4 +26,3 @@ export function flatResourceSchema(schema: GraphQLSchema): GraphQLSchema {
       !rootTypes.has(typeName) && isRelationField(fieldConfig.type, fieldConfig.args) ? null : fieldConfig,
   });
 }
-

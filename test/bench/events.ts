@@ -83,7 +83,17 @@ async function pool(count: number, concurrency: number, task: (index: number) =>
   );
 }
 
-export async function measureEvents({ databaseUrl, secrets, tenantId, key }: { databaseUrl: string; secrets: Record<string, string>; tenantId: string; key: string }): Promise<void> {
+export async function measureEvents({
+  databaseUrl,
+  secrets,
+  tenantId,
+  key,
+}: {
+  databaseUrl: string;
+  secrets: Record<string, string>;
+  tenantId: string;
+  key: string;
+}): Promise<void> {
   const provider = await startIdentityProvider();
   // Each run counts its own receipts; the receiver records the commit time the envelope carries.
   let receipts: { receivedAt: number; committedAt: number }[] = [];
@@ -102,7 +112,15 @@ export async function measureEvents({ databaseUrl, secrets, tenantId, key }: { d
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', RATE_LIMIT_PER_MINUTE: '9999999', AUTH_RATE_LIMIT_PER_MINUTE: '9999999', ...secrets, ...provider.env };
+  const env = {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    RATE_LIMIT_PER_MINUTE: '9999999',
+    AUTH_RATE_LIMIT_PER_MINUTE: '9999999',
+    ...secrets,
+    ...provider.env,
+  };
   const processes: Process[] = [];
   const sockets: WsConnection[] = [];
   try {
@@ -132,7 +150,10 @@ export async function measureEvents({ databaseUrl, secrets, tenantId, key }: { d
         await Promise.all(writes);
       }
       const written = Date.now();
-      await Promise.race([received, new Promise((_resolve, reject) => setTimeout(() => reject(new Error(`only ${receipts.length} deliveries in 120 s`)), 120_000))]);
+      await Promise.race([
+        received,
+        new Promise((_resolve, reject) => setTimeout(() => reject(new Error(`only ${receipts.length} deliveries in 120 s`)), 120_000)),
+      ]);
       const lastReceipt = Math.max(...receipts.map((receipt) => receipt.receivedAt));
       const latencies = receipts.map((receipt) => receipt.receivedAt - receipt.committedAt);
       process.stdout.write(
@@ -160,7 +181,11 @@ export async function measureEvents({ databaseUrl, secrets, tenantId, key }: { d
       for (let subscription = 0; subscription < subscriptionsPerMember; subscription += 1) {
         socket.client.subscribe(
           { query: 'subscription ($t: ID!) { notificationAdded(tenantId: $t) { id } }', variables: { t: tenantId } },
-          { next: () => person.pushes.push(Date.now()), error: (error) => process.stderr.write(`subscription error: ${JSON.stringify(error)}\n`), complete: () => undefined },
+          {
+            next: () => person.pushes.push(Date.now()),
+            error: (error) => process.stderr.write(`subscription error: ${JSON.stringify(error)}\n`),
+            complete: () => undefined,
+          },
         );
       }
       people.push(person);

@@ -66,10 +66,11 @@ async function handle(request, response) {
     if (!Number.isInteger(limit) || limit < 1 || limit > 200 || !Number.isInteger(offset) || offset < 0) {
       return send(response, 400, { code: 'VALIDATION_FAILED' });
     }
-    const { rows } = await pool.query(
-      `SELECT ${columns} FROM notes WHERE "tenantId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2 OFFSET $3`,
-      [tenantId, limit, offset],
-    );
+    const { rows } = await pool.query(`SELECT ${columns} FROM notes WHERE "tenantId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2 OFFSET $3`, [
+      tenantId,
+      limit,
+      offset,
+    ]);
     return send(response, 200, rows);
   }
   if (request.method === 'GET') {
@@ -95,10 +96,14 @@ async function handle(request, response) {
         [uuidv7(), tenantId, content],
       );
       const note = rows[0];
-      await client.query(
-        'INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data) VALUES ($1, $2, $3, $4, NULL, $5, $6)',
-        [uuidv7(), tenantId, 'note.created', 'api_key', note.id, JSON.stringify(note)],
-      );
+      await client.query('INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data) VALUES ($1, $2, $3, $4, NULL, $5, $6)', [
+        uuidv7(),
+        tenantId,
+        'note.created',
+        'api_key',
+        note.id,
+        JSON.stringify(note),
+      ]);
       await client.query('COMMIT');
       return send(response, 201, note);
     } catch (error) {

@@ -16,7 +16,9 @@ const selfMicros = new Map();
 const deltas = profile.timeDeltas;
 for (const [index, id] of profile.samples.entries()) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (deltas[index] ?? 0));
 const total = [...selfMicros.values()].reduce((sum, value) => sum + value, 0);
-const idle = [...selfMicros.entries()].filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName)).reduce((sum, [, value]) => sum + value, 0);
+const idle = [...selfMicros.entries()]
+  .filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName))
+  .reduce((sum, [, value]) => sum + value, 0);
 
 function packageOf(url) {
   if (!url) return '(native)';
@@ -43,6 +45,11 @@ const busy = total - idle;
 const percent = (micros) => `${((micros / busy) * 100).toFixed(1).padStart(5)}%`;
 console.log(`busy ${(busy / 1e6).toFixed(2)} s of ${(total / 1e6).toFixed(2)} s sampled (percentages of busy time)\n`);
 console.log('by package:');
-for (const [pkg, micros] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 20)) if (pkg !== '(native)' || micros > 0) console.log(`  ${percent(micros)}  ${pkg}`);
+for (const [pkg, micros] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 20))
+  if (pkg !== '(native)' || micros > 0) console.log(`  ${percent(micros)}  ${pkg}`);
 console.log('\ntop frames (self time):');
-for (const [name, micros] of [...byFunction].sort((a, b) => b[1] - a[1]).filter(([name]) => !/^\((idle|program)\)/.test(name)).slice(0, top)) console.log(`  ${percent(micros)}  ${name}`);
+for (const [name, micros] of [...byFunction]
+  .sort((a, b) => b[1] - a[1])
+  .filter(([name]) => !/^\((idle|program)\)/.test(name))
+  .slice(0, top))
+  console.log(`  ${percent(micros)}  ${name}`);

@@ -112,14 +112,20 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] as number;
 }
 
-const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 0.5);
+const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 function rssKb(pid: number): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   } catch {
-    const output = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)]).stdout.toString().trim();
+    const output = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)])
+      .stdout.toString()
+      .trim();
     return Number(output) || 0;
   }
 }
@@ -153,7 +159,10 @@ const profileDirectory = process.env.BENCH_CPU_PROFILE?.trim() || undefined;
 
 async function startServer(name: Server['name'], command: string[], env: Record<string, string>, cwd = projectRoot): Promise<Server> {
   const port = await freePort();
-  const profile = profileDirectory && name !== 'floor' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDirectory)}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  const profile =
+    profileDirectory && name !== 'floor'
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDirectory)}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
+      : [];
   const child = spawn(process.execPath, [...profile, ...command], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -200,9 +209,9 @@ async function seed(database: pg.Client): Promise<{ tenantA: string; tenantB: st
     await notes(tenantB, Math.min(batch, noteCount - done) / 10);
   }
   await database.query('ANALYZE');
-  const noteIds = (
-    await database.query<{ id: string }>('SELECT id FROM notes WHERE "tenantId" = $1 ORDER BY random() LIMIT 1000', [tenantA])
-  ).rows.map((row) => row.id);
+  const noteIds = (await database.query<{ id: string }>('SELECT id FROM notes WHERE "tenantId" = $1 ORDER BY random() LIMIT 1000', [tenantA])).rows.map(
+    (row) => row.id,
+  );
   return { tenantA, tenantB, keyA: await key(tenantA), keyB: await key(tenantB), noteIds };
 }
 
@@ -248,7 +257,9 @@ async function measure(scenarios: Scenario[], servers: Servers): Promise<Map<str
   const results = new Map<string, ScenarioResults>();
   const names: ServerName[] = servers.baseline ? ['floor', 'tally', 'baseline'] : ['floor', 'tally'];
   for (const scenario of scenarios) {
-    const entry: ScenarioResults = Object.fromEntries(names.map((name) => [name, { perSecond: [], latencies: [], errors: 0, statuses: {}, cpuMs: 0, requests: 0 }]));
+    const entry: ScenarioResults = Object.fromEntries(
+      names.map((name) => [name, { perSecond: [], latencies: [], errors: 0, statuses: {}, cpuMs: 0, requests: 0 }]),
+    );
     for (let round = 0; round < rounds; round += 1) {
       // Rotate which goes first, so that none always follows another's load.
       const order = names.map((_, index) => names[(index + round) % names.length] as ServerName);
@@ -297,7 +308,12 @@ async function measureDomain(databaseUrl: string, tally: Server): Promise<void> 
   await fetch(`${tally.url}/tenants/${tenantId}/entries`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ tenantUserId: members[0]?.id, startedAt: '2025-01-06T09:00:00Z', endedAt: '2025-01-06T10:00:00Z', description: 'Calibrated the zeppelinometer' }),
+    body: JSON.stringify({
+      tenantUserId: members[0]?.id,
+      startedAt: '2025-01-06T09:00:00Z',
+      endedAt: '2025-01-06T10:00:00Z',
+      description: 'Calibrated the zeppelinometer',
+    }),
   });
   const graphql = (query: string): RequestSpec => ({
     method: 'POST',
@@ -308,7 +324,10 @@ async function measureDomain(databaseUrl: string, tally: Server): Promise<void> 
   });
   const get = (path: string): RequestSpec => ({ method: 'GET', paths: [path], headers, expectStatus: 200 });
   const cases: [string, RequestSpec][] = [
-    ['GraphQL entries, 50, with project', graphql('query ($t: ID!) { entries(tenantId: $t, limit: 50) { id startedAt durationMinutes description project { name } } }')],
+    [
+      'GraphQL entries, 50, with project',
+      graphql('query ($t: ID!) { entries(tenantId: $t, limit: 50) { id startedAt durationMinutes description project { name } } }'),
+    ],
     ['REST entries, 50', get(`/tenants/${tenantId}/entries?limit=50`)],
     ['search, common word ("meeting")', get(`/tenants/${tenantId}/search?q=meeting`)],
     ['search, rare word ("zeppelinometer")', get(`/tenants/${tenantId}/search?q=zeppelinometer`)],
@@ -319,7 +338,9 @@ async function measureDomain(databaseUrl: string, tally: Server): Promise<void> 
     await load(tally.url, spec, { seconds: 0.5, concurrency: 1 });
     const { latencies, errors } = await load(tally.url, spec, { seconds: 3, concurrency: 1 });
     const sorted = [...latencies].sort((a, b) => a - b);
-    process.stdout.write(`  ${name.padEnd(40)} ${format(percentile(sorted, 0.5)).padStart(7)} ${format(percentile(sorted, 0.99)).padStart(7)}${errors ? `  (${errors} errors)` : ''}\n`);
+    process.stdout.write(
+      `  ${name.padEnd(40)} ${format(percentile(sorted, 0.5)).padStart(7)} ${format(percentile(sorted, 0.99)).padStart(7)}${errors ? `  (${errors} errors)` : ''}\n`,
+    );
   }
 }
 
@@ -465,7 +486,8 @@ async function main(): Promise<void> {
         ];
       });
       const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
-      const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
+      const line = (cells: string[]) =>
+        cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
       process.stdout.write(
         `${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = req/s / floor req/s, measured in the same rounds; CPU ms/req = the server process's CPU time per answer, ` +
           `less sensitive to a busy machine than req/s${baseline ? '; errors tally/floor/baseline' : ''})\n`,

@@ -21,10 +21,7 @@ function socketWithHeaders(headers: Record<string, string>): unknown {
   };
 }
 
-export function connectWs(
-  baseUrl: string,
-  options: { headers?: Record<string, string>; authorization?: string; path?: string },
-): WsConnection {
+export function connectWs(baseUrl: string, options: { headers?: Record<string, string>; authorization?: string; path?: string }): WsConnection {
   let onClosed: (code: number) => void = () => undefined;
   const closed = new Promise<number>((resolve) => (onClosed = resolve));
   const client = createClient({

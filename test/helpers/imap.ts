@@ -29,7 +29,14 @@ export const freshImapUser = (): string => `sync-${randomUUID()}`;
 
 /** A signed-in client of `user`, to put messages in place. */
 export async function imapClient(user: string): Promise<ImapFlow> {
-  const client = new ImapFlow({ host: imapHost, port: imapPort, secure: false, auth: { user, pass: imapPassword }, logger: false, disableAutoIdle: true } as ConstructorParameters<typeof ImapFlow>[0]);
+  const client = new ImapFlow({
+    host: imapHost,
+    port: imapPort,
+    secure: false,
+    auth: { user, pass: imapPassword },
+    logger: false,
+    disableAutoIdle: true,
+  } as ConstructorParameters<typeof ImapFlow>[0]);
   client.on('error', () => undefined);
   await client.connect();
   return client;
@@ -42,7 +49,17 @@ export interface Attachment {
 }
 
 /** An RFC 5322 message with base64 attachments, CRLF line ends. */
-export function mailMessage({ from, subject, messageId = `<${randomUUID()}@vendor.test>`, attachments = [] }: { from: string; subject: string; messageId?: string; attachments?: Attachment[] }): Buffer {
+export function mailMessage({
+  from,
+  subject,
+  messageId = `<${randomUUID()}@vendor.test>`,
+  attachments = [],
+}: {
+  from: string;
+  subject: string;
+  messageId?: string;
+  attachments?: Attachment[];
+}): Buffer {
   const boundary = `tally-${randomUUID()}`;
   const lines = [
     `From: ${from}`,
@@ -65,7 +82,10 @@ export function mailMessage({ from, subject, messageId = `<${randomUUID()}@vendo
       'Content-Transfer-Encoding: base64',
       `Content-Disposition: attachment; filename="${attachment.fileName}"`,
       '',
-      attachment.content.toString('base64').replace(/.{1,76}/g, '$&\r\n').trimEnd(),
+      attachment.content
+        .toString('base64')
+        .replace(/.{1,76}/g, '$&\r\n')
+        .trimEnd(),
     );
   }
   lines.push(`--${boundary}--`, '');

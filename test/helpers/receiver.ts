@@ -32,7 +32,10 @@ export interface Receiver {
   /** Resolves once `count` requests have arrived (rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
   /** The envelope of a request, after verifying its signature with `secret` (throws when it does not verify). */
-  verify(request: ReceivedRequest, secret: string): { id: string; type: string; tenantId: string; timestamp: string; actor: { type: string; id: string | null }; data: Record<string, unknown> };
+  verify(
+    request: ReceivedRequest,
+    secret: string,
+  ): { id: string; type: string; tenantId: string; timestamp: string; actor: { type: string; id: string | null }; data: Record<string, unknown> };
   close(): Promise<void>;
 }
 

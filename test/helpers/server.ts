@@ -61,9 +61,7 @@ export async function startTestServer({
   /** Where the server logs (default: nowhere, or TEST_LOG_LEVEL to stdout). */
   log?: Logger;
 } = {}): Promise<TestServer> {
-  const database = databaseUrl
-    ? { url: databaseUrl, drop: async () => undefined }
-    : await createTestDatabase();
+  const database = databaseUrl ? { url: databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const port = env.PORT === undefined ? await freePort() : Number(env.PORT);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-test-data-'));
   const config = loadConfig({

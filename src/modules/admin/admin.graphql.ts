@@ -97,8 +97,6 @@ builder.mutationFields((t) => ({
     type: 'User',
     description: 'Grants or revokes superadmin rights; the last superadmin stays. Superadmins only.',
     ...updateUser.field(t),
-    resolve: updateUser.resolveQuery((input, actor, query: AdminUserQuery, { services }) =>
-      services.admin.updateUser(actor, input.userId, input.input, query),
-    ),
+    resolve: updateUser.resolveQuery((input, actor, query: AdminUserQuery, { services }) => services.admin.updateUser(actor, input.userId, input.input, query)),
   }),
 }));

@@ -66,19 +66,13 @@ export function createAdminService({ db }: { db: Db }) {
 
   return {
     /** Every tenant, newest first. */
-    async listTenants(
-      actor: Actor,
-      { status, search, limit, offset }: z.output<typeof ListAdminTenantsArgs>,
-      query: AdminTenantQuery = {},
-    ): Promise<Tenant[]> {
+    async listTenants(actor: Actor, { status, search, limit, offset }: z.output<typeof ListAdminTenantsArgs>, query: AdminTenantQuery = {}): Promise<Tenant[]> {
       requireSuperadmin(actor);
       return db.tenant.findMany({
         ...query,
         where: {
           ...(status ? { status } : {}),
-          ...(search
-            ? { OR: [{ name: { contains: search, mode: 'insensitive' } }, { slug: { contains: search.toLowerCase() } }] }
-            : {}),
+          ...(search ? { OR: [{ name: { contains: search, mode: 'insensitive' } }, { slug: { contains: search.toLowerCase() } }] } : {}),
         },
         orderBy: { id: 'desc' },
         take: limit,
@@ -87,12 +81,7 @@ export function createAdminService({ db }: { db: Db }) {
     },
 
     /** Suspends or restores a tenant. */
-    async updateTenant(
-      actor: Actor,
-      tenantId: string,
-      { status }: z.output<typeof UpdateAdminTenantDto>,
-      query: AdminTenantQuery = {},
-    ): Promise<Tenant> {
+    async updateTenant(actor: Actor, tenantId: string, { status }: z.output<typeof UpdateAdminTenantDto>, query: AdminTenantQuery = {}): Promise<Tenant> {
       requireSuperadmin(actor);
       const existing = await db.tenant.findUnique({ where: { id: tenantId }, select: { id: true } });
       if (!existing) throw notFound('Tenant', tenantId);
@@ -100,11 +89,7 @@ export function createAdminService({ db }: { db: Db }) {
     },
 
     /** Every user who ever signed in, newest first. */
-    async listUsers(
-      actor: Actor,
-      { search, isSuperadmin, limit, offset }: z.output<typeof ListAdminUsersArgs>,
-      query: AdminUserQuery = {},
-    ): Promise<User[]> {
+    async listUsers(actor: Actor, { search, isSuperadmin, limit, offset }: z.output<typeof ListAdminUsersArgs>, query: AdminUserQuery = {}): Promise<User[]> {
       requireSuperadmin(actor);
       return db.user.findMany({
         ...query,
@@ -112,10 +97,7 @@ export function createAdminService({ db }: { db: Db }) {
           ...(isSuperadmin === undefined ? {} : { isSuperadmin }),
           ...(search
             ? {
-                OR: [
-                  { email: { contains: search.toLowerCase() } },
-                  { name: { contains: search, mode: 'insensitive' } },
-                ],
+                OR: [{ email: { contains: search.toLowerCase() } }, { name: { contains: search, mode: 'insensitive' } }],
               }
             : {}),
         },
@@ -126,12 +108,7 @@ export function createAdminService({ db }: { db: Db }) {
     },
 
     /** Grants or revokes superadmin; the last superadmin stays. */
-    async updateUser(
-      actor: Actor,
-      userId: string,
-      { isSuperadmin }: z.output<typeof UpdateAdminUserDto>,
-      query: AdminUserQuery = {},
-    ): Promise<User> {
+    async updateUser(actor: Actor, userId: string, { isSuperadmin }: z.output<typeof UpdateAdminUserDto>, query: AdminUserQuery = {}): Promise<User> {
       requireSuperadmin(actor);
       return setSuperadmin({ id: userId }, isSuperadmin, query);
     },
@@ -160,7 +137,19 @@ export function createAdminService({ db }: { db: Db }) {
           db.event.count({ where: { processedAt: null } }),
           db.webhookDelivery.count({ where: { status: 'pending' } }),
         ]);
-      return { tenants, suspendedTenants, users, superadmins, activeSessions, activeApiKeys, notes, entries, invoices, pendingEvents, pendingWebhookDeliveries };
+      return {
+        tenants,
+        suspendedTenants,
+        users,
+        superadmins,
+        activeSessions,
+        activeApiKeys,
+        notes,
+        entries,
+        invoices,
+        pendingEvents,
+        pendingWebhookDeliveries,
+      };
     },
   };
 }

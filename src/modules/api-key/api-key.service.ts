@@ -79,9 +79,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
           subjectId: created.id,
           data: apiKeyView(created),
         });
-        const apiKey = shapesResult(query)
-          ? await tx.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } })
-          : created;
+        const apiKey = shapesResult(query) ? await tx.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } }) : created;
         return { apiKey, key };
       });
     },
@@ -98,9 +96,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       return db.$transaction(async (tx) => {
         const existing = await tx.apiKey.findFirst({ where: { id, tenantId: access.tenantId } });
         if (!existing) throw notFound('API key', id);
-        const revoked = existing.revokedAt
-          ? existing
-          : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+        const revoked = existing.revokedAt ? existing : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
         if (!existing.revokedAt) {
           await recordEvent(tx, {
             tenantId: access.tenantId,
@@ -136,10 +132,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       if (key.revoked) return { valid: false, reason: 'revoked' };
       if (key.expired) return { valid: false, reason: 'expired' };
       if (key.useIsStale) {
-        await sql.query(
-          `UPDATE api_keys SET "lastUsedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`,
-          [key.id],
-        );
+        await sql.query(`UPDATE api_keys SET "lastUsedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`, [key.id]);
       }
       return {
         valid: true,

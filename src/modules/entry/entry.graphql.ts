@@ -114,9 +114,7 @@ builder.mutationFields((t) => ({
     type: 'Entry',
     description: 'Rejects a submitted entry with a reason; its owner edits it, which makes it a draft again.',
     ...rejectEntry.field(t),
-    resolve: rejectEntry.resolveQuery((input, access, query: EntryQuery, { services }) =>
-      services.entries.reject(access, input.id, input.input.reason, query),
-    ),
+    resolve: rejectEntry.resolveQuery((input, access, query: EntryQuery, { services }) => services.entries.reject(access, input.id, input.input.reason, query)),
   }),
   reopenEntry: t.prismaField({
     type: 'Entry',

@@ -32,23 +32,19 @@ const breakMinutes = z.number().int().min(0).max(1440).describe('Minutes of brea
 const distanceKm = fields.decimal('Kilometres driven, for mileage', { min: 0, max: 100_000 });
 const reference = (what: string) => fields.id(what);
 
-export const CreateEntryDto = dto(
-  'CreateEntryDto',
-  'A time entry: with `endedAt` a finished one, without it a running timer (one per member).',
-  {
-    tenantUserId: reference('Whose time it is (admins and API keys); default: the caller').optional(),
-    projectId: reference('The project').optional(),
-    taskId: reference('The task').optional(),
-    vehicleId: reference('The vehicle driven').optional(),
-    distanceKm: distanceKm.optional(),
-    startedAt: fields.dateTime('When the work started'),
-    endedAt: fields.dateTime('When it ended; leave out to start a timer').optional(),
-    breakMinutes: breakMinutes.default(0),
-    description: description.optional(),
-    billable: z.boolean().optional().describe("Default: the project's setting, else true"),
-    tags: tags.default([]),
-  },
-);
+export const CreateEntryDto = dto('CreateEntryDto', 'A time entry: with `endedAt` a finished one, without it a running timer (one per member).', {
+  tenantUserId: reference('Whose time it is (admins and API keys); default: the caller').optional(),
+  projectId: reference('The project').optional(),
+  taskId: reference('The task').optional(),
+  vehicleId: reference('The vehicle driven').optional(),
+  distanceKm: distanceKm.optional(),
+  startedAt: fields.dateTime('When the work started'),
+  endedAt: fields.dateTime('When it ended; leave out to start a timer').optional(),
+  breakMinutes: breakMinutes.default(0),
+  description: description.optional(),
+  billable: z.boolean().optional().describe("Default: the project's setting, else true"),
+  tags: tags.default([]),
+});
 
 export const UpdateEntryDto = dto('UpdateEntryDto', 'Changes to an entry; null clears a field. Editing a rejected entry makes it a draft.', {
   projectId: reference('The project').nullable().optional(),
@@ -67,8 +63,7 @@ export const RejectEntryDto = dto('RejectEntryDto', 'Why the entry is rejected; 
   reason: z.string().trim().min(1).max(2000).describe('What to fix'),
 });
 
-const period = (what: string) =>
-  fields.dateOrDateTime(`${what}: a date (a whole day in the tenant's time zone) or a date-time with offset`);
+const period = (what: string) => fields.dateOrDateTime(`${what}: a date (a whole day in the tenant's time zone) or a date-time with offset`);
 const filters = {
   from: period('Entries that started at or after').optional(),
   to: period('Entries that started before the end of').optional(),
@@ -217,17 +212,10 @@ export function createEntryService({ db }: { db: Db }) {
     for (const type of types) await recordEvent(tx, { tenantId: access.tenantId, type, actor: access.actor, subjectId: entry.id, data: entry });
   }
 
-  const reread = (tx: Tx, id: string, query: EntryQuery, row: Entry) =>
-    shapesResult(query) ? tx.entry.findUniqueOrThrow({ ...query, where: { id } }) : row;
+  const reread = (tx: Tx, id: string, query: EntryQuery, row: Entry) => (shapesResult(query) ? tx.entry.findUniqueOrThrow({ ...query, where: { id } }) : row);
 
   /** One review step (submit, approve, reject, reopen) on an entry, with its checks and event. */
-  async function review(
-    access: TenantAccess,
-    id: string,
-    action: EntryTransition,
-    query: EntryQuery,
-    reason?: string,
-  ): Promise<Entry> {
+  async function review(access: TenantAccess, id: string, action: EntryTransition, query: EntryQuery, reason?: string): Promise<Entry> {
     return db.$transaction(async (tx) => {
       const entry = await findEntry(tx, access, id);
       const settings = await settingsFor(tx, access.tenantId);
@@ -309,7 +297,10 @@ export function createEntryService({ db }: { db: Db }) {
         const project = await references(tx, access.tenantId, data);
         if (endedAt === null) {
           const running = await tx.entry.findFirst({ where: { tenantId: access.tenantId, tenantUserId: owner, endedAt: null }, select: { id: true } });
-          if (running) throw conflict(`A timer is already running (entry ${running.id}); stop it first`, [{ path: 'endedAt', message: 'is required while another timer runs' }]);
+          if (running)
+            throw conflict(`A timer is already running (entry ${running.id}); stop it first`, [
+              { path: 'endedAt', message: 'is required while another timer runs' },
+            ]);
         }
         if (settings.preventOverlap) await assertNoOverlap(tx, { tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt });
         const { tenantUserId: _owner, ...fields } = data;

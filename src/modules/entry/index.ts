@@ -23,13 +23,19 @@ export const entryModule = defineModule({
   createService: createEntryService,
   tag: { name: 'Entries', description: 'Time entries, timers and approval' },
   routes: [
-    ...crud('entry', entries, 'entryId', { one: 'time entry', many: 'time entries' }, {
-      list: { field: 'Query.entries', summary: 'List time entries, by start, newest first (members: their own)' },
-      create: { field: 'Mutation.createEntry', summary: 'Record time, or start a timer (no endedAt)' },
-      get: 'Query.entry',
-      update: { field: 'Mutation.updateEntry', summary: 'Change a time entry (not when approved or locked)' },
-      remove: { field: 'Mutation.deleteEntry', summary: 'Delete a time entry (not when approved or locked)' },
-    }),
+    ...crud(
+      'entry',
+      entries,
+      'entryId',
+      { one: 'time entry', many: 'time entries' },
+      {
+        list: { field: 'Query.entries', summary: 'List time entries, by start, newest first (members: their own)' },
+        create: { field: 'Mutation.createEntry', summary: 'Record time, or start a timer (no endedAt)' },
+        get: 'Query.entry',
+        update: { field: 'Mutation.updateEntry', summary: 'Change a time entry (not when approved or locked)' },
+        remove: { field: 'Mutation.deleteEntry', summary: 'Delete a time entry (not when approved or locked)' },
+      },
+    ),
     step('stop', 'Mutation.stopEntry', 'Stop a running timer'),
     step('submit', 'Mutation.submitEntry', 'Submit an entry for approval'),
     step('approve', 'Mutation.approveEntry', 'Approve a submitted entry'),

@@ -5,7 +5,14 @@ import { crud, nativeRoute } from '../../rest/route.js';
 import { defineModule, work } from '../module.js';
 import { abandonedOcrQueue, ocrQueue } from './invoice.jobs.js';
 import { readInvoice, stopOcrEngine } from './invoice.ocr.js';
-import { contentDisposition, createInvoiceService, UploadInvoiceFields, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
+import {
+  contentDisposition,
+  createInvoiceService,
+  UploadInvoiceFields,
+  uploadTypes,
+  type IncomingInvoiceFile,
+  type InvoiceService,
+} from './invoice.service.js';
 import './invoice.graphql.js';
 
 const invoices = '/tenants/{tenantId}/invoices';
@@ -18,11 +25,17 @@ export const invoiceModule = defineModule({
   createService: createInvoiceService,
   tag: { name: 'Invoices', description: 'Received invoices and receipts, with OCR' },
   routes: [
-    ...crud('invoice', invoices, 'invoiceId', { one: 'invoice', many: 'invoices' }, {
-      list: { field: 'Query.invoices', summary: 'List invoices, newest first (a member: their own uploads)' },
-      get: 'Query.invoice',
-      create: { field: 'Mutation.createInvoice', summary: 'Create an invoice by hand (files: POST .../invoices/upload)' },
-    }),
+    ...crud(
+      'invoice',
+      invoices,
+      'invoiceId',
+      { one: 'invoice', many: 'invoices' },
+      {
+        list: { field: 'Query.invoices', summary: 'List invoices, newest first (a member: their own uploads)' },
+        get: 'Query.invoice',
+        create: { field: 'Mutation.createInvoice', summary: 'Create an invoice by hand (files: POST .../invoices/upload)' },
+      },
+    ),
     nativeRoute({
       controller: 'invoice',
       action: 'upload',
@@ -59,7 +72,11 @@ export const invoiceModule = defineModule({
       access: ['read', 'Invoice'],
       parameters: z.strictObject({ tenantId, invoiceId }),
       responses: {
-        '200': { description: 'The file, in the type its content shows', contentType: Object.keys(uploadTypes), headers: { 'content-disposition': 'attachment, with the name it was uploaded with' } },
+        '200': {
+          description: 'The file, in the type its content shows',
+          contentType: Object.keys(uploadTypes),
+          headers: { 'content-disposition': 'attachment, with the name it was uploaded with' },
+        },
       },
       async handler({ access, context, parameters }) {
         const file = await context.services.invoices.file(access, parameters.invoiceId);
@@ -75,11 +92,25 @@ export const invoiceModule = defineModule({
         };
       },
     }),
-    { controller: 'invoice', action: 'ocr', method: 'POST', path: `${invoices}/{invoiceId}/ocr`, field: 'Mutation.runInvoiceOcr', status: 202, summary: 'Read the file again with OCR (fields already filled stay)' },
-    ...crud('invoice', invoices, 'invoiceId', { one: 'invoice', many: 'invoices' }, {
-      update: { field: 'Mutation.updateInvoice', summary: 'Change an invoice: fields, status, project' },
-      remove: { field: 'Mutation.deleteInvoice', summary: 'Delete an invoice (and its file, unless another invoice has the same)' },
-    }),
+    {
+      controller: 'invoice',
+      action: 'ocr',
+      method: 'POST',
+      path: `${invoices}/{invoiceId}/ocr`,
+      field: 'Mutation.runInvoiceOcr',
+      status: 202,
+      summary: 'Read the file again with OCR (fields already filled stay)',
+    },
+    ...crud(
+      'invoice',
+      invoices,
+      'invoiceId',
+      { one: 'invoice', many: 'invoices' },
+      {
+        update: { field: 'Mutation.updateInvoice', summary: 'Change an invoice: fields, status, project' },
+        remove: { field: 'Mutation.deleteInvoice', summary: 'Delete an invoice (and its file, unless another invoice has the same)' },
+      },
+    ),
   ],
   jobs: [
     work(ocrQueue, ({ invoiceId: id }, { services, log }) => readInvoice(services.invoices, id, log)),

@@ -46,11 +46,7 @@ export function parseDate(written: string | undefined): string | undefined {
   if (!written) return undefined;
   const yearFirst = written.match(/^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/);
   const dayFirst = written.match(/^(\d{1,2})[./](\d{1,2})[./](\d{4})$/);
-  const [year, month, day] = yearFirst
-    ? [yearFirst[1], yearFirst[2], yearFirst[3]]
-    : dayFirst
-      ? [dayFirst[3], dayFirst[2], dayFirst[1]]
-      : [];
+  const [year, month, day] = yearFirst ? [yearFirst[1], yearFirst[2], yearFirst[3]] : dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]] : [];
   if (!year || !month || !day) return undefined;
   const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
   const date = new Date(`${iso}T00:00:00Z`);
@@ -78,9 +74,7 @@ export function extractFields(text: string): ExtractedFields {
     .map((line) => line.trim())
     .filter(Boolean);
   const number = text.match(/\b(?:invoice|rechnung|facture)\s*(?:no\.?|number|nr\.?|#)?\s*[:#]?\s*(?!date\b)([A-Z0-9][A-Z0-9\-/]{2,})/i)?.[1];
-  const issueDate = parseDate(
-    text.match(new RegExp(String.raw`\b(?:invoice\s+date|date|issued|datum|rechnungsdatum)\b\s*:?\s*${datePattern}`, 'i'))?.[1],
-  );
+  const issueDate = parseDate(text.match(new RegExp(String.raw`\b(?:invoice\s+date|date|issued|datum|rechnungsdatum)\b\s*:?\s*${datePattern}`, 'i'))?.[1]);
   const dueDate = parseDate(
     text.match(new RegExp(String.raw`\b(?:due(?:\s+date)?|payable\s+by|fällig(?:\s+am)?|zahlbar\s+bis)\b\s*:?\s*${datePattern}`, 'i'))?.[1],
   );
@@ -88,11 +82,7 @@ export function extractFields(text: string): ExtractedFields {
   const net = amountAfter(text, 'net|subtotal|netto(?:betrag)?');
   const tax = amountAfter(text, 'vat|tax|gst|mwst|ust');
   const currency =
-    total?.currency ??
-    net?.currency ??
-    tax?.currency ??
-    text.match(/\b(EUR|USD|GBP|CHF)\b/)?.[1] ??
-    currencySymbols[text.match(/[€$£]/)?.[0] ?? ''];
+    total?.currency ?? net?.currency ?? tax?.currency ?? text.match(/\b(EUR|USD|GBP|CHF)\b/)?.[1] ?? currencySymbols[text.match(/[€$£]/)?.[0] ?? ''];
   const vendorName = lines[0] && !/\binvoice\b|\brechnung\b/i.test(lines[0]) ? lines[0].slice(0, 200) : undefined;
   const found: ExtractedFields = {
     number: number?.slice(0, 100),

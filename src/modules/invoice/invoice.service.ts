@@ -108,12 +108,15 @@ export interface FileOrigin {
   emailMessageId?: string;
 }
 
-const dateOf = (value: string | null | undefined): Date | null | undefined =>
-  value === undefined || value === null ? value : new Date(`${value}T00:00:00Z`);
+const dateOf = (value: string | null | undefined): Date | null | undefined => (value === undefined || value === null ? value : new Date(`${value}T00:00:00Z`));
 
 /** Only what makes sense in a Content-Disposition and a log line: no path, no control characters. */
 export function safeFileName(name: string | undefined, mimeType: string): string {
-  const base = path.basename((name ?? '').replace(/\\/g, '/')).replace(/[\p{Cc}"\\]/gu, '').trim().slice(0, 200);
+  const base = path
+    .basename((name ?? '').replace(/\\/g, '/'))
+    .replace(/[\p{Cc}"\\]/gu, '')
+    .trim()
+    .slice(0, 200);
   return base || `invoice.${uploadTypes[mimeType] ?? 'bin'}`;
 }
 
@@ -146,10 +149,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
   async function assertUploadType(staged: StagedFile): Promise<string> {
     const detected = await fileTypeFromBuffer(staged.head);
     if (!detected || !(detected.mime in uploadTypes)) {
-      throw new AppError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `The file is ${detected ? detected.mime : 'of no type we recognise'}; send a PDF, PNG, JPEG, TIFF or WebP`,
-      );
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `The file is ${detected ? detected.mime : 'of no type we recognise'}; send a PDF, PNG, JPEG, TIFF or WebP`);
     }
     return detected.mime;
   }
@@ -189,18 +189,26 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     files,
 
     /** The tenant's invoices (a member's own), newest first. */
-    async list(access: TenantAccess, { limit, offset, status, ocrStatus, projectId, from, to }: z.output<typeof ListInvoicesArgs>, query: InvoiceQuery = {}): Promise<Invoice[]> {
+    async list(
+      access: TenantAccess,
+      { limit, offset, status, ocrStatus, projectId, from, to }: z.output<typeof ListInvoicesArgs>,
+      query: InvoiceQuery = {},
+    ): Promise<Invoice[]> {
       access.assert('read', 'Invoice');
       const issued = from || to ? { issueDate: { ...(from ? { gte: dateOf(from) } : {}), ...(to ? { lte: dateOf(to) } : {}) } } : {};
       return db.invoice.findMany({
         ...query,
-        ...tenantPage(access.tenantId, { limit, offset }, {
-          ...(status ? { status } : {}),
-          ...(ocrStatus ? { ocrStatus } : {}),
-          ...(projectId ? { projectId } : {}),
-          ...issued,
-          ...access.scope('read', 'Invoice'),
-        }),
+        ...tenantPage(
+          access.tenantId,
+          { limit, offset },
+          {
+            ...(status ? { status } : {}),
+            ...(ocrStatus ? { ocrStatus } : {}),
+            ...(projectId ? { projectId } : {}),
+            ...issued,
+            ...access.scope('read', 'Invoice'),
+          },
+        ),
       });
     },
 
@@ -218,7 +226,14 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       return db.$transaction(async (tx) => {
         if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
         const invoice = await tx.invoice.create({
-          data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate), tenantId: access.tenantId, source: 'manual', uploadedById: access.tenantUserId },
+          data: {
+            ...data,
+            issueDate: dateOf(issueDate),
+            dueDate: dateOf(dueDate),
+            tenantId: access.tenantId,
+            source: 'manual',
+            uploadedById: access.tenantUserId,
+          },
         });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.created', actor: access.actor, subjectId: invoice.id, data: eventData(invoice) });
         return reread(tx, invoice.id, query, invoice);
@@ -296,7 +311,12 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     },
 
     /** Changes an invoice (managers and admins) and records `invoice.updated`. */
-    async update(access: TenantAccess, id: string, { issueDate, dueDate, ...data }: z.output<typeof UpdateInvoiceDto>, query: InvoiceQuery = {}): Promise<Invoice> {
+    async update(
+      access: TenantAccess,
+      id: string,
+      { issueDate, dueDate, ...data }: z.output<typeof UpdateInvoiceDto>,
+      query: InvoiceQuery = {},
+    ): Promise<Invoice> {
       return db.$transaction(async (tx) => {
         await findVisible(tx, access, id, 'update');
         if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
@@ -334,8 +354,11 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
 
     /** Worker: claims an invoice for OCR; undefined when there is nothing to do (deleted, already done). */
     async claimForOcr(id: string): Promise<Invoice | undefined> {
-      const { count } = await db.invoice.updateMany({ where: { id, ocrStatus: { in: ['pending', 'running'] }, storageKey: { not: null } }, data: { ocrStatus: 'running' } });
-      return count === 0 ? undefined : (await db.invoice.findUnique({ where: { id } })) ?? undefined;
+      const { count } = await db.invoice.updateMany({
+        where: { id, ocrStatus: { in: ['pending', 'running'] }, storageKey: { not: null } },
+        data: { ocrStatus: 'running' },
+      });
+      return count === 0 ? undefined : ((await db.invoice.findUnique({ where: { id } })) ?? undefined);
     },
 
     /** Worker: what OCR read; fills only the fields still empty, and tells the uploader. */

@@ -8,13 +8,19 @@ export const noteModule = defineModule({
   name: 'notes',
   createService: createNoteService,
   tag: { name: 'Notes', description: 'Short notes shared within a tenant' },
-  routes: crud('note', '/tenants/{tenantId}/notes', 'noteId', { one: 'note', many: 'notes' }, {
-    list: 'Query.notes',
-    create: 'Mutation.createNote',
-    get: 'Query.note',
-    update: { field: 'Mutation.updateNote', summary: 'Change a note (members and managers: their own only)' },
-    remove: { field: 'Mutation.deleteNote', summary: 'Delete a note (members and managers: their own only)' },
-  }),
+  routes: crud(
+    'note',
+    '/tenants/{tenantId}/notes',
+    'noteId',
+    { one: 'note', many: 'notes' },
+    {
+      list: 'Query.notes',
+      create: 'Mutation.createNote',
+      get: 'Query.note',
+      update: { field: 'Mutation.updateNote', summary: 'Change a note (members and managers: their own only)' },
+      remove: { field: 'Mutation.deleteNote', summary: 'Delete a note (members and managers: their own only)' },
+    },
+  ),
 });
 
 declare module '../services.js' {

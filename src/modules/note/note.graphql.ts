@@ -1,12 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import {
-  CreateNoteArgs,
-  ListNotesArgs,
-  NoteArgs,
-  NotesConnectionArgs,
-  UpdateNoteArgs,
-} from './note.service.js';
+import { CreateNoteArgs, ListNotesArgs, NoteArgs, NotesConnectionArgs, UpdateNoteArgs } from './note.service.js';
 
 builder.prismaObject('Note', {
   description: 'A short text shared within a tenant.',

@@ -36,12 +36,7 @@ export type NotePageQuery = PrismaPageQuery<Prisma.NoteInclude, Prisma.NoteWhere
  * change or delete only the notes they wrote.
  */
 export function createNoteService({ db }: { db: Db }) {
-  async function findOwn(
-    tx: Prisma.TransactionClient,
-    access: TenantAccess,
-    id: string,
-    action: 'update' | 'delete',
-  ): Promise<Note> {
+  async function findOwn(tx: Prisma.TransactionClient, access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Note> {
     const note = await tx.note.findFirst({ where: { id, ...access.scope('read', 'Note') } });
     if (!note) throw notFound('Note', id);
     access.assertMayChange(action, 'Note', note);

@@ -2,15 +2,10 @@ import { builder } from '../../graphql/builder.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import type { Notification } from '../../generated/prisma/client.js';
-import {
-  ListNotificationsArgs,
-  NotificationArgs,
-  TenantNotificationsArgs,
-  type NotificationQuery,
-} from './notification.service.js';
+import { ListNotificationsArgs, NotificationArgs, TenantNotificationsArgs, type NotificationQuery } from './notification.service.js';
 
 const NotificationRef = builder.prismaObject('Notification', {
-  description: "An in-app notification of one member; nobody else ever sees it.",
+  description: 'An in-app notification of one member; nobody else ever sees it.',
   fields: (t) => ({
     id: t.exposeID('id'),
     tenantId: t.exposeID('tenantId'),

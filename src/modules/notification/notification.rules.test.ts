@@ -41,7 +41,10 @@ const event = (type: string, data: Record<string, unknown>, actor: Partial<Outbo
   ...actor,
 });
 
-const recipients = (input: OutboxEvent) => notificationsFor(input, audience).map((draft) => draft.tenantUserId).sort();
+const recipients = (input: OutboxEvent) =>
+  notificationsFor(input, audience)
+    .map((draft) => draft.tenantUserId)
+    .sort();
 
 describe('who is notified', () => {
   const entry = { tenantUserId: 'ann', status: 'submitted', startedAt: '2026-11-19T23:30:00Z', durationMinutes: 150, description: 'Report' };

@@ -101,14 +101,22 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
     case 'entry.submitted': {
       const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
       const who = owner?.name ?? owner?.email ?? 'A member';
-      return { title: `${who} submitted time for approval`, body: entrySummary(data, audience.timeZone(tenantId)), data: { ...subject, entryId: event.subjectId } };
+      return {
+        title: `${who} submitted time for approval`,
+        body: entrySummary(data, audience.timeZone(tenantId)),
+        data: { ...subject, entryId: event.subjectId },
+      };
     }
     case 'entry.approved':
       return { title: 'Your time entry was approved', body: entrySummary(data, audience.timeZone(tenantId)), data: { ...subject, entryId: event.subjectId } };
     case 'entry.rejected': {
       const reason = text(data.rejectionReason);
       const summary = entrySummary(data, audience.timeZone(tenantId));
-      return { title: 'Your time entry was rejected', body: reason ? `${reason} (${summary})` : summary, data: { ...subject, entryId: event.subjectId, reason } };
+      return {
+        title: 'Your time entry was rejected',
+        body: reason ? `${reason} (${summary})` : summary,
+        data: { ...subject, entryId: event.subjectId, reason },
+      };
     }
     case 'task.assigned':
       return { title: 'A task was assigned to you', body: text(data.title), data: { ...subject, taskId: event.subjectId, taskListId: text(data.taskListId) } };
@@ -117,9 +125,17 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
     case 'invoice.ocr_failed':
       return { title: 'Your invoice could not be read', body: text(data.fileName), data: { ...subject, invoiceId: event.subjectId } };
     case 'sync.failed':
-      return { title: 'A mailbox sync failed', body: [text(data.name), text(data.lastError)].filter(Boolean).join(': ') || null, data: { ...subject, syncId: event.subjectId } };
+      return {
+        title: 'A mailbox sync failed',
+        body: [text(data.name), text(data.lastError)].filter(Boolean).join(': ') || null,
+        data: { ...subject, syncId: event.subjectId },
+      };
     case 'webhook.disabled':
-      return { title: 'A webhook was disabled', body: [text(data.url), text(data.disabledReason)].filter(Boolean).join(': ') || null, data: { ...subject, webhookId: event.subjectId } };
+      return {
+        title: 'A webhook was disabled',
+        body: [text(data.url), text(data.disabledReason)].filter(Boolean).join(': ') || null,
+        data: { ...subject, webhookId: event.subjectId },
+      };
     default:
       return undefined;
   }

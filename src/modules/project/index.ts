@@ -8,13 +8,19 @@ export const projectModule = defineModule({
   name: 'projects',
   createService: createProjectService,
   tag: { name: 'Projects', description: 'Projects' },
-  routes: crud('project', '/tenants/{tenantId}/projects', 'projectId', { one: 'project', many: 'projects' }, {
-    list: 'Query.projects',
-    create: 'Mutation.createProject',
-    get: 'Query.project',
-    update: 'Mutation.updateProject',
-    remove: { field: 'Mutation.deleteProject', summary: 'Delete a project without time on it (archive it otherwise)' },
-  }),
+  routes: crud(
+    'project',
+    '/tenants/{tenantId}/projects',
+    'projectId',
+    { one: 'project', many: 'projects' },
+    {
+      list: 'Query.projects',
+      create: 'Mutation.createProject',
+      get: 'Query.project',
+      update: 'Mutation.updateProject',
+      remove: { field: 'Mutation.deleteProject', summary: 'Delete a project without time on it (archive it otherwise)' },
+    },
+  ),
 });
 
 declare module '../services.js' {

@@ -1,14 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import {
-  CreateProjectArgs,
-  ListProjectsArgs,
-  ProjectArgs,
-  projectStatus,
-  ProjectsConnectionArgs,
-  UpdateProjectArgs,
-} from './project.service.js';
+import { CreateProjectArgs, ListProjectsArgs, ProjectArgs, projectStatus, ProjectsConnectionArgs, UpdateProjectArgs } from './project.service.js';
 
 builder.prismaObject('Project', {
   description: 'Work for a client: entries, task lists and invoices belong to it.',

@@ -22,7 +22,10 @@ const code = z
   .describe('Short code, unique in the tenant (e.g. "ACME-24")');
 const clientName = z.string().trim().min(1).max(200).describe('The client the work is for');
 const description = z.string().trim().max(5000).describe('Free text');
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like "#1e88e5"').describe('Display colour, #rrggbb');
+const color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like "#1e88e5"')
+  .describe('Display colour, #rrggbb');
 const money = (what: string) => fields.decimal(what, { min: 0, max: 1_000_000_000 });
 
 export const CreateProjectDto = dto('CreateProjectDto', 'A new project.', {

@@ -12,14 +12,28 @@ export const syncModule = defineModule({
   createService: createSyncService,
   tag: { name: 'Syncs', description: 'IMAP mailboxes that import invoices' },
   routes: [
-    ...crud('sync', syncs, 'syncId', { one: 'mailbox sync', many: 'mailbox syncs' }, {
-      list: 'Query.syncs',
-      get: 'Query.sync',
-      create: { field: 'Mutation.createSync', summary: 'Save a mailbox to import invoices from (the password is write-only)' },
-      update: 'Mutation.updateSync',
-      remove: { field: 'Mutation.deleteSync', summary: 'Delete a mailbox sync (its invoices stay)' },
-    }),
-    { controller: 'sync', action: 'run', method: 'POST', path: `${syncs}/{syncId}/run`, field: 'Mutation.runSync', status: 202, summary: 'Read the mailbox now, in the background' },
+    ...crud(
+      'sync',
+      syncs,
+      'syncId',
+      { one: 'mailbox sync', many: 'mailbox syncs' },
+      {
+        list: 'Query.syncs',
+        get: 'Query.sync',
+        create: { field: 'Mutation.createSync', summary: 'Save a mailbox to import invoices from (the password is write-only)' },
+        update: 'Mutation.updateSync',
+        remove: { field: 'Mutation.deleteSync', summary: 'Delete a mailbox sync (its invoices stay)' },
+      },
+    ),
+    {
+      controller: 'sync',
+      action: 'run',
+      method: 'POST',
+      path: `${syncs}/{syncId}/run`,
+      field: 'Mutation.runSync',
+      status: 202,
+      summary: 'Read the mailbox now, in the background',
+    },
   ],
   jobs: [
     work(syncRunQueue, ({ syncId }, { services, log }) => services.syncs.run(syncId, services.invoices, log)),

@@ -91,19 +91,7 @@ function shown({ passwordEncrypted: _password, uidValidity, lastUid, ...sync }: 
  * so a run that died half way, two runs at once, or a UIDVALIDITY change
  * (which starts the mailbox over) import nothing twice.
  */
-export function createSyncService({
-  db,
-  sql,
-  jobs,
-  config,
-  secrets,
-}: {
-  db: Db;
-  sql: Sql;
-  jobs: JobQueue;
-  config: Config;
-  secrets: Secrets;
-}) {
+export function createSyncService({ db, sql, jobs, config, secrets }: { db: Db; sql: Sql; jobs: JobQueue; config: Config; secrets: Secrets }) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
 
@@ -122,7 +110,13 @@ export function createSyncService({
   const reread = (tx: Tx, id: string, query: SyncQuery, row: Sync) => (shapesResult(query) ? tx.sync.findUniqueOrThrow({ ...query, where: { id } }) : row);
 
   /** The message's attachments as invoices; duplicates (and files of other types) are skipped. */
-  async function importMessage(invoices: InvoiceService, access: TenantAccess, sync: Sync, message: MailMessage, log: Logger): Promise<{ imported: number; skipped: number }> {
+  async function importMessage(
+    invoices: InvoiceService,
+    access: TenantAccess,
+    sync: Sync,
+    message: MailMessage,
+    log: Logger,
+  ): Promise<{ imported: number; skipped: number }> {
     let imported = 0;
     let skipped = 0;
     for (const attachment of message.attachments) {
@@ -279,7 +273,13 @@ export function createSyncService({
         }
         await db.$transaction(async (tx) => {
           const done = await tx.sync.update({ where: { id }, data: { status: 'idle', lastSyncedAt: new Date(), lastError: null } });
-          await recordEvent(tx, { tenantId: sync.tenantId, type: 'sync.completed', actor: access.actor, subjectId: id, data: { ...shown(done), messages, imported, skipped } });
+          await recordEvent(tx, {
+            tenantId: sync.tenantId,
+            type: 'sync.completed',
+            actor: access.actor,
+            subjectId: id,
+            data: { ...shown(done), messages, imported, skipped },
+          });
         });
         runLog.info({ messages, imported, skipped }, 'mailbox synced');
       } catch (error) {
@@ -289,7 +289,13 @@ export function createSyncService({
         await db.$transaction(async (tx) => {
           // lastSyncedAt moves too, so the schedule waits an interval before trying again.
           const failed = await tx.sync.update({ where: { id }, data: { status: 'error', lastError: reason.slice(0, 1000), lastSyncedAt: new Date() } });
-          await recordEvent(tx, { tenantId: sync.tenantId, type: 'sync.failed', actor: access.actor, subjectId: id, data: { ...shown(failed), messages, imported } });
+          await recordEvent(tx, {
+            tenantId: sync.tenantId,
+            type: 'sync.failed',
+            actor: access.actor,
+            subjectId: id,
+            data: { ...shown(failed), messages, imported },
+          });
         });
       }
     },

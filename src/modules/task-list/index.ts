@@ -11,13 +11,19 @@ export const taskListModule = defineModule({
   name: 'taskLists',
   createService: createTaskListService,
   tag: taskListsTag,
-  routes: crud('taskList', '/tenants/{tenantId}/task-lists', 'taskListId', { one: 'task list', many: 'task lists' }, {
-    list: 'Query.taskLists',
-    create: 'Mutation.createTaskList',
-    get: 'Query.taskList',
-    update: 'Mutation.updateTaskList',
-    remove: { field: 'Mutation.deleteTaskList', summary: 'Delete a task list and its tasks' },
-  }),
+  routes: crud(
+    'taskList',
+    '/tenants/{tenantId}/task-lists',
+    'taskListId',
+    { one: 'task list', many: 'task lists' },
+    {
+      list: 'Query.taskLists',
+      create: 'Mutation.createTaskList',
+      get: 'Query.taskList',
+      update: 'Mutation.updateTaskList',
+      remove: { field: 'Mutation.deleteTaskList', summary: 'Delete a task list and its tasks' },
+    },
+  ),
 });
 
 declare module '../services.js' {

@@ -2,16 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import {
-  CreateTaskArgs,
-  ListedTaskArgs,
-  ListTasksArgs,
-  TaskArgs,
-  TasksConnectionArgs,
-  taskStatus,
-  UpdateTaskArgs,
-  type TaskQuery,
-} from './task.service.js';
+import { CreateTaskArgs, ListedTaskArgs, ListTasksArgs, TaskArgs, TasksConnectionArgs, taskStatus, UpdateTaskArgs, type TaskQuery } from './task.service.js';
 
 builder.prismaObject('Task', {
   description: 'A task in a task list.',
@@ -58,9 +49,7 @@ builder.mutationFields((t) => ({
     type: 'Task',
     description: 'Adds a task to a list.',
     ...createTask.field(t),
-    resolve: createTask.resolveQuery((input, access, query: TaskQuery, { services }) =>
-      services.tasks.create(access, input.taskListId, input.input, query),
-    ),
+    resolve: createTask.resolveQuery((input, access, query: TaskQuery, { services }) => services.tasks.create(access, input.taskListId, input.input, query)),
   }),
   updateTask: t.prismaField({
     type: 'Task',
@@ -74,8 +63,6 @@ builder.mutationFields((t) => ({
     type: 'Task',
     description: 'Deletes a task. GraphQL returns the deleted task.',
     ...deleteTask.field(t),
-    resolve: deleteTask.resolveQuery((input, access, query: TaskQuery, { services }) =>
-      services.tasks.remove(access, input.taskListId, input.id, query),
-    ),
+    resolve: deleteTask.resolveQuery((input, access, query: TaskQuery, { services }) => services.tasks.remove(access, input.taskListId, input.id, query)),
   }),
 }));

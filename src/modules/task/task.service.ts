@@ -31,19 +31,15 @@ export const CreateTaskDto = dto('CreateTaskDto', 'A new task in a task list.', 
   position: position.default(0),
 });
 
-export const UpdateTaskDto = dto(
-  'UpdateTaskDto',
-  'Changes to a task; null clears a field. Members may change only the status of tasks assigned to them.',
-  {
-    title: title.optional(),
-    description: description.nullable().optional(),
-    status: taskStatus.schema('Moving to `done` sets completedAt, leaving it clears it').optional(),
-    assigneeId: assigneeId.nullable().optional(),
-    dueDate: dueDate.nullable().optional(),
-    estimateMinutes: estimateMinutes.nullable().optional(),
-    position: position.optional(),
-  },
-);
+export const UpdateTaskDto = dto('UpdateTaskDto', 'Changes to a task; null clears a field. Members may change only the status of tasks assigned to them.', {
+  title: title.optional(),
+  description: description.nullable().optional(),
+  status: taskStatus.schema('Moving to `done` sets completedAt, leaving it clears it').optional(),
+  assigneeId: assigneeId.nullable().optional(),
+  dueDate: dueDate.nullable().optional(),
+  estimateMinutes: estimateMinutes.nullable().optional(),
+  position: position.optional(),
+});
 
 const tenantId = fields.id('Tenant id');
 const taskListId = fields.id('Task list id');
@@ -98,8 +94,7 @@ export function createTaskService({ db }: { db: Db }) {
     for (const type of types) await recordEvent(tx, { tenantId: access.tenantId, type, actor: access.actor, subjectId: task.id, data: task });
   }
 
-  const reread = (tx: Tx, id: string, query: TaskQuery, row: Task) =>
-    shapesResult(query) ? tx.task.findUniqueOrThrow({ ...query, where: { id } }) : row;
+  const reread = (tx: Tx, id: string, query: TaskQuery, row: Task) => (shapesResult(query) ? tx.task.findUniqueOrThrow({ ...query, where: { id } }) : row);
 
   return {
     /** The tasks of one list, in list order. */
@@ -144,7 +139,12 @@ export function createTaskService({ db }: { db: Db }) {
             ...(data.status === 'done' ? { completedAt: new Date() } : {}),
           },
         });
-        await record(tx, access, ['task.created', ...(task.assigneeId ? (['task.assigned'] as const) : []), ...(task.status === 'done' ? (['task.completed'] as const) : [])], task);
+        await record(
+          tx,
+          access,
+          ['task.created', ...(task.assigneeId ? (['task.assigned'] as const) : []), ...(task.status === 'done' ? (['task.completed'] as const) : [])],
+          task,
+        );
         return reread(tx, task.id, query, task);
       });
     },
@@ -171,7 +171,12 @@ export function createTaskService({ db }: { db: Db }) {
         });
         const assigned = task.assigneeId !== null && task.assigneeId !== existing.assigneeId;
         const completed = task.status === 'done' && existing.status !== 'done';
-        await record(tx, access, ['task.updated', ...(assigned ? (['task.assigned'] as const) : []), ...(completed ? (['task.completed'] as const) : [])], task);
+        await record(
+          tx,
+          access,
+          ['task.updated', ...(assigned ? (['task.assigned'] as const) : []), ...(completed ? (['task.completed'] as const) : [])],
+          task,
+        );
         return reread(tx, id, query, task);
       });
     },

@@ -8,10 +8,34 @@ export const tenantModule = defineModule({
   createService: createTenantService,
   tag: { name: 'Tenants', description: 'Tenants (organisations) and their settings' },
   routes: [
-    { controller: 'tenant', action: 'create', method: 'POST', path: '/tenants', field: 'Mutation.createTenant', status: 201, summary: 'Create a tenant (superadmin)' },
+    {
+      controller: 'tenant',
+      action: 'create',
+      method: 'POST',
+      path: '/tenants',
+      field: 'Mutation.createTenant',
+      status: 201,
+      summary: 'Create a tenant (superadmin)',
+    },
     { controller: 'tenant', action: 'findAll', method: 'GET', path: '/tenants', field: 'Query.tenants', status: 200, summary: "List the caller's tenants" },
-    { controller: 'tenant', action: 'findOne', method: 'GET', path: '/tenants/{tenantId}', field: 'Query.tenant', status: 200, summary: 'Get a tenant and its settings' },
-    { controller: 'tenant', action: 'update', method: 'PATCH', path: '/tenants/{tenantId}', field: 'Mutation.updateTenant', status: 200, summary: 'Change a tenant or its settings' },
+    {
+      controller: 'tenant',
+      action: 'findOne',
+      method: 'GET',
+      path: '/tenants/{tenantId}',
+      field: 'Query.tenant',
+      status: 200,
+      summary: 'Get a tenant and its settings',
+    },
+    {
+      controller: 'tenant',
+      action: 'update',
+      method: 'PATCH',
+      path: '/tenants/{tenantId}',
+      field: 'Mutation.updateTenant',
+      status: 200,
+      summary: 'Change a tenant or its settings',
+    },
   ],
 });
 

@@ -3,15 +3,7 @@ import { graphqlEnum } from '../../graphql/inputs.js';
 import { plainOperation, tenantOperation } from '../../graphql/operations.js';
 import type { Tenant } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
-import {
-  CreateTenantArgs,
-  ListTenantsArgs,
-  settingsOf,
-  TenantArgs,
-  UpdateTenantArgs,
-  type TenantQuery,
-  type TenantSettings,
-} from './tenant.service.js';
+import { CreateTenantArgs, ListTenantsArgs, settingsOf, TenantArgs, UpdateTenantArgs, type TenantQuery, type TenantSettings } from './tenant.service.js';
 
 const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings').implement({
   description: 'How a tenant tracks time.',

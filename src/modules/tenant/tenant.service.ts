@@ -20,7 +20,10 @@ function isTimeZone(value: string): boolean {
 
 const settingsFields = {
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').describe('IANA time zone'),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR').describe('ISO 4217 currency code'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')
+    .describe('ISO 4217 currency code'),
   weekStart: enums.WeekStart.schema('First day of the week'),
   approvalRequired: z.boolean().describe('Entries must be submitted and approved (default true; false: submitting approves)'),
   lockedUntil: fields.date('Entries on or before this date are read-only').nullable(),

@@ -5,16 +5,7 @@ import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import type { TenantUser } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
-import {
-  InviteUserArgs,
-  ListUsersArgs,
-  TenantArgs,
-  UpdateUserArgs,
-  UserArgs,
-  seesRatesOf,
-  type Membership,
-  type TenantUserQuery,
-} from './user.service.js';
+import { InviteUserArgs, ListUsersArgs, TenantArgs, UpdateUserArgs, UserArgs, seesRatesOf, type Membership, type TenantUserQuery } from './user.service.js';
 
 const RoleEnum = graphqlEnum(enums.TenantRole);
 const MemberStatusEnum = graphqlEnum(enums.TenantUserStatus);
@@ -67,8 +58,7 @@ const memberField = <Key extends keyof TenantUser>(membership: Membership, key: 
   membership.member ? membership.member[key] : null;
 
 const MembershipObject = builder.objectRef<Membership>('Membership').implement({
-  description:
-    "The caller in a tenant: their member record (empty for API keys, and for superadmins who are not members), role and permissions.",
+  description: 'The caller in a tenant: their member record (empty for API keys, and for superadmins who are not members), role and permissions.',
   fields: (t) => ({
     id: t.id({ nullable: true, description: 'The tenantUserId', resolve: (membership) => memberField(membership, 'id') }),
     tenantId: t.exposeID('tenantId'),
@@ -125,9 +115,7 @@ builder.mutationFields((t) => ({
     type: 'TenantUser',
     description: "Changes a member's role, status, name or rates. Only owners change the owner role; the last owner stays.",
     ...updateUser.field(t),
-    resolve: updateUser.resolveQuery((input, access, query: TenantUserQuery, { services }) =>
-      services.users.update(access, input.id, input.input, query),
-    ),
+    resolve: updateUser.resolveQuery((input, access, query: TenantUserQuery, { services }) => services.users.update(access, input.id, input.input, query)),
   }),
   removeUser: t.prismaField({
     type: 'TenantUser',

@@ -158,9 +158,7 @@ export function createUserService({ db }: { db: Db }) {
 
     /** The caller's own membership and what it may do. */
     async me(access: TenantAccess): Promise<Membership> {
-      const member = access.tenantUserId
-        ? await db.tenantUser.findUnique({ where: { id: access.tenantUserId } })
-        : null;
+      const member = access.tenantUserId ? await db.tenantUser.findUnique({ where: { id: access.tenantUserId } }) : null;
       return { tenantId: access.tenantId, role: access.role, permissions: access.grants, actorType: access.actor.type, member };
     },
 

@@ -8,13 +8,19 @@ export const vehicleModule = defineModule({
   name: 'vehicles',
   createService: createVehicleService,
   tag: { name: 'Vehicles', description: 'Vehicles for mileage entries' },
-  routes: crud('vehicle', '/tenants/{tenantId}/vehicles', 'vehicleId', { one: 'vehicle', many: 'vehicles' }, {
-    list: 'Query.vehicles',
-    create: 'Mutation.createVehicle',
-    get: 'Query.vehicle',
-    update: 'Mutation.updateVehicle',
-    remove: 'Mutation.deleteVehicle',
-  }),
+  routes: crud(
+    'vehicle',
+    '/tenants/{tenantId}/vehicles',
+    'vehicleId',
+    { one: 'vehicle', many: 'vehicles' },
+    {
+      list: 'Query.vehicles',
+      create: 'Mutation.createVehicle',
+      get: 'Query.vehicle',
+      update: 'Mutation.updateVehicle',
+      remove: 'Mutation.deleteVehicle',
+    },
+  ),
 });
 
 declare module '../services.js' {

@@ -1,13 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import {
-  CreateVehicleArgs,
-  ListVehiclesArgs,
-  UpdateVehicleArgs,
-  VehicleArgs,
-  vehicleStatus,
-} from './vehicle.service.js';
+import { CreateVehicleArgs, ListVehiclesArgs, UpdateVehicleArgs, VehicleArgs, vehicleStatus } from './vehicle.service.js';
 
 builder.prismaObject('Vehicle', {
   description: 'A vehicle whose mileage entries record.',

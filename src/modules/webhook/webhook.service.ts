@@ -25,7 +25,11 @@ export const maxWebhooksPerTenant = 25;
 export const retryDelaysMs = [5, 300, 1800, 7200, 18_000, 36_000, 86_400].map((seconds) => seconds * 1000);
 const disableAfterFailingMs = 5 * 24 * 3600 * 1000;
 
-export const deliveryStatus = defineEnum('WebhookDeliveryStatus', WebhookDeliveryStatus, 'Where a delivery stands: pending (an attempt is due), succeeded, failed (no more attempts)');
+export const deliveryStatus = defineEnum(
+  'WebhookDeliveryStatus',
+  WebhookDeliveryStatus,
+  'Where a delivery stands: pending (an attempt is due), succeeded, failed (no more attempts)',
+);
 
 const subscribableEvents = [...eventTypes.filter((type) => type !== 'webhook.test'), '*'] as const;
 
@@ -122,7 +126,13 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
       data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
     });
     const { secretEncrypted: _secret, ...shown } = disabled;
-    await recordEvent(tx, { tenantId: subscription.tenantId, type: 'webhook.disabled', actor: systemActor('webhooks'), subjectId: subscription.id, data: shown });
+    await recordEvent(tx, {
+      tenantId: subscription.tenantId,
+      type: 'webhook.disabled',
+      actor: systemActor('webhooks'),
+      subjectId: subscription.id,
+      data: shown,
+    });
   }
 
   /** Writes what one attempt did: the log row, the delivery's state, the subscription's failures, the next attempt. */
@@ -155,7 +165,10 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
         log.debug({ deliveryId: delivery.id, attempt: attempts, status: outcome.responseStatus, ms: outcome.durationMs }, 'webhook delivered');
         return;
       }
-      log.info({ deliveryId: delivery.id, webhookId: subscription.id, tenantId: subscription.tenantId, attempt: attempts, error: outcome.error }, 'webhook attempt failed');
+      log.info(
+        { deliveryId: delivery.id, webhookId: subscription.id, tenantId: subscription.tenantId, attempt: attempts, error: outcome.error },
+        'webhook attempt failed',
+      );
       const failing = await tx.webhookSubscription.update({
         where: { id: subscription.id },
         data: { failureCount: { increment: 1 }, failingSince: subscription.failingSince ?? now },
@@ -204,7 +217,14 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
           throw conflict(`The tenant has ${count} webhooks, the most allowed; delete one first`);
         }
         const subscription = await tx.webhookSubscription.create({
-          data: { tenantId: access.tenantId, url: data.url, events: data.events, description: data.description ?? null, enabled: data.enabled, secretEncrypted: box.seal(secret) },
+          data: {
+            tenantId: access.tenantId,
+            url: data.url,
+            events: data.events,
+            description: data.description ?? null,
+            enabled: data.enabled,
+            secretEncrypted: box.seal(secret),
+          },
         });
         return { ...subscription, secret };
       });
@@ -299,12 +319,27 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
       const now = new Date();
       const rows = committed.flatMap((event) =>
         subscriptions
-          .filter((subscription) => subscription.tenantId === event.tenantId && event.type !== 'webhook.test' && (subscription.events.includes('*') || subscription.events.includes(event.type)))
-          .map((subscription) => ({ tenantId: subscription.tenantId, subscriptionId: subscription.id, eventId: event.id, eventType: event.type, nextAttemptAt: now })),
+          .filter(
+            (subscription) =>
+              subscription.tenantId === event.tenantId &&
+              event.type !== 'webhook.test' &&
+              (subscription.events.includes('*') || subscription.events.includes(event.type)),
+          )
+          .map((subscription) => ({
+            tenantId: subscription.tenantId,
+            subscriptionId: subscription.id,
+            eventId: event.id,
+            eventType: event.type,
+            nextAttemptAt: now,
+          })),
       );
       if (rows.length === 0) return;
       const created = await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
-      await jobs.sendMany(tx, deliveryQueue, created.map(({ id }) => ({ deliveryId: id })));
+      await jobs.sendMany(
+        tx,
+        deliveryQueue,
+        created.map(({ id }) => ({ deliveryId: id })),
+      );
     },
 
     /**
