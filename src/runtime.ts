@@ -156,13 +156,14 @@ export async function createRuntime({
       stack.defer(() => lazy.stop());
       jobs = lazy;
     }
-    const services = createServices({ db, sql, log, config, secrets, jobs, live });
+    const dependencies = { db, sql, log, config, secrets, jobs, live };
+    const services = createServices(dependencies);
     const metrics = runner ? metricsOf(client.poolUse, runner) : undefined;
 
     // Workers first: once the process says it listens, it runs everything its role has.
     let workers: Workers | undefined;
     if (works && runner && metrics) {
-      workers = await startWorkers({ db, services, jobs: runner, listener, metrics, log: log.child({ component: 'worker' }) });
+      workers = await startWorkers({ dependencies: { ...dependencies, services }, runner, listener, metrics, log: log.child({ component: 'worker' }) });
       const started = workers;
       stack.defer(() => started.stop());
     }

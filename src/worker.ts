@@ -7,19 +7,32 @@
  * finish (up to 20 s; what is left is retried after its expiry), and then
  * frees what the modules' jobs held (closeModuleWork).
  */
-import type { Db } from './db/client.js';
 import type { PgListener } from './db/listener.js';
-import { createOutboxDispatcher, type OutboxDispatcher } from './events/dispatcher.js';
+import type { Tx } from './db/client.js';
+import { createOutboxDispatcher, type OutboxDispatcher, type OutboxEvent } from './events/dispatcher.js';
 import type { JobResult, WorkOptions } from 'pg-boss';
 import type { JobRunner } from './events/jobs.js';
-import type { Services } from './modules/services.js';
 import type { Metrics } from './http/metrics.js';
 import type { Logger } from './lib/logger.js';
 import { modules } from './modules/index.js';
-import type { JobWorker } from './modules/module.js';
+import type { JobWorker, ModuleDefinition, WorkDependencies } from './modules/module.js';
+
+type WorkOf<List extends readonly ModuleDefinition[]> = {
+  [Module in List[number] as unknown extends ReturnType<NonNullable<Module['createWork']>> ? never : Module['name']]: ReturnType<
+    NonNullable<Module['createWork']>
+  >;
+};
+/** The modules' work objects, by module name: what their jobs and event reactions run (tests call them directly). */
+export type ModuleWork = WorkOf<typeof modules>;
+
+/** Builds each module's work object, once per worker process. */
+function createModuleWork(dependencies: WorkDependencies): ModuleWork {
+  return Object.fromEntries(modules.flatMap((module) => (module.createWork ? [[module.name, module.createWork(dependencies)]] : []))) as ModuleWork;
+}
 
 export interface Workers {
   dispatcher: OutboxDispatcher;
+  work: ModuleWork;
   /** Stops the dispatcher; pg-boss stops the queues next. */
   stop(): Promise<void>;
 }
@@ -33,25 +46,26 @@ export async function closeModuleWork(): Promise<void> {
 export const moduleQueues = modules.flatMap((module) => (module.jobs ?? []).map((job: JobWorker) => job.queue));
 
 export async function startWorkers({
-  db,
-  services,
-  jobs,
+  dependencies,
+  runner,
   listener,
   metrics,
   log,
 }: {
-  db: Db;
-  services: Services;
-  jobs: JobRunner;
+  /** What the work objects are built from (the services among them). */
+  dependencies: WorkDependencies;
+  runner: JobRunner;
   listener: PgListener;
   metrics: Metrics;
   log: Logger;
 }): Promise<Workers> {
-  for (const module of modules) {
+  const work = createModuleWork(dependencies);
+  const workOf = (module: ModuleDefinition): unknown => (work as Record<string, unknown>)[module.name];
+  for (const module of modules as readonly ModuleDefinition[]) {
     for (const job of module.jobs ?? []) {
       const { queue } = job;
       const loops = Math.min(2, queue.concurrency);
-      await jobs.boss.work<object, unknown, WorkOptions & { perJobResults: true }>(
+      await runner.boss.work<object, unknown, WorkOptions & { perJobResults: true }>(
         queue.name,
         {
           // pg-boss waits a whole polling interval after each fetch unless NOTIFY wakes it or the fetch came
@@ -69,7 +83,7 @@ export async function startWorkers({
             claimed.map(async ({ id, data, retryCount }): Promise<JobResult> => {
               const jobLog = log.child({ queue: queue.name, jobId: id, retry: retryCount });
               try {
-                await job.run(data, { services, log: jobLog });
+                await job.run(data, { work: workOf(module), log: jobLog });
                 metrics.job(queue.name, 'completed');
                 return { id, status: 'completed' };
               } catch (error) {
@@ -84,21 +98,21 @@ export async function startWorkers({
   }
   for (const module of modules) {
     // Upserts: every worker process declares the same schedules; pg-boss fires each once per tick.
-    for (const { queue, cron } of module.schedules ?? []) await jobs.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
+    for (const { queue, cron } of module.schedules ?? []) await runner.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
   }
   const dispatcher = createOutboxDispatcher({
-    db,
+    db: dependencies.db,
     listener,
-    reactions: modules.flatMap((module) => {
-      const react = module.reactsToEvents;
-      return react ? [(tx: Parameters<typeof react>[1], events: Parameters<typeof react>[2]) => react(services, tx, events)] : [];
-    }),
+    reactions: (modules as readonly ModuleDefinition[]).flatMap((module) =>
+      module.reactsToEvents ? [(tx: Tx, events: readonly OutboxEvent[]) => module.reactsToEvents?.(workOf(module), tx, events) ?? Promise.resolve()] : [],
+    ),
     log: log.child({ component: 'dispatcher' }),
   });
   await dispatcher.start();
   log.info({ queues: moduleQueues.map((queue) => queue.name) }, 'workers started');
   return {
     dispatcher,
+    work,
     async stop() {
       await dispatcher.stop();
     },

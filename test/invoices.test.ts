@@ -141,13 +141,23 @@ describe('OCR of generated invoices', () => {
     expect((await afterOcr(team.member, team.tenant.id, next.body.id)).ocrStatus).toBe('done');
   });
 
-  it('marks an invoice failed when its OCR job is abandoned after the retries, never leaving it running', async () => {
-    const typed = await team.tenant.api.post<Invoice>(`/tenants/${team.tenant.id}/invoices`, { number: 'ABANDONED-1' });
-    // What the dead-letter queue's worker does, on an invoice whose job kept failing.
-    await server.app.db.invoice.update({ where: { id: typed.body.id }, data: { ocrStatus: 'running', storageKey: `sha256/00/${'0'.repeat(64)}` } });
-    await server.app.services.invoices.abandonOcr(typed.body.id, createLogger('silent'));
-    const after = await team.tenant.api.get<Invoice>(`/tenants/${team.tenant.id}/invoices/${typed.body.id}`);
-    expect(after.body).toMatchObject({ ocrStatus: 'failed', lastError: expect.stringMatching(/failed repeatedly/) });
+  it('marks an invoice failed when its OCR job is abandoned after the retries, never leaving it pending or running', async () => {
+    for (const ocrStatus of ['running', 'pending'] as const) {
+      const typed = await team.tenant.api.post<Invoice>(`/tenants/${team.tenant.id}/invoices`, { number: `ABANDONED-${ocrStatus}` });
+      // What the dead-letter queue's worker does, on an invoice whose job kept failing (mid-read, or never claimed).
+      await server.app.db.invoice.update({ where: { id: typed.body.id }, data: { ocrStatus, storageKey: `sha256/00/${'0'.repeat(64)}` } });
+      await server.workers!.work.invoices.abandon(typed.body.id, createLogger('silent'));
+      const after = await team.tenant.api.get<Invoice>(`/tenants/${team.tenant.id}/invoices/${typed.body.id}`);
+      expect(after.body, ocrStatus).toMatchObject({ ocrStatus: 'failed', lastError: expect.stringMatching(/failed repeatedly/) });
+    }
+    // An invoice OCR is done with stays as it is.
+    const done = await team.tenant.api.post<Invoice>(`/tenants/${team.tenant.id}/invoices`, { number: 'ABANDONED-done' });
+    await server.app.db.invoice.update({ where: { id: done.body.id }, data: { ocrStatus: 'done', storageKey: `sha256/00/${'1'.repeat(64)}` } });
+    await server.workers!.work.invoices.abandon(done.body.id, createLogger('silent'));
+    expect((await team.tenant.api.get<Invoice>(`/tenants/${team.tenant.id}/invoices/${done.body.id}`)).body).toMatchObject({
+      ocrStatus: 'done',
+      lastError: null,
+    });
   });
 
   it('runs again on request (202), keeping what was filled since, and finds the OCR text in search', async () => {

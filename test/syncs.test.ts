@@ -143,13 +143,9 @@ describe('a mailbox sync', () => {
     );
     const sync = await createSync(user);
     const log = createLogger('silent');
-    // Three runs at once, straight from the service (a worker would refuse the second job), and one through REST.
-    await Promise.all([
-      server.app.services.syncs.run(sync.id, server.app.services.invoices, log),
-      server.app.services.syncs.run(sync.id, server.app.services.invoices, log),
-      server.app.services.syncs.run(sync.id, server.app.services.invoices, log),
-      runSync(sync),
-    ]);
+    // Three runs at once, straight from the work object (a worker would refuse the second job), and one through REST.
+    const work = server.workers!.work.syncs;
+    await Promise.all([work.run(sync.id, log), work.run(sync.id, log), work.run(sync.id, log), runSync(sync)]);
     await eventually(async () => expect((await team.tenant.api.get<Sync>(`/tenants/${team.tenant.id}/syncs/${sync.id}`)).body.status).toBe('idle'));
     expect((await invoicesOf(sync)).map((invoice) => invoice.fileName).sort()).toEqual(['C-1.pdf', 'C-2.pdf', 'C-3.pdf']);
   });
@@ -200,7 +196,7 @@ describe('a mailbox sync', () => {
     const user = await mailboxWith([mailMessage({ from: 'billing@vendor.test', subject: 'Scheduled', attachments: [pngAttachment('E-1')] })]);
     const sync = await createSync(user, { intervalMinutes: 5 });
     // What the every-minute tick does; the sync has never run, so it is due.
-    await server.app.services.syncs.queueDue(createLogger('silent'));
+    await server.workers!.work.syncs.queueDue(createLogger('silent'));
     await eventually(async () => expect(await invoicesOf(sync)).toHaveLength(1), 20_000);
     // Just ran: not due again for five minutes.
     await eventually(async () => expect((await team.tenant.api.get<Sync>(`/tenants/${team.tenant.id}/syncs/${sync.id}`)).body.status).toBe('idle'));

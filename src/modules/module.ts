@@ -1,7 +1,8 @@
 /**
  * What a module is: a name (its key in `context.services`), a service
- * factory, its REST rows, and its GraphQL types (registered on the builder by
- * importing its `.graphql.ts` from the manifest). src/modules/index.ts lists
+ * factory, its REST rows, its GraphQL types (registered on the builder by
+ * importing its `.graphql.ts` from the manifest), and, if it has background
+ * work, a work factory with the jobs and event reactions that use it. src/modules/index.ts lists
  * the modules once; the services, the schema and the route table are built
  * from that list.
  */
@@ -28,24 +29,32 @@ export interface ServiceDependencies {
   live: LiveEvents;
 }
 
-/** What a job handler gets besides its data. */
-export interface JobContext {
+/**
+ * What a module's work object may use: what its service uses, and the
+ * services (work done on a tenant's behalf, like importing a mail's
+ * invoices, goes through them with a TenantAccess like any caller's).
+ */
+export interface WorkDependencies extends ServiceDependencies {
   services: Services;
+}
+
+/** What a job handler gets besides its data: its module's work object (built in worker processes only). */
+export interface JobContext<Work = unknown> {
+  work: Work;
   log: Logger;
 }
 
 /** A queue this module works, and what one of its jobs does. */
-export interface JobWorker {
+export interface JobWorker<Work = unknown> {
   queue: QueueDefinition;
-  run(data: object, context: JobContext): Promise<void>;
+  run(data: object, context: JobContext<Work>): Promise<void>;
 }
 
-/** Declares how jobs of `queue` are worked; the data type follows the queue's. */
-export function work<Data extends object>(queue: QueueDefinition<Data>, run: (data: Data, context: JobContext) => Promise<void>): JobWorker {
-  return { queue, run: run as JobWorker['run'] };
+/** Declares how jobs of `queue` are worked; the data type follows the queue's, the work object the module's. */
+export function job<Data extends object, Work>(queue: QueueDefinition<Data>, run: (data: Data, context: JobContext<Work>) => Promise<void>): JobWorker<Work> {
+  return { queue, run: run as JobWorker<Work>['run'] };
 }
 
-/** What a module makes of committed events, in the outbox dispatcher's transaction. */
 /** A queue that gets a job on a cron schedule (UTC), from whichever worker process's turn it is. */
 export interface Schedule {
   queue: QueueDefinition;
@@ -53,25 +62,32 @@ export interface Schedule {
   cron: string;
 }
 
-export type EventReaction = (services: Services, tx: Tx, events: readonly OutboxEvent[]) => Promise<void>;
-
-export interface ModuleDefinition<Name extends string = string, Service = unknown> {
+export interface ModuleDefinition<Name extends string = string, Service = unknown, Work = unknown> {
   name: Name;
+  /** What callers reach through `context.services`: every method takes the caller's TenantAccess (or Actor) first. */
   createService(dependencies: ServiceDependencies): Service;
+  /**
+   * What the module's jobs and event reactions do, on bare ids and in the
+   * dispatcher's transaction: built in worker processes only, and reachable
+   * from their handlers alone, never from a resolver.
+   */
+  createWork?(dependencies: WorkDependencies): Work;
   /** REST rows: a `crud()` block plus the irregular rows beside it. */
   routes: readonly RouteSpec[];
   /** The OpenAPI tag its rows are listed under (a module with rows must have one; modules may share one). */
   tag?: RouteTag;
   /** Background work: the module's queues and their handlers (run by worker processes). */
-  jobs?: readonly JobWorker[];
+  jobs?: readonly JobWorker<NoInfer<Work>>[];
   /** Jobs enqueued on a clock (each queue must also be in `jobs`). */
   schedules?: readonly Schedule[];
-  /** What committed events cause in this module (webhook deliveries, notifications). */
-  reactsToEvents?: EventReaction;
+  /** What committed events cause in this module (webhook deliveries, notifications), in the outbox dispatcher's transaction. */
+  reactsToEvents?(work: NoInfer<Work>, tx: Tx, events: readonly OutboxEvent[]): Promise<void>;
   /** Frees what the module's jobs hold (the OCR engine's thread), once the queues have stopped. */
   afterWork?: () => Promise<void>;
 }
 
-export function defineModule<const Name extends string, Service>(module: ModuleDefinition<Name, Service>): ModuleDefinition<Name, Service> {
+export function defineModule<const Name extends string, Service, Work = unknown>(
+  module: ModuleDefinition<Name, Service, Work>,
+): ModuleDefinition<Name, Service, Work> {
   return module;
 }

@@ -5,8 +5,12 @@
  * from its manifest, by `declare module` on this file: `interface Services {
  * notes: NoteService }`.
  *
- * Every method takes the caller's TenantAccess (or Actor) first: work that
- * jobs do on bare ids is not here.
+ * Every method takes the caller's TenantAccess (or Actor) first, except
+ * what the gate and sign-in need before there is a caller (apiKeys.check,
+ * tenants.findByIdOrSlug, users.activateInvitations) and invoices.stage,
+ * which only spools an upload's bytes. Work that jobs do on bare ids is not
+ * here: it is in each module's work object (`<module>.work.ts`), which only
+ * worker processes build and only job handlers receive.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: the manifests add their services here (declaration merging needs an interface).
 export interface Services {}

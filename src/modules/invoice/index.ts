@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
 import { crud, nativeRoute } from '../../rest/route.js';
-import { defineModule, work } from '../module.js';
+import { defineModule, job, type JobContext } from '../module.js';
 import { abandonedOcrQueue, ocrQueue } from './invoice.jobs.js';
-import { readInvoice, stopOcrEngine } from './invoice.ocr.js';
+import { stopOcrEngine } from './invoice.ocr.js';
 import {
   contentDisposition,
   createInvoiceService,
@@ -13,6 +13,7 @@ import {
   type IncomingInvoiceFile,
   type InvoiceService,
 } from './invoice.service.js';
+import { createInvoiceWork, type InvoiceWork } from './invoice.work.js';
 import './invoice.graphql.js';
 
 const invoices = '/tenants/{tenantId}/invoices';
@@ -112,9 +113,10 @@ export const invoiceModule = defineModule({
       },
     ),
   ],
+  createWork: createInvoiceWork,
   jobs: [
-    work(ocrQueue, ({ invoiceId: id }, { services, log }) => readInvoice(services.invoices, id, log)),
-    work(abandonedOcrQueue, ({ invoiceId: id }, { services, log }) => services.invoices.abandonOcr(id, log)),
+    job(ocrQueue, ({ invoiceId }, { work, log }: JobContext<InvoiceWork>) => work.read(invoiceId, log)),
+    job(abandonedOcrQueue, ({ invoiceId }, { work, log }: JobContext<InvoiceWork>) => work.abandon(invoiceId, log)),
   ],
   afterWork: stopOcrEngine,
 });

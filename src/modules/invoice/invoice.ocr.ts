@@ -11,10 +11,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Scheduler } from 'tesseract.js';
-import type { Invoice } from '../../generated/prisma/client.js';
-import type { Logger } from '../../lib/logger.js';
 import { extractFields, type ExtractedFields } from './invoice.extract.js';
-import type { InvoiceService } from './invoice.service.js';
 
 export type { ExtractedFields };
 
@@ -156,25 +153,4 @@ export async function readFile(bytes: Buffer, mimeType: string): Promise<ReadRes
   const text = read.text.trim();
   if (text.length === 0) throw new UnreadableFile('No text was found in the file');
   return { text, confidence: Math.round(read.confidence * 10) / 10, fields: extractFields(text) };
-}
-
-/** The OCR job: claims the invoice, reads its file, and records what came of it. */
-export async function readInvoice(invoices: InvoiceService, id: string, log: Logger): Promise<void> {
-  const invoice: Invoice | undefined = await invoices.claimForOcr(id);
-  if (!invoice) return;
-  const started = performance.now();
-  let bytes: Buffer;
-  try {
-    bytes = await invoices.files.read(invoice.storageKey as string);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return invoices.failOcr(invoice, 'The stored file is missing', log);
-    throw error;
-  }
-  try {
-    const result = await readFile(bytes, invoice.mimeType ?? 'application/octet-stream');
-    await invoices.completeOcr(invoice, result, log.child({ ms: Math.round(performance.now() - started) }));
-  } catch (error) {
-    if (error instanceof UnreadableFile) return invoices.failOcr(invoice, error.message, log);
-    throw error;
-  }
 }

@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
-import { systemActor } from '../../auth/actor.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Config } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
@@ -15,11 +14,9 @@ import { InvoiceSource, InvoiceStatus, OcrStatus } from '../../generated/prisma/
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
-import type { Logger } from '../../lib/logger.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
 import { ocrQueue } from './invoice.jobs.js';
-import type { ExtractedFields } from './invoice.ocr.js';
 
 export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
 export const invoiceSource = defineEnum('InvoiceSource', InvoiceSource);
@@ -108,7 +105,8 @@ export interface FileOrigin {
   emailMessageId?: string;
 }
 
-const dateOf = (value: string | null | undefined): Date | null | undefined => (value === undefined || value === null ? value : new Date(`${value}T00:00:00Z`));
+export const dateOf = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined || value === null ? value : new Date(`${value}T00:00:00Z`);
 
 /** Only what makes sense in a Content-Disposition and a log line: no path, no control characters. */
 export function safeFileName(name: string | undefined, mimeType: string): string {
@@ -126,13 +124,18 @@ export function contentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+/** Where invoice files are kept (by their content's hash): the service stores and serves them, the OCR work reads them. */
+export function invoiceFileStorage(config: Config): FileStorage {
+  return createLocalFileStorage(path.join(config.dataDir, 'files'));
+}
+
 /**
  * Received invoices: typed in, uploaded, or imported from a mailbox; OCR
  * fills what is empty. Members upload and read their own; managers and
  * admins manage all.
  */
 export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQueue; config: Config }) {
-  const files: FileStorage = createLocalFileStorage(path.join(config.dataDir, 'files'));
+  const files = invoiceFileStorage(config);
 
   /** An invoice the caller may read (a member: one they uploaded), or 404; with `change`, one they may also change (403 otherwise). */
   async function findVisible(tx: Tx | Db, access: TenantAccess, id: string, change?: 'update' | 'delete'): Promise<Invoice> {
@@ -169,25 +172,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     if (users === 0) await files.remove(key);
   }
 
-  /** Worker: OCR could not read the file; the reason is kept for the uploader. */
-  async function failOcr(invoice: Invoice, reason: string, log: Logger): Promise<void> {
-    await db.$transaction(async (tx) => {
-      const { count } = await tx.invoice.updateMany({ where: { id: invoice.id, ocrStatus: 'running' }, data: { ocrStatus: 'failed', lastError: reason } });
-      if (count === 0) return;
-      await recordEvent(tx, {
-        tenantId: invoice.tenantId,
-        type: 'invoice.ocr_failed',
-        actor: systemActor('ocr'),
-        subjectId: invoice.id,
-        data: { ...eventData(invoice), ocrStatus: 'failed', lastError: reason },
-      });
-    });
-    log.warn({ invoiceId: invoice.id, reason }, 'invoice could not be read');
-  }
-
   return {
-    files,
-
     /** The tenant's invoices (a member's own), newest first. */
     async list(
       access: TenantAccess,
@@ -351,56 +336,11 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         return reread(tx, id, query, updated);
       });
     },
-
-    /** Worker: claims an invoice for OCR; undefined when there is nothing to do (deleted, already done). */
-    async claimForOcr(id: string): Promise<Invoice | undefined> {
-      const { count } = await db.invoice.updateMany({
-        where: { id, ocrStatus: { in: ['pending', 'running'] }, storageKey: { not: null } },
-        data: { ocrStatus: 'running' },
-      });
-      return count === 0 ? undefined : ((await db.invoice.findUnique({ where: { id } })) ?? undefined);
-    },
-
-    /** Worker: what OCR read; fills only the fields still empty, and tells the uploader. */
-    async completeOcr(invoice: Invoice, result: { text: string; confidence: number; fields: ExtractedFields }, log: Logger): Promise<void> {
-      await db.$transaction(async (tx) => {
-        const current = await tx.invoice.findUnique({ where: { id: invoice.id } });
-        if (!current || current.ocrStatus !== 'running') return;
-        const filled: Prisma.InvoiceUpdateInput = {};
-        for (const [name, value] of Object.entries(result.fields) as [keyof ExtractedFields, string | undefined][]) {
-          if (value === undefined || current[name] !== null) continue;
-          (filled as Record<string, unknown>)[name] = name === 'issueDate' || name === 'dueDate' ? dateOf(value) : value;
-        }
-        const updated = await tx.invoice.update({
-          where: { id: invoice.id },
-          data: { ...filled, ocrStatus: 'done', ocrText: result.text.replaceAll('\u0000', ''), ocrConfidence: result.confidence, lastError: null },
-        });
-        await recordEvent(tx, {
-          tenantId: invoice.tenantId,
-          type: 'invoice.ocr_completed',
-          actor: systemActor('ocr'),
-          subjectId: invoice.id,
-          data: { ...eventData(updated), filled: Object.keys(filled) },
-        });
-      });
-      log.info({ invoiceId: invoice.id, confidence: result.confidence, chars: result.text.length }, 'invoice read');
-    },
-
-    /** Worker: OCR kept failing on our side (not the file's fault); the invoice says so instead of staying `running`. */
-    async abandonOcr(id: string, log: Logger): Promise<void> {
-      const invoice = await db.invoice.findUnique({ where: { id } });
-      if (!invoice || (invoice.ocrStatus !== 'pending' && invoice.ocrStatus !== 'running')) return;
-      await db.invoice.update({ where: { id }, data: { ocrStatus: 'running' } });
-      await failOcr(invoice, 'OCR failed repeatedly on our side; run it again later (POST .../ocr)', log);
-      log.error({ invoiceId: id }, 'an OCR job was abandoned after its retries');
-    },
-
-    failOcr,
   };
 }
 
 /** What events carry of an invoice: its fields, not its OCR text. */
-function eventData(invoice: Invoice): Record<string, unknown> {
+export function eventData(invoice: Invoice): Record<string, unknown> {
   const { ocrText: _ocrText, storageKey: _storageKey, ...rest } = invoice;
   return rest;
 }

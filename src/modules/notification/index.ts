@@ -1,5 +1,6 @@
 import { defineModule } from '../module.js';
 import { createNotificationService, type NotificationService } from './notification.service.js';
+import { createNotificationWork } from './notification.work.js';
 import './notification.graphql.js';
 
 const notifications = '/tenants/{tenantId}/notifications';
@@ -47,7 +48,8 @@ export const notificationModule = defineModule({
       summary: 'Delete a notification',
     },
   ],
-  reactsToEvents: (services, tx, events) => services.notifications.fanOut(tx, events),
+  createWork: createNotificationWork,
+  reactsToEvents: (work, tx, events) => work.fanOut(tx, events),
 });
 
 declare module '../services.js' {

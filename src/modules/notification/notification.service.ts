@@ -1,16 +1,11 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
-import type { Tx } from '../../db/client.js';
 import { newestFirst } from '../../db/list.js';
 import type { PrismaQuery } from '../../db/query.js';
-import type { OutboxEvent } from '../../events/dispatcher.js';
 import type { Notification, Prisma } from '../../generated/prisma/client.js';
-import type { TenantRole } from '../../generated/prisma/enums.js';
 import { args, fields, pagination } from '../../lib/dto.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import type { ServiceDependencies } from '../module.js';
-import { settingsOf } from '../tenant/tenant.service.js';
-import { namedRecipients, notificationsFor, notifiedRoles, type Audience, type Member } from './notification.rules.js';
 
 const tenantId = fields.id('Tenant id');
 const notificationId = fields.id('Notification id');
@@ -24,11 +19,9 @@ export const TenantNotificationsArgs = args({ tenantId });
 
 export type NotificationQuery = PrismaQuery<Prisma.NotificationInclude, Prisma.NotificationSelect>;
 
-const memberSelect = { id: true, tenantId: true, userId: true, role: true, status: true, name: true, email: true } as const;
-
 /**
- * In-app notifications: created by the outbox dispatcher from events, read
- * and cleared by their recipient only (everyone's own, whatever the role).
+ * In-app notifications: created by the outbox dispatcher from events
+ * (notification.work.ts), read and cleared by their recipient only (everyone's own, whatever the role).
  */
 export function createNotificationService({ db, live }: Pick<ServiceDependencies, 'db' | 'live'>) {
   async function findOwn(access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Notification> {
@@ -36,34 +29,6 @@ export function createNotificationService({ db, live }: Pick<ServiceDependencies
     const notification = await db.notification.findFirst({ where: { id, ...access.scope(action, 'Notification') } });
     if (!notification) throw notFound('Notification', id);
     return notification;
-  }
-
-  /** Who the events of a batch may notify: one query for the members they name or address by role, one for time zones. */
-  async function audienceOf(tx: Tx, events: readonly OutboxEvent[]): Promise<Audience> {
-    const named = [...new Set(events.flatMap(namedRecipients))];
-    const byRole = new Map<string, Set<TenantRole>>();
-    for (const event of events) {
-      if (event.tenantId === null) continue;
-      for (const role of notifiedRoles(event)) {
-        const roles = byRole.get(event.tenantId) ?? new Set<TenantRole>();
-        roles.add(role);
-        byRole.set(event.tenantId, roles);
-      }
-    }
-    const roleFilters = [...byRole].map(([tenant, roles]) => ({ tenantId: tenant, role: { in: [...roles] }, status: 'active' as const }));
-    const members: Member[] =
-      named.length === 0 && roleFilters.length === 0
-        ? []
-        : await tx.tenantUser.findMany({ where: { OR: [...(named.length ? [{ id: { in: named } }] : []), ...roleFilters] }, select: memberSelect });
-    const needsZone = [...new Set(events.flatMap((event) => (event.type.startsWith('entry.') && event.tenantId ? [event.tenantId] : [])))];
-    const tenants = needsZone.length ? await tx.tenant.findMany({ where: { id: { in: needsZone } }, select: { id: true, settings: true } }) : [];
-    const zones = new Map(tenants.map((tenant) => [tenant.id, settingsOf(tenant).timezone]));
-    const byId = new Map(members.map((member) => [member.id, member]));
-    return {
-      member: (id) => byId.get(id),
-      withRoles: (tenant, roles) => members.filter((member) => member.tenantId === tenant && member.status === 'active' && roles.includes(member.role)),
-      timeZone: (tenant) => zones.get(tenant) ?? 'UTC',
-    };
   }
 
   return {
@@ -116,16 +81,6 @@ export function createNotificationService({ db, live }: Pick<ServiceDependencies
         }
       }
       return notifications();
-    },
-
-    /** Outbox reaction: the notifications a batch of events causes (idempotent per event and recipient). */
-    async fanOut(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
-      const relevant = events.filter((event) => event.tenantId !== null && (namedRecipients(event).length > 0 || notifiedRoles(event).length > 0));
-      if (relevant.length === 0) return;
-      const audience = await audienceOf(tx, relevant);
-      const drafts = relevant.flatMap((event) => notificationsFor(event, audience));
-      if (drafts.length === 0) return;
-      await tx.notification.createMany({ data: drafts, skipDuplicates: true });
     },
   };
 }

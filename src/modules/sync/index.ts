@@ -1,7 +1,8 @@
 import { crud } from '../../rest/route.js';
-import { defineModule, work } from '../module.js';
+import { defineModule, job, type JobContext } from '../module.js';
 import { syncRunQueue, syncTickQueue } from './sync.jobs.js';
 import { createSyncService, type SyncService } from './sync.service.js';
+import { createSyncWork, type SyncWork } from './sync.work.js';
 import './sync.graphql.js';
 
 const syncs = '/tenants/{tenantId}/syncs';
@@ -35,9 +36,10 @@ export const syncModule = defineModule({
       summary: 'Read the mailbox now, in the background',
     },
   ],
+  createWork: createSyncWork,
   jobs: [
-    work(syncRunQueue, ({ syncId }, { services, log }) => services.syncs.run(syncId, services.invoices, log)),
-    work(syncTickQueue, (_data, { services, log }) => services.syncs.queueDue(log)),
+    job(syncRunQueue, ({ syncId }, { work, log }: JobContext<SyncWork>) => work.run(syncId, log)),
+    job(syncTickQueue, (_data, { work, log }: JobContext<SyncWork>) => work.queueDue(log)),
   ],
   schedules: [{ queue: syncTickQueue, cron: '* * * * *' }],
 });

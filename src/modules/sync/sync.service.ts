@@ -1,32 +1,21 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { systemActor } from '../../auth/actor.js';
-import { systemAccess, type TenantAccess } from '../../auth/tenant-access.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Config } from '../../config.js';
-import type { Db, Sql, Tx } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import type { JobQueue } from '../../events/jobs.js';
-import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Sync } from '../../generated/prisma/client.js';
 import { SyncStatus } from '../../generated/prisma/enums.js';
 import { createSecretBox } from '../../lib/crypto.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, notFound, validationFailed } from '../../lib/errors.js';
-import type { Logger } from '../../lib/logger.js';
+import { notFound, validationFailed } from '../../lib/errors.js';
 import { outboundHostProblem } from '../../lib/outbound.js';
 import type { Secrets } from '../../lib/secrets.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import type { InvoiceService } from '../invoice/invoice.service.js';
-import type { MailMessage } from './sync.imap.js';
 import { syncRunQueue } from './sync.jobs.js';
 
 export const syncStatus = defineEnum('SyncStatus', SyncStatus);
-
-/** Messages one run reads; the next run goes on from there. */
-export const messagesPerRun = 200;
-/** A run that has said nothing for this long is taken to have died with its worker. */
-const staleRunMs = 15 * 60_000;
 
 const host = z
   .string()
@@ -76,22 +65,17 @@ export const UpdateSyncArgs = args({ tenantId, id: syncId, input: UpdateSyncDto 
 
 export type SyncQuery = PrismaQuery<Prisma.SyncInclude, Prisma.SyncSelect>;
 
-/** What events and logs show of a sync: never the password. */
-function shown({ passwordEncrypted: _password, uidValidity, lastUid, ...sync }: Sync): Record<string, unknown> {
-  return { ...sync, uidValidity: uidValidity?.toString() ?? null, lastUid: lastUid?.toString() ?? null };
-}
-
 /**
- * IMAP mailboxes that import invoices (owners and admins). A run reads the
- * messages after the last UID it saw, makes an invoice of each PDF or image
- * attachment, and queues its OCR.
+ * IMAP mailboxes that import invoices (owners and admins). Reading them is
+ * the workers' (sync.work.ts): a run reads the messages after the last UID
+ * it saw, makes an invoice of each PDF or image attachment, and queues its OCR.
  *
  * At most once per message: the last UID moves forward after each message,
  * and an attachment already imported in the tenant (same file) is skipped,
  * so a run that died half way, two runs at once, or a UIDVALIDITY change
  * (which starts the mailbox over) import nothing twice.
  */
-export function createSyncService({ db, sql, jobs, config, secrets }: { db: Db; sql: Sql; jobs: JobQueue; config: Config; secrets: Secrets }) {
+export function createSyncService({ db, jobs, config, secrets }: { db: Db; jobs: JobQueue; config: Config; secrets: Secrets }) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
 
@@ -108,39 +92,6 @@ export function createSyncService({ db, sql, jobs, config, secrets }: { db: Db; 
   }
 
   const reread = (tx: Tx, id: string, query: SyncQuery, row: Sync) => (shapesResult(query) ? tx.sync.findUniqueOrThrow({ ...query, where: { id } }) : row);
-
-  /** The message's attachments as invoices; duplicates (and files of other types) are skipped. */
-  async function importMessage(
-    invoices: InvoiceService,
-    access: TenantAccess,
-    sync: Sync,
-    message: MailMessage,
-    log: Logger,
-  ): Promise<{ imported: number; skipped: number }> {
-    let imported = 0;
-    let skipped = 0;
-    for (const attachment of message.attachments) {
-      const staged = await invoices.stage(Readable.from([attachment.content]));
-      try {
-        await invoices.fromFile(
-          access,
-          { staged, fileName: attachment.fileName ?? 'attachment' },
-          {},
-          { source: 'email', syncId: sync.id, emailMessageId: message.messageId.slice(0, 500) },
-        );
-        imported += 1;
-      } catch (error) {
-        // Already imported (the same file in this tenant), or not an invoice type (a signature logo is, though: see README).
-        if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'UNSUPPORTED_MEDIA_TYPE')) {
-          skipped += 1;
-          log.debug({ uid: message.uid, file: attachment.fileName, reason: error.code }, 'attachment skipped');
-          continue;
-        }
-        throw error;
-      }
-    }
-    return { imported, skipped };
-  }
 
   return {
     /** The tenant's mailbox syncs, newest first. */
@@ -207,97 +158,6 @@ export function createSyncService({ db, sql, jobs, config, secrets }: { db: Db; 
         await jobs.send(tx, syncRunQueue, { syncId: id }, { singletonKey: id });
         return reread(tx, id, query, sync);
       });
-    },
-
-    /** Worker, every minute: queues a run of each enabled sync whose interval has passed. */
-    async queueDue(log: Logger): Promise<void> {
-      const due = await sql.query<{ id: string }>(
-        `SELECT id FROM syncs
-          WHERE enabled AND status <> 'running'
-            AND ("lastSyncedAt" IS NULL OR "lastSyncedAt" <= now() - "intervalMinutes" * interval '1 minute')
-          ORDER BY "lastSyncedAt" NULLS FIRST LIMIT 500`,
-        [],
-      );
-      if (due.length === 0) return;
-      await db.$transaction(async (tx) => {
-        for (const { id } of due) await jobs.send(tx, syncRunQueue, { syncId: id }, { singletonKey: id });
-      });
-      log.info({ syncs: due.length }, 'mailbox syncs queued');
-    },
-
-    /** Worker: one run of one sync (see the service's comment for why nothing is imported twice); attachments go to `invoices`. */
-    async run(id: string, invoices: InvoiceService, log: Logger): Promise<void> {
-      const { count } = await db.sync.updateMany({
-        where: { id, OR: [{ status: { not: 'running' } }, { updatedAt: { lt: new Date(Date.now() - staleRunMs) } }] },
-        data: { status: 'running' },
-      });
-      if (count === 0) {
-        log.info({ syncId: id }, 'mailbox sync already running (or deleted); this run stops');
-        return;
-      }
-      const sync = await db.sync.findUniqueOrThrow({ where: { id }, include: { tenant: true } });
-      const access = systemAccess(sync.tenant, systemActor('imap-sync'));
-      const runLog = log.child({ syncId: id, tenantId: sync.tenantId });
-      let messages = 0;
-      let imported = 0;
-      let skipped = 0;
-      // Loaded on first run: API processes never read a mailbox and do not carry imapflow and mailparser.
-      const { MailboxProblem, openMailbox } = await import('./sync.imap.js');
-      try {
-        const mailbox = await openMailbox(
-          { host: sync.host, port: sync.port, secure: sync.secure, username: sync.username, password: box.open(sync.passwordEncrypted), mailbox: sync.mailbox },
-          { allowPrivate },
-        );
-        try {
-          let lastUid = sync.lastUid === null ? 0 : Number(sync.lastUid);
-          if (sync.uidValidity !== null && sync.uidValidity !== mailbox.uidValidity) {
-            runLog.warn({ was: sync.uidValidity.toString(), now: mailbox.uidValidity.toString() }, 'UIDVALIDITY changed: reading the mailbox from the start');
-            lastUid = 0;
-          }
-          if (sync.uidValidity !== mailbox.uidValidity || lastUid === 0) {
-            await db.sync.update({ where: { id }, data: { uidValidity: mailbox.uidValidity, lastUid: BigInt(lastUid) } });
-          }
-          for (const uid of await mailbox.newUids(lastUid, sync.fromFilter, messagesPerRun)) {
-            const message = await mailbox.message(uid);
-            if (message) {
-              const outcome = await importMessage(invoices, access, sync, message, runLog);
-              imported += outcome.imported;
-              skipped += outcome.skipped;
-            }
-            messages += 1;
-            // The mark moves forward only: a slower run beside this one cannot move it back.
-            await db.sync.updateMany({ where: { id, OR: [{ lastUid: null }, { lastUid: { lt: BigInt(uid) } }] }, data: { lastUid: BigInt(uid) } });
-          }
-        } finally {
-          await mailbox.close();
-        }
-        await db.$transaction(async (tx) => {
-          const done = await tx.sync.update({ where: { id }, data: { status: 'idle', lastSyncedAt: new Date(), lastError: null } });
-          await recordEvent(tx, {
-            tenantId: sync.tenantId,
-            type: 'sync.completed',
-            actor: access.actor,
-            subjectId: id,
-            data: { ...shown(done), messages, imported, skipped },
-          });
-        });
-        runLog.info({ messages, imported, skipped }, 'mailbox synced');
-      } catch (error) {
-        const reason = error instanceof MailboxProblem ? error.message : `The sync stopped: ${error instanceof Error ? error.message : String(error)}`;
-        if (!(error instanceof MailboxProblem)) runLog.error({ err: error }, 'mailbox sync failed');
-        else runLog.warn({ reason }, 'mailbox sync failed');
-        await db.$transaction(async (tx) => {
-          // lastSyncedAt moves too, so the schedule waits an interval before trying again.
-          const failed = await tx.sync.update({ where: { id }, data: { status: 'error', lastError: reason.slice(0, 1000), lastSyncedAt: new Date() } });
-          await recordEvent(tx, {
-            tenantId: sync.tenantId,
-            type: 'sync.failed',
-            actor: access.actor,
-            subjectId: id,
-            data: { ...shown(failed), messages, imported },
-          });
-        });
-      }
     },
   };
 }

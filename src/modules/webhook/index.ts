@@ -1,7 +1,8 @@
 import { crud } from '../../rest/route.js';
-import { defineModule, work } from '../module.js';
+import { defineModule, job, type JobContext } from '../module.js';
 import { abandonedDeliveryQueue, deliveryQueue } from './webhook.jobs.js';
 import { createWebhookService, type WebhookService } from './webhook.service.js';
+import { createWebhookWork, type WebhookWork } from './webhook.work.js';
 import './webhook.graphql.js';
 
 const webhooks = '/tenants/{tenantId}/webhooks';
@@ -62,11 +63,12 @@ export const webhookModule = defineModule({
       summary: 'Send a delivery again, with the same webhook-id',
     },
   ],
+  createWork: createWebhookWork,
   jobs: [
-    work(deliveryQueue, ({ deliveryId }, { services, log }) => services.webhooks.deliver(deliveryId, log)),
-    work(abandonedDeliveryQueue, ({ deliveryId }, { services, log }) => services.webhooks.abandon(deliveryId, log)),
+    job(deliveryQueue, ({ deliveryId }, { work, log }: JobContext<WebhookWork>) => work.deliver(deliveryId, log)),
+    job(abandonedDeliveryQueue, ({ deliveryId }, { work, log }: JobContext<WebhookWork>) => work.abandon(deliveryId, log)),
   ],
-  reactsToEvents: (services, tx, events) => services.webhooks.fanOut(tx, events),
+  reactsToEvents: (work, tx, events) => work.fanOut(tx, events),
 });
 
 declare module '../services.js' {

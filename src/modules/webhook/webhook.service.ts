@@ -1,29 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { systemActor } from '../../auth/actor.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { newestFirst, tenantPage } from '../../db/list.js';
 import type { PrismaQuery } from '../../db/query.js';
-import type { OutboxEvent } from '../../events/dispatcher.js';
-import { envelopeOf } from '../../events/envelope.js';
-import { eventTypes, recordEvent } from '../../events/outbox.js';
+import { eventTypes } from '../../events/outbox.js';
 import type { Prisma, WebhookDelivery, WebhookSubscription } from '../../generated/prisma/client.js';
 import { WebhookDeliveryStatus } from '../../generated/prisma/enums.js';
 import { createSecretBox } from '../../lib/crypto.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.js';
-import type { Logger } from '../../lib/logger.js';
-import { createOutboundAgents, outboundHostProblem } from '../../lib/outbound.js';
+import { outboundHostProblem } from '../../lib/outbound.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import type { ServiceDependencies } from '../module.js';
-import { sendSignedRequest, type AttemptOutcome } from './webhook.delivery.js';
 import { deliveryQueue } from './webhook.jobs.js';
 
 export const maxWebhooksPerTenant = 25;
-/** After a failed attempt n (1-based), the next waits retryDelays[n - 1]; after the last, the delivery has failed. */
-export const retryDelaysMs = [5, 300, 1800, 7200, 18_000, 36_000, 86_400].map((seconds) => seconds * 1000);
-const disableAfterFailingMs = 5 * 24 * 3600 * 1000;
 
 export const deliveryStatus = defineEnum(
   'WebhookDeliveryStatus',
@@ -91,13 +83,12 @@ export type WebhookWithSecret = WebhookSubscription & { secret: string };
 const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 /**
- * Webhook subscriptions (owners and admins), their deliveries, and the
- * delivery work the workers run.
+ * Webhook subscriptions (owners and admins) and their deliveries. Sending
+ * them is the workers' (webhook.work.ts).
  */
 export function createWebhookService({ db, config, secrets, jobs }: Pick<ServiceDependencies, 'db' | 'config' | 'secrets' | 'jobs'>) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
-  const agents = createOutboundAgents({ allowPrivate });
 
   async function assertReachable(target: string): Promise<void> {
     const problem = await outboundHostProblem(new URL(target).hostname, { allowPrivate });
@@ -117,76 +108,6 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
     });
     await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
     return delivery;
-  }
-
-  /** Stops deliveries to a subscription and tells the tenant's admins (through `webhook.disabled`). */
-  async function disable(tx: Tx, subscription: WebhookSubscription, reason: string): Promise<void> {
-    const disabled = await tx.webhookSubscription.update({
-      where: { id: subscription.id },
-      data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
-    });
-    const { secretEncrypted: _secret, ...shown } = disabled;
-    await recordEvent(tx, {
-      tenantId: subscription.tenantId,
-      type: 'webhook.disabled',
-      actor: systemActor('webhooks'),
-      subjectId: subscription.id,
-      data: shown,
-    });
-  }
-
-  /** Writes what one attempt did: the log row, the delivery's state, the subscription's failures, the next attempt. */
-  async function recordAttempt(delivery: WebhookDelivery, subscription: WebhookSubscription, outcome: AttemptOutcome, log: Logger): Promise<void> {
-    await db.$transaction(async (tx) => {
-      const now = new Date();
-      const result = { responseStatus: outcome.responseStatus, lastError: outcome.error };
-      // The row lock orders attempts that race (a redelivery beside a retry); the count numbers them.
-      // A success settles the delivery in the same statement: the common path is two statements.
-      const { attempts } = await tx.webhookDelivery.update({
-        where: { id: delivery.id },
-        data: { attempts: { increment: 1 }, ...(outcome.ok ? { ...result, status: 'succeeded', deliveredAt: now, nextAttemptAt: null } : {}) },
-        select: { attempts: true },
-      });
-      await tx.webhookDeliveryAttempt.create({
-        data: {
-          deliveryId: delivery.id,
-          attempt: attempts,
-          responseStatus: outcome.responseStatus,
-          responseBody: outcome.responseBody,
-          error: outcome.error,
-          durationMs: outcome.durationMs,
-        },
-      });
-      if (outcome.ok) {
-        // A subscription read as healthy needs no reset; one that failed meanwhile is reset by its next success.
-        if (subscription.failureCount > 0) {
-          await tx.webhookSubscription.updateMany({ where: { id: subscription.id, failureCount: { gt: 0 } }, data: { failureCount: 0, failingSince: null } });
-        }
-        log.debug({ deliveryId: delivery.id, attempt: attempts, status: outcome.responseStatus, ms: outcome.durationMs }, 'webhook delivered');
-        return;
-      }
-      log.info(
-        { deliveryId: delivery.id, webhookId: subscription.id, tenantId: subscription.tenantId, attempt: attempts, error: outcome.error },
-        'webhook attempt failed',
-      );
-      const failing = await tx.webhookSubscription.update({
-        where: { id: subscription.id },
-        data: { failureCount: { increment: 1 }, failingSince: subscription.failingSince ?? now },
-      });
-      const gone = outcome.responseStatus === 410;
-      const failingTooLong = failing.failingSince !== null && now.getTime() - failing.failingSince.getTime() >= disableAfterFailingMs;
-      if ((gone || failingTooLong) && subscription.enabled) {
-        await disable(tx, failing, gone ? 'The receiver answered 410 Gone' : 'Deliveries failed for 5 days');
-      }
-      const delay = retryDelaysMs[attempts - 1];
-      if (gone || failingTooLong || delay === undefined) {
-        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'failed', nextAttemptAt: null } });
-        return;
-      }
-      const nextAttemptAt = new Date(now.getTime() + delay);
-      await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'pending', nextAttemptAt } });
-      await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id }, { startAfter: nextAttemptAt });
-    });
   }
 
   return {
@@ -305,73 +226,6 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
         await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
         return tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
       });
-    },
-
-    /** Outbox reaction: a delivery (and its job) for each enabled subscription that wants the event. */
-    async fanOut(tx: Tx, committed: readonly OutboxEvent[]): Promise<void> {
-      const tenants = [...new Set(committed.flatMap((event) => (event.tenantId && event.type !== 'webhook.test' ? [event.tenantId] : [])))];
-      if (tenants.length === 0) return;
-      const subscriptions = await tx.webhookSubscription.findMany({
-        where: { tenantId: { in: tenants }, enabled: true },
-        select: { id: true, tenantId: true, events: true },
-      });
-      if (subscriptions.length === 0) return;
-      const now = new Date();
-      const rows = committed.flatMap((event) =>
-        subscriptions
-          .filter(
-            (subscription) =>
-              subscription.tenantId === event.tenantId &&
-              event.type !== 'webhook.test' &&
-              (subscription.events.includes('*') || subscription.events.includes(event.type)),
-          )
-          .map((subscription) => ({
-            tenantId: subscription.tenantId,
-            subscriptionId: subscription.id,
-            eventId: event.id,
-            eventType: event.type,
-            nextAttemptAt: now,
-          })),
-      );
-      if (rows.length === 0) return;
-      const created = await tx.webhookDelivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
-      await jobs.sendMany(
-        tx,
-        deliveryQueue,
-        created.map(({ id }) => ({ deliveryId: id })),
-      );
-    },
-
-    /**
-     * Worker: one attempt of a delivery. A job that finds its delivery done,
-     * deleted, or scheduled later (a redelivery overtook it) does nothing.
-     */
-    async deliver(deliveryId: string, log: Logger): Promise<void> {
-      const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { subscription: true, event: true } });
-      if (!delivery || delivery.status !== 'pending') return;
-      if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > Date.now() + 1000) return;
-      const { subscription, event, ...row } = delivery;
-      if (!subscription.enabled && row.eventType !== 'webhook.test') {
-        await db.webhookDelivery.updateMany({
-          where: { id: row.id, status: 'pending' },
-          data: { status: 'failed', nextAttemptAt: null, lastError: 'not sent: the webhook is disabled' },
-        });
-        return;
-      }
-      const outcome = await sendSignedRequest(
-        { url: subscription.url, secret: box.open(subscription.secretEncrypted), messageId: event.id, payload: JSON.stringify(envelopeOf(event)) },
-        agents,
-      );
-      await recordAttempt(row, subscription, outcome, log);
-    },
-
-    /** Worker: a delivery whose job kept failing (not the receiver: the worker) is recorded as failed. */
-    async abandon(deliveryId: string, log: Logger): Promise<void> {
-      const { count } = await db.webhookDelivery.updateMany({
-        where: { id: deliveryId, status: 'pending' },
-        data: { status: 'failed', nextAttemptAt: null, lastError: 'given up: the delivery job failed repeatedly (see the worker logs)' },
-      });
-      if (count > 0) log.error({ deliveryId }, 'a webhook delivery was abandoned after its job failed repeatedly');
     },
   };
 }
