@@ -7,7 +7,7 @@ import { tagged, type TaggedRouteSpec } from './rest/route.js';
 function rowsOf(module: ModuleDefinition): TaggedRouteSpec[] {
   if (module.routes.length === 0) return [];
   if (!module.tag) throw new Error(`module ${module.name} has REST rows but no tag: declare one in its manifest`);
-  return tagged(module.tag, module.routes);
+  return tagged(module.tag, module.routes, module.conflicts);
 }
 
 export const routeTable: readonly TaggedRouteSpec[] = [...tagged(authTag, authRoutes), ...modules.flatMap(rowsOf)];

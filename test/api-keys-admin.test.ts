@@ -132,6 +132,7 @@ describe('/admin', () => {
     expect(superadmins.body.map((user) => user.email)).toEqual(['root@admin.test']);
     const last = await root.api.patch<Json>(`/admin/users/${root.session.user.id}`, { isSuperadmin: false });
     expect(last.status).toBe(409);
+    expect(last.body.reason).toBe('LAST_SUPERADMIN');
     expect(last.body.detail).toMatch(/last superadmin/);
   });
 

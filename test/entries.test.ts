@@ -55,7 +55,11 @@ describe('the approval flow', () => {
     expect(manual.body).toMatchObject({ durationMinutes: 180, status: 'draft' });
     const id = manual.body.id;
     expect((await member.api.post<Entry>(`${path}/${id}/submit`)).body).toMatchObject({ status: 'submitted' });
-    expect((await member.api.patch<Problem>(`${path}/${id}`, { description: 'Changed my mind' })).body).toMatchObject({ status: 409, code: 'INVALID_STATE' });
+    expect((await member.api.patch<Problem>(`${path}/${id}`, { description: 'Changed my mind' })).body).toMatchObject({
+      status: 409,
+      code: 'INVALID_STATE',
+      reason: 'ENTRY_SUBMITTED',
+    });
 
     const rejected = await manager.api.post<Entry>(`${path}/${id}/reject`, { reason: 'Please add the project' });
     expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Please add the project', reviewedById: manager.id });
@@ -70,7 +74,7 @@ describe('the approval flow', () => {
       await member.api.delete<Problem>(`${path}/${id}`),
       await manager.api.patch<Problem>(`${path}/${id}`, { description: 'x' }),
     ]) {
-      expect(attempt.body).toMatchObject({ status: 409, code: 'INVALID_STATE' });
+      expect(attempt.body).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'ENTRY_APPROVED' });
     }
     expect((await manager.api.post<Problem>(`${path}/${id}/reopen`)).status).toBe(403);
     expect((await admin.api.post<Entry>(`${path}/${id}/reopen`)).body.status).toBe('draft');
@@ -109,7 +113,7 @@ describe('the approval flow', () => {
     expect(await step('approveEntry')).toBe('approved');
     expect(await step('reopenEntry')).toBe('draft');
     const draft = await call('mutation ($t: ID!, $id: ID!) { approveEntry(tenantId: $t, id: $id) { status } }', { id: entry.id });
-    expect(draft.body.errors?.[0]).toMatchObject({ extensions: { code: 'INVALID_STATE' } });
+    expect(draft.body.errors?.[0]).toMatchObject({ extensions: { code: 'INVALID_STATE', reason: 'WRONG_STATUS' } });
   });
 
   it('does not let a manager review their own entry, but an admin may', async () => {
@@ -133,11 +137,14 @@ describe('the approval flow', () => {
       ['reopen', undefined],
     ] as const) {
       const answer = await team_.admin.api.post<Problem>(`${path}/${draft.body.id}/${verb}`, body);
-      expect(answer.body, verb).toMatchObject({ status: 409, code: 'INVALID_STATE' });
+      expect(answer.body, verb).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'WRONG_STATUS' });
     }
     const running = await team_.member.api.post<Entry>(path, { startedAt: new Date(Date.now() - 60_000).toISOString() });
-    expect((await team_.member.api.post<Problem>(`${path}/${running.body.id}/submit`)).body.detail).toBe('The timer is still running; stop it first');
-    expect((await team_.member.api.post<Problem>(`${path}/${draft.body.id}/stop`)).body.code).toBe('INVALID_STATE');
+    expect((await team_.member.api.post<Problem>(`${path}/${running.body.id}/submit`)).body).toMatchObject({
+      reason: 'ENTRY_RUNNING',
+      detail: 'The timer is still running; stop it first',
+    });
+    expect((await team_.member.api.post<Problem>(`${path}/${draft.body.id}/stop`)).body).toMatchObject({ code: 'INVALID_STATE', reason: 'NOT_RUNNING' });
   });
 
   it('requires approval in a tenant created without settings, until the tenant turns it off', async () => {
@@ -193,7 +200,7 @@ describe('through a client generated from /docs-json', () => {
       expect((await entries_.entryControllerSubmit!({ path: { tenantId, entryId }, headers: as(team_.member) })).data?.status).toBe('submitted');
       expect((await entries_.entryControllerApprove!({ path: { tenantId, entryId }, headers: as(team_.manager) })).data?.status).toBe('approved');
       const locked = await entries_.entryControllerUpdate!({ path: { tenantId, entryId }, body: { description: 'x' }, headers: as(team_.member) });
-      expect(locked.error).toMatchObject({ code: 'INVALID_STATE' });
+      expect(locked.error).toMatchObject({ code: 'INVALID_STATE', reason: 'ENTRY_APPROVED' });
       expect((await entries_.entryControllerReopen!({ path: { tenantId, entryId }, headers: as(team_.admin) })).data?.status).toBe('draft');
       const listed = await entries_.entryControllerFindAll!({ path: { tenantId }, headers: as(team_.member) });
       expect((listed.data as unknown as Entry[]).map((entry) => entry.id)).toEqual([entryId]);
@@ -263,7 +270,7 @@ describe('rules and tenant settings', () => {
     const timer = await team_.member.api.post<Entry>(path, { startedAt: new Date(Date.now() - 60_000).toISOString() });
     expect(timer.body.hourlyRate).toBe('60');
     const second = await team_.member.api.post<Problem>(path, { startedAt: new Date().toISOString() });
-    expect(second.body).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(second.body).toMatchObject({ status: 409, code: 'CONFLICT', reason: 'TIMER_RUNNING' });
     expect(second.body.detail).toContain(timer.body.id);
     const onProject = await team_.member.api.post<Entry>(path, { ...span('2026-03-11', '09:00', '10:00'), projectId: project.body.id });
     expect(onProject.body.hourlyRate).toBe('95');
@@ -280,7 +287,11 @@ describe('rules and tenant settings', () => {
     const path = entries(team_);
     const first = await team_.member.api.post<Entry>(path, span('2026-03-13', '09:00', '11:00'));
     const overlapping = await team_.member.api.post<Problem>(path, span('2026-03-13', '10:30', '12:00'));
-    expect(overlapping.body).toMatchObject({ status: 409, errors: [{ path: 'startedAt', message: `overlaps entry ${first.body.id}` }] });
+    expect(overlapping.body).toMatchObject({
+      status: 409,
+      reason: 'ENTRY_OVERLAPS',
+      errors: [{ path: 'startedAt', message: `overlaps entry ${first.body.id}` }],
+    });
     expect((await team_.member.api.post(path, span('2026-03-13', '11:00', '12:00'))).status).toBe(201);
     // Other members' time does not count.
     expect((await team_.colleague.api.post(path, span('2026-03-13', '09:30', '10:30'))).status).toBe(201);
@@ -303,7 +314,7 @@ describe('rules and tenant settings', () => {
       await team_.member.api.post<Problem>(path, span('2026-03-20', '09:00', '10:00')),
       await team_.member.api.patch<Problem>(`${path}/${late.body.id}`, { startedAt: '2026-03-30T10:00:00Z', endedAt: '2026-03-30T11:00:00Z' }),
     ]) {
-      expect(attempt.body).toMatchObject({ status: 409, code: 'INVALID_STATE' });
+      expect(attempt.body).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'ENTRY_LOCKED' });
     }
     await team_.admin.api.patch(`/tenants/${team_.tenant.id}`, { settings: { lockedUntil: null } });
     expect((await team_.member.api.patch(`${path}/${early.body.id}`, { description: 'unlocked' })).status).toBe(200);

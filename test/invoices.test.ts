@@ -197,6 +197,7 @@ describe('uploads', () => {
     expect(first.status, first.text).toBe(201);
     const second = await upload(team.member, team.tenant.id, invoiceForm(file, 'b.png'));
     expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: 'CONFLICT', reason: 'DUPLICATE_FILE' });
     expect(second.body.detail).toContain(first.body.id);
     expect(second.headers.get('location')).toBe(`/tenants/${team.tenant.id}/invoices/${first.body.id}`);
     const other = await seeder(server).tenant();

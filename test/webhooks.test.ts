@@ -332,7 +332,9 @@ describe('bad input', () => {
     );
     expect(created.filter((answer) => answer.status === 201)).toHaveLength(25);
     const refused = created.filter((answer) => answer.status !== 201);
-    expect(refused.map((answer) => [answer.status, (answer.body as Problem).code])).toEqual([[409, 'CONFLICT']]);
+    expect(refused.map((answer) => [answer.status, (answer.body as Problem).code, (answer.body as Problem).reason])).toEqual([
+      [409, 'CONFLICT', 'WEBHOOK_LIMIT'],
+    ]);
     expect((await tenant.api.get<Webhook[]>(`/tenants/${tenant.id}/webhooks`, { query: { limit: 200 } })).body).toHaveLength(25);
   });
 

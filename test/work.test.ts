@@ -50,11 +50,11 @@ describe('projects', () => {
     expect((await member.api.post(path('projects'), { name: 'Mine' })).status).toBe(403);
 
     const duplicate = await manager.api.post<Problem>(path('projects'), { name: 'Other', code: 'WEB-1' });
-    expect(duplicate.body).toMatchObject({ status: 409, errors: [{ path: 'code', message: 'is already taken' }] });
+    expect(duplicate.body).toMatchObject({ status: 409, reason: 'CODE_TAKEN', errors: [{ path: 'code', message: 'is already taken' }] });
 
     await member.api.post(path('entries'), { startedAt: '2026-04-01T09:00:00Z', endedAt: '2026-04-01T10:00:00Z', projectId: created.body.id });
     const refused = await manager.api.delete<Problem>(`${path('projects')}/${created.body.id}`);
-    expect(refused.body).toMatchObject({ status: 409, code: 'CONFLICT' });
+    expect(refused.body).toMatchObject({ status: 409, code: 'CONFLICT', reason: 'PROJECT_HAS_ENTRIES' });
     expect(refused.body.detail).toContain('archive it instead');
     const archived = await manager.api.patch<Project>(`${path('projects')}/${created.body.id}`, { status: 'archived', code: null });
     expect(archived.body).toMatchObject({ status: 'archived', code: null });
@@ -96,7 +96,7 @@ describe('vehicles', () => {
     const van = await manager.api.post<Vehicle>(path('vehicles'), { name: 'Van', licensePlate: 'b-ab  123', odometerKm: 1200 });
     expect(van.body).toMatchObject({ licensePlate: 'B-AB 123', status: 'active' });
     const again = await manager.api.post<Problem>(path('vehicles'), { name: 'Van 2', licensePlate: 'B-ab 123' });
-    expect(again.body).toMatchObject({ status: 409, errors: [{ path: 'licensePlate', message: 'is already taken' }] });
+    expect(again.body).toMatchObject({ status: 409, reason: 'PLATE_TAKEN', errors: [{ path: 'licensePlate', message: 'is already taken' }] });
     // Another tenant may have the same plate.
     const other = await seeder(server).tenant();
     expect((await other.api.post(`/tenants/${other.id}/vehicles`, { name: 'Van', licensePlate: 'B-AB 123' })).status).toBe(201);

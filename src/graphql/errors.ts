@@ -5,7 +5,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { Prisma } from '../generated/prisma/client.js';
-import { AppError, isErrorCode, type FieldError } from '../lib/errors.js';
+import { AppError, commonConflict, isErrorCode, type ErrorCode, type FieldError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
 
@@ -22,15 +22,26 @@ function fromDatabase(error: Prisma.PrismaClientKnownRequestError): AppError | u
     case 'P2002': {
       const target = (error.meta?.target as string[] | string | undefined) ?? [];
       const fieldNames = Array.isArray(target) ? target : [target];
-      return new AppError('CONFLICT', 'A record with these values already exists', {
+      return commonConflict('ALREADY_EXISTS', 'A record with these values already exists', {
         errors: fieldNames.map((path) => ({ path, message: 'is already taken' })),
       });
     }
     case 'P2003':
-      return new AppError('CONFLICT', 'The record is still referenced by other records');
+      return commonConflict('STILL_REFERENCED', 'The record is still referenced by other records');
     default:
       return undefined;
   }
+}
+
+/**
+ * An AppError that crossed a GraphQL boundary as extensions, as it was. A
+ * 409 without its reason is not one of ours (every 409 is made with one):
+ * undefined, so it is logged and answered as an internal error.
+ */
+function rebuilt(code: ErrorCode, detail: string, extensions: Record<string, unknown>): AppError | undefined {
+  const errors = extensions.errors as FieldError[] | undefined;
+  if (code !== 'CONFLICT' && code !== 'INVALID_STATE') return new AppError(code, detail, { errors });
+  return typeof extensions.reason === 'string' ? new AppError(code, detail, { errors, reason: extensions.reason }) : undefined;
 }
 
 /** The AppError an error stands for, or undefined when it is an internal failure. */
@@ -41,9 +52,7 @@ function knownErrorOf(error: unknown): AppError | undefined {
   if (original instanceof GraphQLError) {
     const code = original.extensions.code;
     const http = original.extensions.http as { status?: number } | undefined;
-    if (isErrorCode(code)) {
-      return new AppError(code, original.message, { errors: original.extensions.errors as FieldError[] | undefined });
-    }
+    if (isErrorCode(code)) return rebuilt(code, original.message, original.extensions);
     // GraphQL's own errors: parse, validation and variable coercion failures.
     if (original.originalError === undefined || http?.status === 400) return new AppError('BAD_REQUEST', original.message);
   }
@@ -65,7 +74,7 @@ export function exposedErrorOf(error: unknown, log: Logger): AppError {
 }
 
 /**
- * The GraphQL form: `extensions.code` (and `errors`), the same code REST
+ * The GraphQL form: `extensions.code` (and `reason`, `errors`), the same code REST
  * puts in its problem details. No HTTP status: a GraphQL response with errors is still a 200, so that
  * partial results reach the client.
  */
@@ -77,6 +86,7 @@ export function toGraphQLError(error: unknown, log: Logger, requestId: string): 
     originalError: exposed,
     extensions: {
       code: exposed.code,
+      ...(exposed.reason === undefined ? {} : { reason: exposed.reason }),
       ...(exposed.errors ? { errors: exposed.errors } : {}),
       requestId,
     },

@@ -55,21 +55,75 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/** The codes of a 409: each comes with a `reason` that says which conflict (see `conflictReasons`). */
+export type ConflictCode = 'CONFLICT' | 'INVALID_STATE';
+
 export class AppError extends Error {
   override name = 'AppError';
   readonly code: ErrorCode;
   readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** With a 409: which conflict, machine-readable and stable (`TIMER_RUNNING`); clients branch on it, not on the prose. */
+  readonly reason: string | undefined;
 
-  constructor(code: ErrorCode, detail: string, options: AppErrorOptions = {}) {
+  /** A 409 names its reason: make it with a module's `conflictReasons(...).refuse`. */
+  constructor(code: ConflictCode, detail: string, options: AppErrorOptions & { reason: string });
+  constructor(code: Exclude<ErrorCode, ConflictCode>, detail: string, options?: AppErrorOptions);
+  constructor(code: ErrorCode, detail: string, options: AppErrorOptions & { reason?: string } = {}) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.status = errorStatus[code];
     this.errors = options.errors;
     this.headers = options.headers;
+    this.reason = options.reason;
   }
 }
+
+/** What a conflict reason means, and the code it is answered with. */
+export interface ConflictReason {
+  code: ConflictCode;
+  description: string;
+}
+
+/**
+ * Conflicts any write may meet, whatever its module: the database's own
+ * unique and foreign-key checks, when a concurrent write got there between
+ * our check and our insert.
+ */
+export const commonConflicts = {
+  ALREADY_EXISTS: { code: 'CONFLICT', description: 'A record with these values already exists (a concurrent write took them first)' },
+  STILL_REFERENCED: { code: 'CONFLICT', description: 'The record is still referenced by other records' },
+} as const satisfies Record<string, ConflictReason>;
+
+/** A module's conflict vocabulary: the OpenAPI documents it, and its routes' 409s use nothing else. */
+export interface ConflictVocabulary<Reason extends string = string> {
+  /** Whose conflicts these are (`Entry`): the OpenAPI names the reasons `EntryConflictReason` and the 409 `EntryConflict`. */
+  subject: string;
+  /** The module's reasons and the common ones, each with its code and meaning. */
+  reasons: Readonly<Record<Reason | keyof typeof commonConflicts, ConflictReason>>;
+  /** The 409 for `reason`, with the code the reason is declared with. */
+  refuse(reason: Reason, detail: string, options?: AppErrorOptions): AppError;
+}
+
+/**
+ * Declares a module's conflicts: `const entryConflicts = conflictReasons('Entry', { TIMER_RUNNING: {...} })`,
+ * then `throw entryConflicts.refuse('TIMER_RUNNING', 'A timer is already running ...')`.
+ */
+export function conflictReasons<const Reason extends string>(subject: string, reasons: Record<Reason, ConflictReason>): ConflictVocabulary<Reason> {
+  return {
+    subject,
+    reasons: { ...reasons, ...commonConflicts },
+    refuse: (reason, detail, options = {}) => new AppError(reasons[reason].code, detail, { ...options, reason }),
+  };
+}
+
+/** The conflicts of a module that declares none of its own: the common ones. */
+export const commonConflictVocabulary: ConflictVocabulary<never> = conflictReasons('Common', {});
+
+/** The 409 for one of the common reasons (the database's own checks). */
+export const commonConflict = (reason: keyof typeof commonConflicts, detail: string, options: AppErrorOptions = {}): AppError =>
+  new AppError(commonConflicts[reason].code, detail, { ...options, reason });
 
 export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(errorStatus, value);
 
@@ -87,8 +141,6 @@ export const validationFailed = (errors: FieldError[], detail?: string): AppErro
     errors,
   });
 
-export const conflict = (detail: string, errors?: FieldError[]): AppError => new AppError('CONFLICT', detail, errors === undefined ? {} : { errors });
-
 /** RFC 9457 problem details, with our `code`, field `errors` and `requestId`. */
 export interface ProblemDetails {
   type: string;
@@ -96,6 +148,8 @@ export interface ProblemDetails {
   status: number;
   detail: string;
   code: ErrorCode;
+  /** With a 409: which conflict. */
+  reason?: string;
   errors?: FieldError[];
   requestId?: string;
 }
@@ -104,13 +158,17 @@ export function problemTypeOf(code: ErrorCode): string {
   return `urn:tally:problem:${code.toLowerCase().replaceAll('_', '-')}`;
 }
 
-export function toProblem(error: { code: ErrorCode; detail: string; errors?: FieldError[] | undefined }, requestId: string | undefined): ProblemDetails {
+export function toProblem(
+  error: { code: ErrorCode; detail: string; reason?: string | undefined; errors?: FieldError[] | undefined },
+  requestId: string | undefined,
+): ProblemDetails {
   return {
     type: problemTypeOf(error.code),
     title: errorTitles[error.code],
     status: errorStatus[error.code],
     detail: error.detail,
     code: error.code,
+    ...(error.reason === undefined ? {} : { reason: error.reason }),
     ...(error.errors && error.errors.length > 0 ? { errors: error.errors } : {}),
     ...(requestId === undefined ? {} : { requestId }),
   };

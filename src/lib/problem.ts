@@ -18,6 +18,6 @@ export function problemResult(error: AppError, requestId: string): HttpResult {
   return {
     status: error.status,
     headers: { 'content-type': problemContentType, ...(error.headers ?? {}) },
-    body: JSON.stringify(toProblem({ code: error.code, detail: error.message, errors: error.errors }, requestId)),
+    body: JSON.stringify(toProblem({ code: error.code, detail: error.message, reason: error.reason, errors: error.errors }, requestId)),
   };
 }

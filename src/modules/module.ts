@@ -12,6 +12,7 @@ import type { OutboxEvent } from '../events/dispatcher.js';
 import type { JobQueue, QueueDefinition } from '../events/jobs.js';
 import type { LiveEvents } from '../events/live.js';
 import type { Services } from './services.js';
+import type { ConflictVocabulary } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
 import type { RouteSpec, RouteTag } from '../rest/route.js';
@@ -76,6 +77,8 @@ export interface ModuleDefinition<Name extends string = string, Service = unknow
   routes: readonly RouteSpec[];
   /** The OpenAPI tag its rows are listed under (a module with rows must have one; modules may share one). */
   tag?: RouteTag;
+  /** Why its writes may be refused with 409 (`conflictReasons(...)`): the `reason`s its routes' 409s document. */
+  conflicts?: ConflictVocabulary;
   /** Background work: the module's queues and their handlers (run by worker processes). */
   jobs?: readonly JobWorker<NoInfer<Work>>[];
   /** Jobs enqueued on a clock (each queue must also be in `jobs`). */

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Permission } from '../auth/permissions.js';
 import { operationExtensionsOf } from '../graphql/operations.js';
 import { namedInputs, type StrictObject } from '../lib/dto.js';
+import type { ConflictVocabulary } from '../lib/errors.js';
 import type { GraphQLRouteSpec, NativeRouteSpec, RouteSpec, RouteTag, TaggedRouteSpec } from './route.js';
 
 export type PathSegment = { literal: string } | { param: string };
@@ -25,6 +26,8 @@ interface CompiledBase {
   tag: string;
   /** The tag with its description, for the document's `tags`. */
   tagInfo: RouteTag;
+  /** The reasons its 409s may name (its module's). */
+  conflicts: ConflictVocabulary;
   segments: PathSegment[];
   access: RouteAccess;
   /** Path and query arguments (everything but the body). */
@@ -51,6 +54,9 @@ export interface CompiledNativeRoute extends CompiledBase, Omit<NativeRouteSpec,
 export type CompiledRoute = CompiledGraphQLRoute | CompiledNativeRoute;
 
 const bodyArgument = 'input';
+
+/** What src/routes.ts adds to a module's rows. */
+type Tagging = { tag: RouteTag; conflicts: ConflictVocabulary };
 
 function parseTemplate(path: string): PathSegment[] {
   return path
@@ -105,7 +111,7 @@ function queryArgumentsOf(shape: Record<string, z.ZodType>, excluded: Set<string
   );
 }
 
-function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec & { tag: RouteTag }): CompiledGraphQLRoute {
+function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec & Tagging): CompiledGraphQLRoute {
   const where = `route ${spec.method} ${spec.path}`;
   const [rootType, fieldName] = spec.field.split('.') as ['Query' | 'Mutation', string];
   const rootObject = rootType === 'Query' ? schema.getQueryType() : schema.getMutationType();
@@ -160,7 +166,7 @@ function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec & { t
   };
 }
 
-function compileNativeRoute(spec: NativeRouteSpec & { tag: RouteTag }): CompiledNativeRoute {
+function compileNativeRoute(spec: NativeRouteSpec & Tagging): CompiledNativeRoute {
   const where = `route ${spec.method} ${spec.path}`;
   const segments = parseTemplate(spec.path);
   const params = pathParamsOf(segments);

@@ -16,7 +16,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { argumentJsonSchema, namedInputJsonSchemas, namedInputs, type JsonSchema } from '../lib/dto.js';
-import { errorStatus, problemTypeOf, type ErrorCode } from '../lib/errors.js';
+import { errorStatus, problemTypeOf, type ConflictVocabulary, type ErrorCode } from '../lib/errors.js';
 import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute } from './compile.js';
 import type { NativeResponse, RouteTag } from './route.js';
 
@@ -120,6 +120,11 @@ function problemSchema(): JsonSchema {
       status: { type: 'integer' },
       detail: { type: 'string', description: 'What went wrong, for a human' },
       code: { type: 'string', enum: Object.keys(errorStatus) },
+      reason: {
+        type: 'string',
+        description: "With a 409 (CONFLICT or INVALID_STATE): which conflict, stable and machine-readable; each operation's 409 lists its reasons",
+        examples: ['TIMER_RUNNING'],
+      },
       errors: {
         type: 'array',
         description: 'One entry per invalid field',
@@ -182,8 +187,37 @@ function descriptionOf(route: CompiledRoute, own: string, extra: string[]): stri
 
 function errorResponses(route: CompiledRoute): Record<string, unknown> {
   return Object.fromEntries(
-    errorResponsesOf(route).map((name) => [String(errorStatus[problemResponses[name][1][0]]), { $ref: `#/components/responses/${name}` }]),
+    errorResponsesOf(route).map((name) => [
+      String(errorStatus[problemResponses[name][1][0]]),
+      { $ref: `#/components/responses/${name === 'Conflict' ? conflictResponseName(route.conflicts) : name}` },
+    ]),
   );
+}
+
+const conflictResponseName = (conflicts: ConflictVocabulary): string => `${conflicts.subject}Conflict`;
+const conflictReasonName = (conflicts: ConflictVocabulary): string => `${conflicts.subject}ConflictReason`;
+
+/** A module's conflict reasons as a schema: the enum, and what each means (also as x-enum-descriptions for generators). */
+function conflictReasonSchema(conflicts: ConflictVocabulary): JsonSchema {
+  const reasons = Object.entries(conflicts.reasons);
+  return {
+    type: 'string',
+    enum: reasons.map(([reason]) => reason),
+    description: ['Which conflict:', ...reasons.map(([reason, { code, description }]) => `- \`${reason}\` (${code}): ${description}`)].join('\n'),
+    'x-enum-descriptions': reasons.map(([, { description }]) => description),
+  };
+}
+
+/** The 409 of a module's writes: a problem whose `reason` is one of the module's. */
+function conflictResponse(conflicts: ConflictVocabulary): Record<string, unknown> {
+  return {
+    description: `${problemResponses.Conflict[0]}; \`reason\` says which (${conflictReasonName(conflicts)})`,
+    content: {
+      'application/problem+json': {
+        schema: { allOf: [ref('Problem'), { type: 'object', required: ['reason'], properties: { reason: ref(conflictReasonName(conflicts)) } }] },
+      },
+    },
+  };
 }
 
 function permissionExtensions(route: CompiledRoute): Record<string, unknown> {
@@ -312,6 +346,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   }
   // Each tag once, in the order of the route table (sign-in, then the module list).
   const usedTags = new Map<string, RouteTag>(documented.map((route) => [route.tag, route.tagInfo]));
+  // Each module's conflicts once, if an operation may answer them.
+  const conflictVocabularies = new Map(
+    documented.filter((route) => errorResponsesOf(route).includes('Conflict')).map((route) => [route.conflicts.subject, route.conflicts]),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -332,20 +370,25 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
         ...namedInputJsonSchemas(options.routes.flatMap(bodyDtoNames)),
         ...Object.fromEntries(Object.entries(responses.components).sort(([a], [b]) => a.localeCompare(b))),
         Problem: problemSchema(),
+        ...Object.fromEntries([...conflictVocabularies.values()].map((conflicts) => [conflictReasonName(conflicts), conflictReasonSchema(conflicts)])),
       },
       responses: {
         ...Object.fromEntries(
-          Object.entries(problemResponses).map(([name, [description]]) => [
-            name,
-            {
-              description,
-              ...(name === 'TooManyRequests'
-                ? { headers: { 'Retry-After': { description: 'Seconds until the budget allows a request again', schema: { type: 'integer' } } } }
-                : {}),
-              content: { 'application/problem+json': { schema: ref('Problem') } },
-            },
-          ]),
+          // 409s are the modules' own (below), each with its reasons.
+          Object.entries(problemResponses)
+            .filter(([name]) => name !== 'Conflict')
+            .map(([name, [description]]) => [
+              name,
+              {
+                description,
+                ...(name === 'TooManyRequests'
+                  ? { headers: { 'Retry-After': { description: 'Seconds until the budget allows a request again', schema: { type: 'integer' } } } }
+                  : {}),
+                content: { 'application/problem+json': { schema: ref('Problem') } },
+              },
+            ]),
         ),
+        ...Object.fromEntries([...conflictVocabularies.values()].map((conflicts) => [conflictResponseName(conflicts), conflictResponse(conflicts)])),
         // Not referenced by an operation (a method a path does not have has no operation): every path answers it.
         MethodNotAllowed: {
           description: 'Any method a path does not list answers 405 METHOD_NOT_ALLOWED, with the methods it takes in Allow',

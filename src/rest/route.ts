@@ -19,6 +19,7 @@ import type { TenantAccess } from '../auth/tenant-access.js';
 import type { Config } from '../config.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { StrictObject } from '../lib/dto.js';
+import { commonConflictVocabulary, type ConflictVocabulary } from '../lib/errors.js';
 import type { HttpResult } from '../lib/problem.js';
 import type { MultipartResult, IncomingFile } from './body.js';
 
@@ -138,10 +139,11 @@ export interface NativeRouteSpec extends RouteBase {
 export type RouteSpec = GraphQLRouteSpec | NativeRouteSpec;
 
 /** A row as the route table holds it: with the tag of the module that declared it. */
-export type TaggedRouteSpec = RouteSpec & { tag: RouteTag };
+export type TaggedRouteSpec = RouteSpec & { tag: RouteTag; conflicts: ConflictVocabulary };
 
-/** Puts `routes` under `tag` (src/routes.ts does it for each module's rows). */
-export const tagged = (tag: RouteTag, routes: readonly RouteSpec[]): TaggedRouteSpec[] => routes.map((route) => ({ ...route, tag }));
+/** Puts `routes` under `tag`, with the conflicts their 409s may name (src/routes.ts does it for each module's rows). */
+export const tagged = (tag: RouteTag, routes: readonly RouteSpec[], conflicts: ConflictVocabulary = commonConflictVocabulary): TaggedRouteSpec[] =>
+  routes.map((route) => ({ ...route, tag, conflicts }));
 
 /** A native route whose handler sees its own parameter and body types. */
 export function nativeRoute<Parameters extends z.ZodObject, Dto extends StrictObject = StrictObject, const Access extends NativeAccess = NativeAccess>(

@@ -5,7 +5,12 @@ import type { PrismaQuery } from '../../db/query.js';
 import type { Prisma, Tenant, User } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflictReasons, notFound } from '../../lib/errors.js';
+
+/** Why an administration change is refused with 409. */
+export const adminConflicts = conflictReasons('Admin', {
+  LAST_SUPERADMIN: { code: 'CONFLICT', description: 'The last superadmin cannot be revoked; grant another one first' },
+});
 
 export const UpdateAdminTenantDto = dto('UpdateAdminTenantDto', 'Suspend or restore a tenant.', {
   status: enums.TenantStatus.schema('A suspended tenant answers 403 TENANT_SUSPENDED everywhere'),
@@ -58,7 +63,7 @@ export function createAdminService({ db }: { db: Db }) {
       const user = await tx.user.findUnique({ where });
       if (!user) throw notFound('User', where.id ?? where.email);
       if (user.isSuperadmin && !isSuperadmin && (await tx.user.count({ where: { isSuperadmin: true } })) <= 1) {
-        throw conflict('The last superadmin cannot be revoked; grant another one first');
+        throw adminConflicts.refuse('LAST_SUPERADMIN', 'The last superadmin cannot be revoked; grant another one first');
       }
       return tx.user.update({ ...query, where: { id: user.id }, data: { isSuperadmin } });
     });

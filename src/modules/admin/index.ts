@@ -1,5 +1,5 @@
 import { defineModule } from '../module.js';
-import { createAdminService, type AdminService } from './admin.service.js';
+import { adminConflicts, createAdminService, type AdminService } from './admin.service.js';
 import './admin.graphql.js';
 
 /** /admin: every tenant and user, suspension, superadmin rights, counts. Superadmins only. */
@@ -7,6 +7,7 @@ export const adminModule = defineModule({
   name: 'admin',
   createService: createAdminService,
   tag: { name: 'Admin', description: 'Superadmin operations' },
+  conflicts: adminConflicts,
   routes: [
     {
       controller: 'admin',

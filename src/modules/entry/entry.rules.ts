@@ -8,7 +8,7 @@
  * Kept pure so that every rule is tested on its own (entry.rules.test.ts).
  */
 import type { EntryStatus } from '../../generated/prisma/enums.js';
-import { AppError } from '../../lib/errors.js';
+import { conflictReasons } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
 
 const minuteMs = 60_000;
@@ -38,11 +38,27 @@ const transitions: Record<EntryTransition, { from: EntryStatus; to: EntryStatus;
   reopen: { from: 'approved', to: 'draft', verb: 'reopened' },
 };
 
+/** Why a write to an entry or a timer is refused with 409: `reason` in the problem (and GraphQL's extensions). */
+export const entryConflicts = conflictReasons('Entry', {
+  TIMER_RUNNING: { code: 'CONFLICT', description: 'Another timer of this member is running; stop it first (or give this entry an end)' },
+  ENTRY_OVERLAPS: { code: 'CONFLICT', description: "The entry overlaps another of the member's entries, and the tenant does not allow overlaps" },
+  ENTRY_LOCKED: { code: 'INVALID_STATE', description: "The entry starts on or before the tenant's lockedUntil date; an admin moves the lock" },
+  ENTRY_APPROVED: { code: 'INVALID_STATE', description: 'The entry is approved and read-only; an admin may reopen it' },
+  ENTRY_SUBMITTED: { code: 'INVALID_STATE', description: 'The entry is submitted and waits for review; its owner cannot change it now' },
+  WRONG_STATUS: {
+    code: 'INVALID_STATE',
+    description: 'The transition needs another status (submit a draft, approve or reject a submitted entry, reopen an approved one)',
+  },
+  ENTRY_RUNNING: { code: 'INVALID_STATE', description: 'The entry is a running timer; stop it before submitting it' },
+  NOT_RUNNING: { code: 'INVALID_STATE', description: 'The entry is not a running timer, so it cannot be stopped' },
+  STARTS_IN_FUTURE: { code: 'INVALID_STATE', description: 'The timer starts in the future, so stopping it now would end it before it starts' },
+});
+
 /** The status an entry moves to, or 409 INVALID_STATE naming what is possible. */
 export function transition(status: EntryStatus, action: EntryTransition): EntryStatus {
   const { from, to, verb } = transitions[action];
   if (status !== from) {
-    throw new AppError('INVALID_STATE', `The entry is ${status}; only ${from} entries can be ${verb}`);
+    throw entryConflicts.refuse('WRONG_STATUS', `The entry is ${status}; only ${from} entries can be ${verb}`);
   }
   return to;
 }
@@ -53,9 +69,9 @@ export function transition(status: EntryStatus, action: EntryTransition): EntryS
  * not change them, reviewers may); a rejected entry becomes a draft again.
  */
 export function statusAfterEdit(status: EntryStatus, editorReviews: boolean): EntryStatus {
-  if (status === 'approved') throw new AppError('INVALID_STATE', 'The entry is approved and read-only; an admin may reopen it');
+  if (status === 'approved') throw entryConflicts.refuse('ENTRY_APPROVED', 'The entry is approved and read-only; an admin may reopen it');
   if (status === 'submitted' && !editorReviews) {
-    throw new AppError('INVALID_STATE', 'The entry is submitted and waits for review; it cannot be changed now');
+    throw entryConflicts.refuse('ENTRY_SUBMITTED', 'The entry is submitted and waits for review; it cannot be changed now');
   }
   return status === 'rejected' ? 'draft' : status;
 }

@@ -7,7 +7,7 @@ import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Entry, Prisma } from '../../generated/prisma/client.js';
 import { EntryStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.js';
+import { notFound, validationFailed } from '../../lib/errors.js';
 import { isDate, nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
@@ -15,7 +15,7 @@ import { taskForWork } from '../task/task.service.js';
 import { settingsOf } from '../tenant/tenant.service.js';
 import { activeMember } from '../user/user.service.js';
 import { vehicleForWork } from '../vehicle/vehicle.service.js';
-import { durationMinutes, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
+import { durationMinutes, entryConflicts, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
 
 export const entryStatus = defineEnum('EntryStatus', EntryStatus);
 
@@ -144,7 +144,7 @@ export function createEntryService({ db }: { db: Db }) {
 
   function assertUnlocked(startedAt: Date, settings: { lockedUntil: string | null; timezone: string }): void {
     if (isLocked(startedAt, settings.lockedUntil, settings.timezone)) {
-      throw new AppError('INVALID_STATE', `Entries up to ${settings.lockedUntil} are locked; an admin moves the lock to change them`);
+      throw entryConflicts.refuse('ENTRY_LOCKED', `Entries up to ${settings.lockedUntil} are locked; an admin moves the lock to change them`);
     }
   }
 
@@ -177,9 +177,9 @@ export function createEntryService({ db }: { db: Db }) {
     });
     if (other) {
       const span = `${other.startedAt.toISOString()} to ${other.endedAt ? other.endedAt.toISOString() : 'now (running)'}`;
-      throw conflict(`It overlaps entry ${other.id} (${span}); this tenant does not allow overlapping entries`, [
-        { path: 'startedAt', message: `overlaps entry ${other.id}` },
-      ]);
+      throw entryConflicts.refuse('ENTRY_OVERLAPS', `It overlaps entry ${other.id} (${span}); this tenant does not allow overlapping entries`, {
+        errors: [{ path: 'startedAt', message: `overlaps entry ${other.id}` }],
+      });
     }
   }
 
@@ -223,7 +223,7 @@ export function createEntryService({ db }: { db: Db }) {
       if (action === 'submit') access.assertMayChange('update', 'Entry', entry, action);
       if (action === 'approve' || action === 'reject') access.assertMayChange('approve', 'Entry', entry, action);
       if (action === 'reopen') access.assertMayChange('reopen', 'Entry', entry, action);
-      if (entry.endedAt === null && action === 'submit') throw new AppError('INVALID_STATE', 'The timer is still running; stop it first');
+      if (entry.endedAt === null && action === 'submit') throw entryConflicts.refuse('ENTRY_RUNNING', 'The timer is still running; stop it first');
       let status = transition(entry.status, action);
       assertUnlocked(entry.startedAt, settings);
       const now = new Date();
@@ -298,9 +298,9 @@ export function createEntryService({ db }: { db: Db }) {
         if (endedAt === null) {
           const running = await tx.entry.findFirst({ where: { tenantId: access.tenantId, tenantUserId: owner, endedAt: null }, select: { id: true } });
           if (running)
-            throw conflict(`A timer is already running (entry ${running.id}); stop it first`, [
-              { path: 'endedAt', message: 'is required while another timer runs' },
-            ]);
+            throw entryConflicts.refuse('TIMER_RUNNING', `A timer is already running (entry ${running.id}); stop it first`, {
+              errors: [{ path: 'endedAt', message: 'is required while another timer runs' }],
+            });
         }
         if (settings.preventOverlap) await assertNoOverlap(tx, { tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt });
         const { tenantUserId: _owner, ...fields } = data;
@@ -372,11 +372,11 @@ export function createEntryService({ db }: { db: Db }) {
     async stop(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
       return db.$transaction(async (tx) => {
         const existing = await findEntry(tx, access, id, 'update');
-        if (existing.endedAt !== null) throw new AppError('INVALID_STATE', 'The entry is not a running timer');
+        if (existing.endedAt !== null) throw entryConflicts.refuse('NOT_RUNNING', 'The entry is not a running timer');
         const settings = await settingsFor(tx, access.tenantId);
         const endedAt = new Date();
         if (endedAt.getTime() <= existing.startedAt.getTime()) {
-          throw new AppError('INVALID_STATE', 'The timer starts in the future; change its start, or delete it');
+          throw entryConflicts.refuse('STARTS_IN_FUTURE', 'The timer starts in the future; change its start, or delete it');
         }
         const updated = await tx.entry.update({
           where: { id },

@@ -1,5 +1,6 @@
 import type { GraphQLRouteSpec } from '../../rest/route.js';
 import { crud } from '../../rest/route.js';
+import { entryConflicts } from './entry.rules.js';
 import { defineModule } from '../module.js';
 import { createEntryService, type EntryService } from './entry.service.js';
 import './entry.graphql.js';
@@ -22,6 +23,7 @@ export const entryModule = defineModule({
   name: 'entries',
   createService: createEntryService,
   tag: { name: 'Entries', description: 'Time entries, timers and approval' },
+  conflicts: entryConflicts,
   routes: [
     ...crud(
       'entry',

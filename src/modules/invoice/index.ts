@@ -6,6 +6,7 @@ import { defineModule, job, type JobContext } from '../module.js';
 import { abandonedOcrQueue, ocrQueue } from './invoice.jobs.js';
 import { stopOcrEngine } from './invoice.ocr.js';
 import {
+  invoiceConflicts,
   contentDisposition,
   createInvoiceService,
   UploadInvoiceFields,
@@ -25,6 +26,7 @@ export const invoiceModule = defineModule({
   name: 'invoices',
   createService: createInvoiceService,
   tag: { name: 'Invoices', description: 'Received invoices and receipts, with OCR' },
+  conflicts: invoiceConflicts,
   routes: [
     ...crud(
       'invoice',

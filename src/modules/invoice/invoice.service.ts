@@ -12,7 +12,7 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Invoice, Prisma } from '../../generated/prisma/client.js';
 import { InvoiceSource, InvoiceStatus, OcrStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, conflictReasons, notFound } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
@@ -21,6 +21,13 @@ import { ocrQueue } from './invoice.jobs.js';
 export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
 export const invoiceSource = defineEnum('InvoiceSource', InvoiceSource);
 export const ocrStatus = defineEnum('OcrStatus', OcrStatus);
+
+/** Why a write to an invoice is refused with 409. */
+export const invoiceConflicts = conflictReasons('Invoice', {
+  DUPLICATE_FILE: { code: 'CONFLICT', description: 'The same file was already uploaded in this tenant; Location names its invoice' },
+  NO_FILE: { code: 'INVALID_STATE', description: 'The invoice was typed in by hand and has no file to read' },
+  OCR_IN_PROGRESS: { code: 'INVALID_STATE', description: 'OCR of this invoice is already pending or running' },
+});
 
 /** What may be uploaded, by the type its content shows (never by its name or declared type). */
 export const uploadTypes: Record<string, string> = {
@@ -158,7 +165,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
   }
 
   function duplicateOf(tenant: string, existing: { id: string }): AppError {
-    return new AppError('CONFLICT', `This file was already uploaded as invoice ${existing.id}`, {
+    return invoiceConflicts.refuse('DUPLICATE_FILE', `This file was already uploaded as invoice ${existing.id}`, {
       errors: [{ path: 'file', message: `is the file of invoice ${existing.id}` }],
       headers: { location: `/tenants/${tenant}/invoices/${existing.id}` },
     });
@@ -327,9 +334,10 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       access.assert('update', 'Invoice');
       return db.$transaction(async (tx) => {
         const invoice = await findVisible(tx, access, id);
-        if (!invoice.storageKey) throw new AppError('INVALID_STATE', 'The invoice has no file to read', { errors: [{ path: 'file', message: 'is missing' }] });
+        if (!invoice.storageKey)
+          throw invoiceConflicts.refuse('NO_FILE', 'The invoice has no file to read', { errors: [{ path: 'file', message: 'is missing' }] });
         if (invoice.ocrStatus === 'pending' || invoice.ocrStatus === 'running') {
-          throw new AppError('INVALID_STATE', `OCR of this invoice is already ${invoice.ocrStatus}`);
+          throw invoiceConflicts.refuse('OCR_IN_PROGRESS', `OCR of this invoice is already ${invoice.ocrStatus}`);
         }
         const updated = await tx.invoice.update({ where: { id }, data: { ocrStatus: 'pending', lastError: null } });
         await jobs.send(tx, ocrQueue, { invoiceId: id });

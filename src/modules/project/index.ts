@@ -1,6 +1,6 @@
 import { crud } from '../../rest/route.js';
 import { defineModule } from '../module.js';
-import { createProjectService, type ProjectService } from './project.service.js';
+import { projectConflicts, createProjectService, type ProjectService } from './project.service.js';
 import './project.graphql.js';
 
 /** Projects: the work time is booked on. */
@@ -8,6 +8,7 @@ export const projectModule = defineModule({
   name: 'projects',
   createService: createProjectService,
   tag: { name: 'Projects', description: 'Projects' },
+  conflicts: projectConflicts,
   routes: crud(
     'project',
     '/tenants/{tenantId}/projects',

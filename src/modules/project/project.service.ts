@@ -7,7 +7,13 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
 import { ProjectStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { conflict, notFound, validationFailed } from '../../lib/errors.js';
+import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+
+/** Why a write to a project is refused with 409. */
+export const projectConflicts = conflictReasons('Project', {
+  CODE_TAKEN: { code: 'CONFLICT', description: 'Another project of the tenant has this code' },
+  PROJECT_HAS_ENTRIES: { code: 'CONFLICT', description: 'The project has time entries and cannot be deleted; archive it instead (status: archived)' },
+});
 import { defineEnum } from '../../lib/vocabulary.js';
 
 export const projectStatus = defineEnum('ProjectStatus', ProjectStatus);
@@ -95,7 +101,10 @@ export function createProjectService({ db }: { db: Db }) {
   async function assertCodeFree(tx: Tx, tenantId: string, code: string | null | undefined, except?: string): Promise<void> {
     if (!code) return;
     const taken = await tx.project.findFirst({ where: { tenantId, code, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
-    if (taken) throw conflict(`Another project already has the code "${code}"`, [{ path: 'code', message: 'is already taken' }]);
+    if (taken)
+      throw projectConflicts.refuse('CODE_TAKEN', `Another project already has the code "${code}"`, {
+        errors: [{ path: 'code', message: 'is already taken' }],
+      });
   }
 
   const reread = (tx: Tx, id: string, query: ProjectQuery, row: Project) =>
@@ -158,7 +167,10 @@ export function createProjectService({ db }: { db: Db }) {
         const existing = await findProject(tx, access, id);
         const entries = await tx.entry.count({ where: { tenantId: access.tenantId, projectId: id } });
         if (entries > 0) {
-          throw conflict(`The project has ${entries} time ${entries === 1 ? 'entry' : 'entries'}; archive it instead (status: archived)`);
+          throw projectConflicts.refuse(
+            'PROJECT_HAS_ENTRIES',
+            `The project has ${entries} time ${entries === 1 ? 'entry' : 'entries'}; archive it instead (status: archived)`,
+          );
         }
         const deleted = await tx.project.delete({ ...query, where: { id } });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'project.deleted', actor: access.actor, subjectId: id, data: existing });

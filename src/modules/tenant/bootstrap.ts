@@ -34,7 +34,7 @@ export async function bootstrapDemoTenant({
     tenant = await services.tenants.create(actor, { name: 'Demo', slug: 'demo' });
   } catch (error) {
     // Another process starting at the same moment got there first (seen by the check, or by the unique index).
-    if (error instanceof AppError && error.code === 'CONFLICT') return undefined;
+    if (error instanceof AppError && error.reason === 'SLUG_TAKEN') return undefined;
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return undefined;
     throw error;
   }

@@ -1,5 +1,5 @@
 import { defineModule } from '../module.js';
-import { createTenantService, type TenantService } from './tenant.service.js';
+import { tenantConflicts, createTenantService, type TenantService } from './tenant.service.js';
 import './tenant.graphql.js';
 
 /** Tenants: creation (superadmins), the caller's tenants, settings. */
@@ -7,6 +7,7 @@ export const tenantModule = defineModule({
   name: 'tenants',
   createService: createTenantService,
   tag: { name: 'Tenants', description: 'Tenants (organisations) and their settings' },
+  conflicts: tenantConflicts,
   routes: [
     {
       controller: 'tenant',

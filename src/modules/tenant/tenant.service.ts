@@ -7,7 +7,12 @@ import { addMember } from '../user/user.service.js';
 import type { Prisma, Tenant } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflictReasons, notFound } from '../../lib/errors.js';
+
+/** Why a write to a tenant is refused with 409. */
+export const tenantConflicts = conflictReasons('Tenant', {
+  SLUG_TAKEN: { code: 'CONFLICT', description: 'Another tenant has this slug' },
+});
 
 function isTimeZone(value: string): boolean {
   try {
@@ -109,7 +114,7 @@ export function createTenantService({ db }: { db: Db }) {
       requireSuperadmin(actor);
       return db.$transaction(async (tx) => {
         if (await tx.tenant.findUnique({ where: { slug }, select: { id: true } })) {
-          throw conflict(`The slug "${slug}" is already taken`, [{ path: 'slug', message: 'is already taken' }]);
+          throw tenantConflicts.refuse('SLUG_TAKEN', `The slug "${slug}" is already taken`, { errors: [{ path: 'slug', message: 'is already taken' }] });
         }
         const tenant = await tx.tenant.create({
           data: { name, slug, settings: { ...defaultTenantSettings, ...settings } },

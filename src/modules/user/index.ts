@@ -1,6 +1,6 @@
 import { crud } from '../../rest/route.js';
 import { defineModule } from '../module.js';
-import { createUserService, type UserService } from './user.service.js';
+import { userConflicts, createUserService, type UserService } from './user.service.js';
 import './user.graphql.js';
 
 /** Members of a tenant: invitations, roles, rates, and the caller's own membership (`users/me`). */
@@ -8,6 +8,7 @@ export const userModule = defineModule({
   name: 'users',
   createService: createUserService,
   tag: { name: 'Users', description: 'Members of a tenant, their roles and rates' },
+  conflicts: userConflicts,
   routes: crud(
     'user',
     '/tenants/{tenantId}/users',

@@ -10,10 +10,17 @@ import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
 import type { TenantRole, TenantUserStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../../lib/errors.js';
+import { conflictReasons, forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 
 const role = enums.TenantRole.schema('Role in the tenant');
+
+/** Why a change to a tenant's members is refused with 409. */
+export const userConflicts = conflictReasons('User', {
+  ALREADY_MEMBER: { code: 'CONFLICT', description: 'The person is already invited to or a member of this tenant' },
+  INVITATION_PENDING: { code: 'INVALID_STATE', description: 'An invitation becomes active when the person signs in, not by hand' },
+  LAST_OWNER: { code: 'CONFLICT', description: 'The last active owner of a tenant cannot be demoted, deactivated or removed; make someone else owner first' },
+});
 /** The statuses a member can be set to by hand (an invitation becomes active by signing in). */
 export const memberStatusChange = defineEnum('MemberStatusChange', ['active', 'deactivated']);
 const rate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
@@ -78,9 +85,9 @@ export async function addMember(tx: Tx, member: NewMember): Promise<TenantUser> 
   const email = member.email.toLowerCase();
   const existing = await tx.tenantUser.findUnique({ where: { tenantId_email: { tenantId: member.tenantId, email } } });
   if (existing && existing.status !== 'deactivated') {
-    throw conflict(`${email} is already ${existing.status === 'invited' ? 'invited to' : 'a member of'} this tenant`, [
-      { path: 'email', message: 'is already a member' },
-    ]);
+    throw userConflicts.refuse('ALREADY_MEMBER', `${email} is already ${existing.status === 'invited' ? 'invited to' : 'a member of'} this tenant`, {
+      errors: [{ path: 'email', message: 'is already a member' }],
+    });
   }
   const user = await tx.user.findUnique({ where: { email }, select: { id: true, name: true, emailVerified: true } });
   // An unverified address proves nothing: that person waits like anyone invited.
@@ -183,13 +190,13 @@ export function createUserService({ db }: { db: Db }) {
         if (data.role !== undefined && data.role !== member.role) requireOwnerFor(access, member, data.role);
         if (data.status !== undefined && data.status !== member.status && member.role === 'owner') requireOwnerFor(access, member, undefined);
         if (data.status === 'active' && member.status === 'invited') {
-          throw new AppError('INVALID_STATE', 'An invitation becomes active when the person signs in', {
+          throw userConflicts.refuse('INVITATION_PENDING', 'An invitation becomes active when the person signs in', {
             errors: [{ path: 'status', message: 'cannot activate an invitation' }],
           });
         }
         const staysActiveOwner = (data.role ?? member.role) === 'owner' && (data.status ?? member.status) === 'active';
         if (member.role === 'owner' && member.status === 'active' && !staysActiveOwner && (await activeOwners(tx, access.tenantId)) <= 1) {
-          throw conflict('The last owner of a tenant cannot be demoted or deactivated; make someone else owner first');
+          throw userConflicts.refuse('LAST_OWNER', 'The last owner of a tenant cannot be demoted or deactivated; make someone else owner first');
         }
         const updated = await tx.tenantUser.update({ where: { id }, data });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'user.updated', actor: access.actor, subjectId: id, data: updated });
@@ -209,7 +216,7 @@ export function createUserService({ db }: { db: Db }) {
         const member = await findMember(tx, access, id);
         if (member.role === 'owner') requireOwnerFor(access, member, undefined);
         if (member.role === 'owner' && member.status === 'active' && (await activeOwners(tx, access.tenantId)) <= 1) {
-          throw conflict('The last owner of a tenant cannot be removed; make someone else owner first');
+          throw userConflicts.refuse('LAST_OWNER', 'The last owner of a tenant cannot be removed; make someone else owner first');
         }
         const removed =
           member.status === 'invited' && member.userId === null

@@ -1,6 +1,6 @@
 import { crud } from '../../rest/route.js';
 import { defineModule } from '../module.js';
-import { createVehicleService, type VehicleService } from './vehicle.service.js';
+import { vehicleConflicts, createVehicleService, type VehicleService } from './vehicle.service.js';
 import './vehicle.graphql.js';
 
 /** Vehicles: what mileage entries are driven in. */
@@ -8,6 +8,7 @@ export const vehicleModule = defineModule({
   name: 'vehicles',
   createService: createVehicleService,
   tag: { name: 'Vehicles', description: 'Vehicles for mileage entries' },
+  conflicts: vehicleConflicts,
   routes: crud(
     'vehicle',
     '/tenants/{tenantId}/vehicles',

@@ -7,7 +7,12 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Vehicle } from '../../generated/prisma/client.js';
 import { VehicleStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { conflict, notFound, validationFailed } from '../../lib/errors.js';
+import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+
+/** Why a write to a vehicle is refused with 409. */
+export const vehicleConflicts = conflictReasons('Vehicle', {
+  PLATE_TAKEN: { code: 'CONFLICT', description: 'Another vehicle of the tenant has this license plate' },
+});
 import { defineEnum } from '../../lib/vocabulary.js';
 import { activeMember } from '../user/user.service.js';
 
@@ -79,7 +84,10 @@ export function createVehicleService({ db }: { db: Db }) {
   async function assertPlateFree(tx: Tx, tenantId: string, plate: string | undefined, except?: string): Promise<void> {
     if (plate === undefined) return;
     const taken = await tx.vehicle.findFirst({ where: { tenantId, licensePlate: plate, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
-    if (taken) throw conflict(`Another vehicle already has the plate ${plate}`, [{ path: 'licensePlate', message: 'is already taken' }]);
+    if (taken)
+      throw vehicleConflicts.refuse('PLATE_TAKEN', `Another vehicle already has the plate ${plate}`, {
+        errors: [{ path: 'licensePlate', message: 'is already taken' }],
+      });
   }
 
   const reread = (tx: Tx, id: string, query: VehicleQuery, row: Vehicle) =>

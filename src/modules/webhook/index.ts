@@ -1,7 +1,7 @@
 import { crud } from '../../rest/route.js';
 import { defineModule, job, type JobContext } from '../module.js';
 import { abandonedDeliveryQueue, deliveryQueue } from './webhook.jobs.js';
-import { createWebhookService, type WebhookService } from './webhook.service.js';
+import { webhookConflicts, createWebhookService, type WebhookService } from './webhook.service.js';
 import { createWebhookWork, type WebhookWork } from './webhook.work.js';
 import './webhook.graphql.js';
 
@@ -12,6 +12,7 @@ export const webhookModule = defineModule({
   name: 'webhooks',
   createService: createWebhookService,
   tag: { name: 'Webhooks', description: 'Webhook subscriptions and their deliveries' },
+  conflicts: webhookConflicts,
   routes: [
     ...crud(
       'webhook',

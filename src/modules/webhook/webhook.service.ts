@@ -9,13 +9,19 @@ import type { Prisma, WebhookDelivery, WebhookSubscription } from '../../generat
 import { WebhookDeliveryStatus } from '../../generated/prisma/enums.js';
 import { createSecretBox } from '../../lib/crypto.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, conflict, notFound, validationFailed } from '../../lib/errors.js';
+import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { outboundHostProblem } from '../../lib/outbound.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import type { ServiceDependencies } from '../module.js';
 import { deliveryQueue } from './webhook.jobs.js';
 
 export const maxWebhooksPerTenant = 25;
+
+/** Why a write to a webhook is refused with 409. */
+export const webhookConflicts = conflictReasons('Webhook', {
+  WEBHOOK_LIMIT: { code: 'CONFLICT', description: `The tenant has ${maxWebhooksPerTenant} webhooks, the most allowed; delete one first` },
+  WEBHOOK_DISABLED: { code: 'INVALID_STATE', description: 'The webhook is disabled; enable it before redelivering' },
+});
 
 export const deliveryStatus = defineEnum(
   'WebhookDeliveryStatus',
@@ -135,7 +141,7 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${access.tenantId}))`;
         const count = await tx.webhookSubscription.count({ where: { tenantId: access.tenantId } });
         if (count >= maxWebhooksPerTenant) {
-          throw conflict(`The tenant has ${count} webhooks, the most allowed; delete one first`);
+          throw webhookConflicts.refuse('WEBHOOK_LIMIT', `The tenant has ${count} webhooks, the most allowed; delete one first`);
         }
         const subscription = await tx.webhookSubscription.create({
           data: {
@@ -220,7 +226,7 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
         const delivery = await tx.webhookDelivery.findFirst({ where: { id: input.deliveryId, subscriptionId: subscription.id } });
         if (!delivery) throw notFound('Delivery', input.deliveryId);
         if (!subscription.enabled && delivery.eventType !== 'webhook.test') {
-          throw new AppError('INVALID_STATE', 'The webhook is disabled; enable it before redelivering');
+          throw webhookConflicts.refuse('WEBHOOK_DISABLED', 'The webhook is disabled; enable it before redelivering');
         }
         await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', nextAttemptAt: new Date() } });
         await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
