@@ -18,9 +18,9 @@ import { AppError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
 import { clientWentAway } from '../rest/body.js';
-import type { RequestState, RestApi } from '../rest/router.js';
+import type { RestApi } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
-import type { Gate } from './gate.js';
+import type { Gate, RequestState } from './request.js';
 import type { GraphQLServer } from './graphql.js';
 import type { Metrics } from './metrics.js';
 

@@ -21,6 +21,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { StrictObject } from '../lib/dto.js';
 import { commonConflictVocabulary, type ConflictVocabulary } from '../lib/errors.js';
 import type { HttpResult } from '../lib/problem.js';
+import type { PublicBudget } from '../http/request.js';
 import type { MultipartResult, IncomingFile } from './body.js';
 
 /** An OpenAPI tag: the group a module's rows (or the sign-in rows) are documented under. */
@@ -52,14 +53,6 @@ export interface GraphQLRouteSpec extends RouteBase {
 
 /** Who may call a native route: anyone (sign-in), any caller, superadmins, or a permission in the path's tenant. */
 export type NativeAccess = 'public' | 'authenticated' | 'superadmin' | Permission;
-
-/**
- * The budget a request to a public route spends (CONTRACT.md section 8,
- * "Trusted proxies"): `sign-in` per client address at the sign-in budget
- * (starting a sign-in, the provider's callback); `caller` that of the session
- * or key it carries, or else of the client address, at the general budget.
- */
-export type PublicBudget = 'sign-in' | 'caller';
 
 /** Process-wide infrastructure a native handler may need besides the services. */
 export interface Platform {

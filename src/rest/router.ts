@@ -22,7 +22,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Actor } from '../auth/actor.js';
 import { requireSuperadmin } from '../auth/actor.js';
 import type { SessionLookup } from '../auth/sessions.js';
-import { permissionRefusal, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
+import { permissionRefusal, type TenantAccess } from '../auth/tenant-access.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import { PreparedInvocation } from '../graphql/operations.js';
@@ -34,42 +34,18 @@ import { clientWentAway, readBody, readMultipart } from './body.js';
 import { allowedMethods, assertReachable, byPrecedence, matchesPath, routerPathOf, type CompiledNativeRoute, type CompiledRoute } from './compile.js';
 import { createRecordRenderer } from './records.js';
 import { jsonBodyOf, pathSegments, refuseBody, routeParameters } from './request-input.js';
-import type { NativeRequest, Platform, PublicBudget, TaggedRouteSpec } from './route.js';
+import type { NativeRequest, Platform, TaggedRouteSpec } from './route.js';
+import type { Gate, RequestState } from '../http/request.js';
 import { compileRestApi } from './rest-api.js';
 import { createSofaEngine, sofaRegistrationOrder, type PreparedExecution } from './sofa-engine.js';
-
-/** The gate's answer for a public route: who calls, if a credential says so (and the session cookie's lookup), or why not (over budget). */
-export type PublicGateResult = { actor: Actor | null; headers: Record<string, string>; session?: SessionLookup } | { error: AppError };
-
-/** What the REST layer needs of the gate (src/http/gate.ts). */
-export interface RouterGate {
-  admit(request: IncomingMessage, state: RequestState): Promise<{ actor: Actor } | { error: AppError }>;
-  admitPublic(request: IncomingMessage, budget: PublicBudget): Promise<PublicGateResult>;
-}
-
-export interface RequestState {
-  requestId: string;
-  log: Logger;
-  /** Set once the gate has admitted the caller (for the request log). */
-  actor: Actor | null;
-  /** Headers for whatever the answer turns out to be, errors included (RateLimit-*). */
-  headers?: Record<string, string>;
-  /** Cookies for whatever the answer turns out to be (a refreshed session). */
-  cookies?: string[];
-  /** The route template that matched (`/tenants/{tenantId}/notes`), for metrics. */
-  route?: string;
-  /** A tenant the gate read with the credential (an API key's own), as it is now. */
-  knownTenant?: TenantRecord | undefined;
-  /** The client's address, as TRUST_PROXY decides (for sign-in limits and the request log). */
-  clientAddress: string;
-}
 
 export interface RestApiOptions {
   /** The whole GraphQL schema; REST serves its flat resources. */
   schema: GraphQLSchema;
   table: readonly TaggedRouteSpec[];
   platform: Platform;
-  gate: RouterGate;
+  /** The one gate (src/http/gate.ts): REST admits through it like every entry point. */
+  gate: Pick<Gate, 'admit' | 'admitPublic'>;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
   /** Paths under these prefixes are public (sign-in) besides the public rows': an unknown one is a 404 without credentials. */
   publicPrefixes: readonly string[];

@@ -13,11 +13,17 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** The layer index of a file under src/, by its first path segment. */
+/** The layer index of a file under src/: the layer naming the file itself, else the one naming its first path segment. */
 function layerOf(file: string): number {
   // Imports name the compiled `.js`; the layer table names the sources.
-  const top = (path.relative(sourceRoot, file).split(path.sep)[0] as string).replace(/(\.test)?\.[jt]s$/, '.ts');
-  const index = layers.findIndex((layer) => layer.paths.includes(top));
+  const relative = path
+    .relative(sourceRoot, file)
+    .split(path.sep)
+    .join('/')
+    .replace(/(\.test)?\.[jt]s$/, '.ts');
+  const top = relative.split('/')[0] as string;
+  const own = layers.findIndex((layer) => layer.paths.includes(relative));
+  const index = own === -1 ? layers.findIndex((layer) => layer.paths.includes(top)) : own;
   if (index === -1) throw new Error(`${path.relative(sourceRoot, file)} is in no layer: add its folder to test/architecture/layers.ts`);
   return index;
 }
