@@ -165,6 +165,20 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
     values: async () => ({ projectId: await created(tenant.api.post(`/tenants/${t()}/projects`, { name: 'Target project' }), 'a project') }),
     bodies: { create: () => ({ name: 'Walk' }), update: () => ({ name: 'Walked' }) },
   },
+  Client: {
+    values: async () => ({ clientId: await created(tenant.api.post(`/tenants/${t()}/clients`, { name: uniqueEmail('client') }), 'a client') }),
+    bodies: { create: () => ({ name: uniqueEmail('walk') }), update: () => ({ notes: 'walked' }) },
+  },
+  ProjectMember: {
+    // A project of its own; the other member works on it, except where the walk adds them.
+    values: async (action) => {
+      const projectId = await created(tenant.api.post(`/tenants/${t()}/projects`, { name: 'Staffed project' }), 'a project');
+      if (action !== 'addMember')
+        await created(tenant.api.post(`/tenants/${t()}/projects/${projectId}/members`, { tenantUserId: other.id }), 'a project member');
+      return { projectId, tenantUserId: other.id };
+    },
+    bodies: { addMember: () => ({ tenantUserId: other.id, hourlyRate: '70' }), updateMember: () => ({ hourlyRate: '75' }) },
+  },
   TaskList: {
     values: async () => ({ taskListId: await created(tenant.api.post(`/tenants/${t()}/task-lists`, { name: 'Target list' }), 'a task list') }),
     bodies: { create: () => ({ name: 'Walk' }), update: () => ({ name: 'Walked' }) },

@@ -40,6 +40,19 @@ describe('statements per request with an API key', () => {
     expect(await statementsOf(() => tenant.api.graphql(query, { t: tenant.id, l: 60 }))).toBe(2);
   });
 
+  it("are three for a page of projects with what they have spent: one grouped statement for the page's budgets", async () => {
+    const projects = `/tenants/${tenant.id}/projects`;
+    for (let index = 0; index < 12; index += 1) {
+      await tenant.api.post(projects, { name: `project ${index}`, budgetHours: 10, budgetPeriod: index % 2 === 0 ? 'total' : 'monthly' });
+    }
+    expect(await statementsOf(() => tenant.api.get(projects, { query: { limit: 2 } }))).toBe(3);
+    expect(await statementsOf(() => tenant.api.get(projects, { query: { limit: 12 } }))).toBe(3);
+    const query = 'query ($t: ID!, $l: Int) { projects(tenantId: $t, limit: $l) { id spentMinutes spentAmount } }';
+    expect(await statementsOf(() => tenant.api.graphql(query, { t: tenant.id, l: 12 }))).toBe(3);
+    // Without the spent fields, GraphQL reads no budgets at all.
+    expect(await statementsOf(() => tenant.api.graphql('query ($t: ID!) { projects(tenantId: $t, limit: 12) { id name } }', { t: tenant.id }))).toBe(2);
+  });
+
   it('are two for one record', async () => {
     const [first] = (await tenant.api.get<{ id: string }[]>(`/tenants/${tenant.id}/notes`, { query: { limit: 1 } })).body;
     expect(await statementsOf(() => tenant.api.get(`/tenants/${tenant.id}/notes/${first?.id}`))).toBe(2);

@@ -37,7 +37,7 @@ beforeAll(async () => {
   ids.secret = await entry(colleague, 'Salary negotiation preparation');
   ids.meetingOnly = await entry(member, 'Budget review', ['meeting', 'finance']);
   ids.project = (
-    await manager.api.post<{ id: string }>(`/tenants/${tenant.id}/projects`, { name: 'Marketing relaunch', code: 'MKT', clientName: 'Globex' })
+    await manager.api.post<{ id: string }>(`/tenants/${tenant.id}/projects`, { name: 'Marketing relaunch', code: 'MKT', description: 'For Globex' })
   ).body.id;
   // An invoice, as uploads and OCR will write them.
   await server.app.db.invoice.create({
@@ -71,6 +71,15 @@ describe('search', () => {
     const ranks = results.map((result) => result.rank);
     expect([...ranks].sort((a, b) => b - a)).toEqual(ranks);
     expect(JSON.stringify(results)).not.toContain('another tenant');
+  });
+
+  it('finds clients by their name, for members too, and by nothing else they hold', async () => {
+    const created = await manager.api.post<{ id: string }>(`/tenants/${tenant.id}/clients`, { name: 'Initech Holdings', notes: 'Secret discount' });
+    expect(created.status).toBe(201);
+    expect((await search(member, { q: 'initech' })).body).toEqual([
+      expect.objectContaining({ type: 'clients', id: created.body.id, title: 'Initech Holdings' }),
+    ]);
+    expect((await search(member, { q: 'discount', types: 'clients' })).body).toEqual([]);
   });
 
   it('matches the last word as a prefix while typing, and takes web-search syntax', async () => {

@@ -212,15 +212,21 @@ describe('members', () => {
     expect(refused.body).toMatchObject({ code: 'INVALID_STATE', reason: 'INVITATION_PENDING' });
   });
 
-  it('show rates to those who manage members and to the member, and hide them from the others', async () => {
+  it('show rates as the Rate permission says: to owners, admins and managers; to members only where the tenant sets membersSeeRates', async () => {
     const { tenant, owner } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
     const [first, second] = [await signIn(server, provider), await signIn(server, provider)];
     const firstMember = await owner.api.post<TenantUser>(users, { email: first.user.email, hourlyRate: '90', costRate: '40.25' });
-    const secondMember = await owner.api.post<TenantUser>(users, { email: second.user.email, hourlyRate: '70' });
+    const secondMember = await owner.api.post<TenantUser>(users, { email: second.user.email, hourlyRate: '70', role: 'manager' });
     expect((await owner.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
-    expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    expect((await second.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    // A member reads null, their own rates included, until the tenant lets members see rates.
+    expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: null, costRate: null });
     expect((await first.api.get<TenantUser>(`${users}/${secondMember.body.id}`)).body).toMatchObject({ hourlyRate: null, costRate: null });
+    expect((await first.api.get<Membership>(`${users}/me`)).body).toMatchObject({ hourlyRate: null, costRate: null });
+    await owner.api.patch(`/tenants/${tenant.tenant.id}`, { settings: { membersSeeRates: true } });
+    expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    expect((await first.api.get<Membership>(`${users}/me`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
     const cleared = await owner.api.patch<TenantUser>(`${users}/${firstMember.body.id}`, { costRate: null });
     expect(cleared.body.costRate).toBeNull();
   });

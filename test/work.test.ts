@@ -37,15 +37,26 @@ async function eventTypes(subjectId: string): Promise<string[]> {
 
 describe('projects', () => {
   it('are managed by managers, read by members, filtered by status, and archived rather than deleted once they have time', async () => {
+    const acme = await manager.api.post<{ id: string }>(path('clients'), { name: 'ACME' });
     const created = await manager.api.post<Project>(path('projects'), {
       name: 'Relaunch',
       code: 'WEB-1',
-      clientName: 'ACME',
+      clientId: acme.body.id,
       hourlyRate: '95.50',
       budgetHours: 40,
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Relaunch', code: 'WEB-1', hourlyRate: '95.5', budgetHours: '40', status: 'active', billable: true });
+    expect(created.body).toMatchObject({
+      name: 'Relaunch',
+      code: 'WEB-1',
+      clientId: acme.body.id,
+      hourlyRate: '95.5',
+      budgetHours: '40',
+      budgetPeriod: 'total',
+      spentMinutes: 0,
+      status: 'active',
+      billable: true,
+    });
     expect((await member.api.get<Project>(`${path('projects')}/${created.body.id}`)).body.name).toBe('Relaunch');
     expect((await member.api.post(path('projects'), { name: 'Mine' })).status).toBe(403);
 

@@ -8,7 +8,8 @@
  * entries, but not their own). Who owns a record is declared once per subject
  * below (`ownership`). `manage` stands for read, create, update and delete;
  * `approve` (reviewing submitted entries) and `reopen` (taking an approved
- * entry back to draft) are separate.
+ * entry back to draft) are separate. A grant may hold only where a tenant
+ * setting switches it on (`read if membersSeeRates`).
  */
 import { defineEnum } from '../lib/vocabulary.js';
 
@@ -30,6 +31,10 @@ export const statements = {
   ApiKey: crud,
   Webhook: crud,
   Search: ['read'],
+  Client: crud,
+  ProjectMember: crud,
+  // Rates and amounts (entries, projects, clients, project members, tenant users, reports): read, or null.
+  Rate: ['read'],
 } as const;
 
 export type Subject = keyof typeof statements;
@@ -56,6 +61,18 @@ export interface Grant {
   /** Only the caller's own records of this subject (what `users/me` shows). */
   own: boolean;
   reach: GrantReach;
+  /** The tenant setting that switches this grant on; always on without one. */
+  when?: GrantSwitch;
+}
+
+/** Tenant settings that switch grants on (CONTRACT.md section 3: members read rates when `membersSeeRates`). */
+export const grantSwitches = ['membersSeeRates'] as const;
+export type GrantSwitch = (typeof grantSwitches)[number];
+
+/** The switches a tenant's stored settings turn on (a setting is on only when it is `true`). */
+export function switchesOf(settings: unknown): readonly GrantSwitch[] {
+  if (typeof settings !== 'object' || settings === null) return [];
+  return grantSwitches.filter((name) => (settings as Record<string, unknown>)[name] === true);
 }
 
 /** What the refusal of a change to a record says: the verb asked for, the caller's role, and how far their grant reaches. */
@@ -103,7 +120,7 @@ export type OwnedSubject = keyof typeof ownership;
 /** The field that names the owner of a record of `S`. */
 export type OwnerField<S extends OwnedSubject> = (typeof ownership)[S]['field'];
 
-type GrantSpec<S extends Subject> = ActionOn<S> | (S extends OwnedSubject ? `${ActionOn<S>}:${'own' | 'others'}` : never);
+type GrantSpec<S extends Subject> = ActionOn<S> | `${ActionOn<S>} if ${GrantSwitch}` | (S extends OwnedSubject ? `${ActionOn<S>}:${'own' | 'others'}` : never);
 type RoleGrants = { [S in Subject]?: readonly GrantSpec<S>[] };
 
 const adminGrants: RoleGrants = {
@@ -121,6 +138,9 @@ const adminGrants: RoleGrants = {
   ApiKey: ['manage'],
   Webhook: ['manage'],
   Search: ['read'],
+  Client: ['manage'],
+  ProjectMember: ['manage'],
+  Rate: ['read'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -139,6 +159,9 @@ const matrix: Record<Role, RoleGrants> = {
     Note: ['create', 'read', 'update:own', 'delete:own'],
     Notification: ['read:own', 'update:own', 'delete:own'],
     Search: ['read'],
+    Client: ['manage'],
+    ProjectMember: ['manage'],
+    Rate: ['read'],
   },
   member: {
     Tenant: ['read'],
@@ -154,13 +177,19 @@ const matrix: Record<Role, RoleGrants> = {
     Note: ['create', 'read', 'update:own', 'delete:own'],
     Notification: ['read:own', 'update:own', 'delete:own'],
     Search: ['read'],
+    // Names only: what else a client holds is for those who manage clients (the client service says so).
+    Client: ['read'],
+    ProjectMember: ['read'],
+    // Rates and amounts only where the tenant lets members see them; null otherwise.
+    Rate: ['read if membersSeeRates'],
   },
 };
 
 function parseSpec(subject: Subject, spec: string): Grant {
-  const [action, limit] = spec.split(':') as [Action, 'own' | 'others' | undefined];
+  const [grant, when] = spec.split(' if ') as [string, GrantSwitch | undefined];
+  const [action, limit] = grant.split(':') as [Action, 'own' | 'others' | undefined];
   const reach = limit ?? 'any';
-  return { action, subject, own: reach === 'own', reach };
+  return { action, subject, own: reach === 'own', reach, ...(when ? { when } : {}) };
 }
 
 const grantsByRole: Record<Role, readonly Grant[]> = Object.fromEntries(
@@ -172,9 +201,12 @@ const grantsByRole: Record<Role, readonly Grant[]> = Object.fromEntries(
   ]),
 ) as Record<Role, readonly Grant[]>;
 
-/** The grants of a role, as `users/me` shows them. */
-export function grantsOf(role: Role): readonly Grant[] {
-  return grantsByRole[role];
+const switchKey = (switches: readonly GrantSwitch[]): string => [...switches].sort().join(',');
+
+/** The grants of a role in a tenant whose settings turn `switches` on, as `users/me` shows them. */
+export function grantsOf(role: Role, switches: readonly GrantSwitch[] = []): readonly Grant[] {
+  const all = grantsByRole[role];
+  return all.some((grant) => grant.when !== undefined) ? all.filter((grant) => grant.when === undefined || switches.includes(grant.when)) : all;
 }
 
 function covers(grant: Grant, action: Action, subject: Subject): boolean {
@@ -194,25 +226,37 @@ function reachOfGrants(grants: readonly Grant[], action: Action, subject: Subjec
   return 'none';
 }
 
-const reachTable: ReadonlyMap<string, Reach> = new Map(
-  roles.flatMap((role) =>
-    subjects.flatMap((subject) => actions.map((action) => [`${role} ${action} ${subject}`, reachOfGrants(grantsByRole[role], action, subject)] as const)),
-  ),
-);
+/** The reach of every role, action and subject under one combination of switches: built once per combination met. */
+const reachTables = new Map<string, ReadonlyMap<string, Reach>>();
+
+function reachTableFor(switches: readonly GrantSwitch[]): ReadonlyMap<string, Reach> {
+  const key = switchKey(switches);
+  let table = reachTables.get(key);
+  if (!table) {
+    table = new Map(
+      roles.flatMap((role) => {
+        const grants = grantsOf(role, switches);
+        return subjects.flatMap((subject) => actions.map((action) => [`${role} ${action} ${subject}`, reachOfGrants(grants, action, subject)] as const));
+      }),
+    );
+    reachTables.set(key, table);
+  }
+  return table;
+}
 
 /** How far `role` may do `action` on `subject`: every record, only their own, only others', or not at all. */
-export function reachOf(role: Role, action: Action, subject: Subject): Reach {
-  return reachTable.get(`${role} ${action} ${subject}`) ?? 'none';
+export function reachOf(role: Role, action: Action, subject: Subject, switches: readonly GrantSwitch[] = []): Reach {
+  return reachTableFor(switches).get(`${role} ${action} ${subject}`) ?? 'none';
 }
 
 /** The caller may do `action` on `subject` at least for some records. */
-export function canSome(role: Role, action: Action, subject: Subject): boolean {
-  return reachOf(role, action, subject) !== 'none';
+export function canSome(role: Role, action: Action, subject: Subject, switches: readonly GrantSwitch[] = []): boolean {
+  return reachOf(role, action, subject, switches) !== 'none';
 }
 
 /** The caller may do `action` on any record of `subject`. */
-export function canAny(role: Role, action: Action, subject: Subject): boolean {
-  return reachOf(role, action, subject) === 'any';
+export function canAny(role: Role, action: Action, subject: Subject, switches: readonly GrantSwitch[] = []): boolean {
+  return reachOf(role, action, subject, switches) === 'any';
 }
 
 /** The refusal of `verb` on a record the caller's grant does not reach. */

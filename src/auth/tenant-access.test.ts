@@ -3,7 +3,7 @@ import { systemActor } from './actor.js';
 import type { ActionOn, Role, Subject } from './permissions.js';
 import { accessFor, scopeAcross, type TenantAccess } from './tenant-access.js';
 
-const tenant = { id: 'tenant-1', name: 'Acme', slug: 'acme', status: 'active' as const };
+const tenant = { id: 'tenant-1', name: 'Acme', slug: 'acme', status: 'active' as const, settings: {} };
 const me = 'member-me';
 const other = 'member-other';
 const accessOf = (role: Role, tenantUserId: string | null = me): TenantAccess => accessFor(tenant, systemActor('test'), role, tenantUserId);
@@ -60,6 +60,17 @@ describe('ownership in the permission model', () => {
     // A record without an owner is nobody's own: no caller without a member id owns anything.
     expect(() => accessOf('member', null).assertMayChange('update', 'Note', { tenantUserId: null })).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
     expect(accessOf('member', null).owns('Note', { tenantUserId: null })).toBe(false);
+  });
+
+  it('switches a grant on where the tenant setting says so: members read rates only with membersSeeRates', () => {
+    expect(accessOf('member').can('read', 'Rate')).toBe(false);
+    expect(accessOf('manager').can('read', 'Rate')).toBe(true);
+    const seeing = accessFor({ ...tenant, settings: { membersSeeRates: true } }, systemActor('test'), 'member', me);
+    expect(seeing.can('read', 'Rate')).toBe(true);
+    expect(seeing.grants).toContainEqual(expect.objectContaining({ action: 'read', subject: 'Rate', when: 'membersSeeRates' }));
+    expect(accessOf('member').grants.some((grant) => grant.subject === 'Rate')).toBe(false);
+    // Only `true` switches it on: a stored string does not.
+    expect(accessFor({ ...tenant, settings: { membersSeeRates: 'yes' } }, systemActor('test'), 'member', me).can('read', 'Rate')).toBe(false);
   });
 
   it('unites the scopes of several tenants for relations filtered before their parent is read', () => {

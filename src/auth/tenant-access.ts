@@ -6,6 +6,7 @@ import {
   canAny,
   canSome,
   grantsOf,
+  switchesOf,
   ownership,
   ownershipRefusal,
   reachOf,
@@ -31,6 +32,8 @@ export interface TenantRecord {
   name: string;
   slug: string;
   status: TenantStatus;
+  /** The stored settings: some switch grants on (`membersSeeRates`). */
+  settings: unknown;
 }
 
 /**
@@ -92,9 +95,10 @@ const column = (alias: string, field: string): string => `${alias}."${field}"`;
 /** The access of a role already decided (by the guard below; tests build it directly). */
 export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenantUserId: string | null): TenantAccess {
   const tenantId = tenant.id;
+  const switches = switchesOf(tenant.settings);
   /** The owner condition of (action, subject), or null when every record of the tenant is reachable. */
   function ownerCondition(action: ActionOn<Subject>, subject: Subject): { field: string; reach: 'own' | 'others' } | null {
-    const reach = reachOf(role, action, subject);
+    const reach = reachOf(role, action, subject, switches);
     if (reach === 'none') throw permissionRefusal(action, subject);
     if (reach === 'any') return null;
     // A limited grant without an owner declared cannot compile (permissions.ts); this guards the data, not the types.
@@ -109,12 +113,12 @@ export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenant
     actor,
     role,
     tenantUserId,
-    grants: grantsOf(role),
-    can: (action, subject) => canSome(role, action, subject),
-    canAny: (action, subject) => canAny(role, action, subject),
-    holds: ([action, subject]) => canSome(role, action, subject),
+    grants: grantsOf(role, switches),
+    can: (action, subject) => canSome(role, action, subject, switches),
+    canAny: (action, subject) => canAny(role, action, subject, switches),
+    holds: ([action, subject]) => canSome(role, action, subject, switches),
     assert(action, subject) {
-      if (!canSome(role, action, subject)) throw permissionRefusal(action, subject);
+      if (!canSome(role, action, subject, switches)) throw permissionRefusal(action, subject);
     },
     scope<S extends Subject>(action: ActionOn<S>, subject: S): Scope<S> {
       const condition = ownerCondition(action, subject);
@@ -189,6 +193,7 @@ export async function resolveTenantAccess(db: Db, actor: Actor, tenantId: string
       name: true,
       slug: true,
       status: true,
+      settings: true,
       users: actor.type === 'user' ? { where: { userId: actor.userId, status: 'active' }, select: { id: true, role: true }, take: 1 } : false,
     },
   });

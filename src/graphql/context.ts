@@ -23,6 +23,11 @@ export interface GraphQLContext {
    * the parent was reached through its tenant's guard, which has answered by then.
    */
   scopeOfEnteredTenants<S extends Subject>(action: ActionOn<S>, subject: S): ReturnType<typeof scopeAcross<S>>;
+  /**
+   * What this request builds once under `key`, such as a DataLoader that
+   * batches a field's lookups for every row of a page into one statement.
+   */
+  once<Value>(key: string, create: () => Value): Value;
 }
 
 export interface ContextDependencies {
@@ -40,6 +45,7 @@ export interface RequestIdentity {
 
 export function createGraphQLContext({ db, services }: ContextDependencies, request: RequestIdentity): GraphQLContext {
   const accessByTenant = new Map<string, Promise<TenantAccess>>();
+  const built = new Map<string, unknown>();
   const entered: TenantAccess[] = [];
   /** Keeps the guard's answer; the callback is attached before any caller awaits it, so it runs first. */
   const remembered = (access: Promise<TenantAccess>): Promise<TenantAccess> => {
@@ -72,6 +78,10 @@ export function createGraphQLContext({ db, services }: ContextDependencies, requ
       return access;
     },
     scopeOfEnteredTenants: (action, subject) => scopeAcross(entered, action, subject),
+    once<Value>(key: string, create: () => Value): Value {
+      if (!built.has(key)) built.set(key, create());
+      return built.get(key) as Value;
+    },
   };
 }
 

@@ -9,7 +9,9 @@ import { userModule } from './user/index.js';
 import { apiKeyModule } from './api-key/index.js';
 import { noteModule } from './note/index.js';
 import { adminModule } from './admin/index.js';
+import { clientModule } from './client/index.js';
 import { projectModule } from './project/index.js';
+import { projectMemberModule } from './project-member/index.js';
 import { taskListModule } from './task-list/index.js';
 import { taskModule } from './task/index.js';
 import { vehicleModule } from './vehicle/index.js';
@@ -27,7 +29,9 @@ export const modules = [
   apiKeyModule,
   noteModule,
   adminModule,
+  clientModule,
   projectModule,
+  projectMemberModule,
   taskListModule,
   taskModule,
   vehicleModule,

@@ -29,6 +29,7 @@ interface KeyRow extends Record<string, unknown> {
   tenantName: string;
   tenantSlug: string;
   tenantStatus: TenantStatus;
+  tenantSettings: unknown;
 }
 
 export const CreateApiKeyDto = dto('CreateApiKeyDto', 'A new API key for admin scripts.', {
@@ -123,7 +124,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
                 k."revokedAt" IS NOT NULL AS revoked,
                 k."expiresAt" <= (now() AT TIME ZONE 'UTC') AS expired,
                 (k."lastUsedAt" IS NULL OR k."lastUsedAt" <= (now() AT TIME ZONE 'UTC') - $2::interval) AS "useIsStale",
-                t.name AS "tenantName", t.slug AS "tenantSlug", t.status::text AS "tenantStatus"
+                t.name AS "tenantName", t.slug AS "tenantSlug", t.status::text AS "tenantStatus", t.settings AS "tenantSettings"
            FROM api_keys k JOIN tenants t ON t.id = k."tenantId"
           WHERE k."keyHash" = $1`,
         [sha256Hex(presented), lastUsedResolution],
@@ -137,7 +138,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       return {
         valid: true,
         actor: { type: 'api_key', apiKeyId: key.id, tenantId: key.tenantId, name: key.name },
-        tenant: { id: key.tenantId, name: key.tenantName, slug: key.tenantSlug, status: key.tenantStatus },
+        tenant: { id: key.tenantId, name: key.tenantName, slug: key.tenantSlug, status: key.tenantStatus, settings: key.tenantSettings },
       };
     },
   };

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
+import { rateVisibility, visibleRate } from '../../graphql/rates.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import {
@@ -38,7 +39,31 @@ builder.prismaObject('Entry', {
     description: t.exposeString('description', { nullable: true }),
     billable: t.exposeBoolean('billable'),
     tags: t.exposeStringList('tags'),
-    hourlyRate: t.expose('hourlyRate', { type: 'Decimal', nullable: true, description: "Copied at creation from the project, else the member's rate" }),
+    hourlyRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `Billable rate per hour: the first set of project member, project, client, member and tenant default, copied when the entry is created and when a draft or rejected entry changes its project, task or times. ${rateVisibility}`,
+      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.hourlyRate),
+    }),
+    costRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `The member's cost rate per hour, copied like hourlyRate. ${rateVisibility}`,
+      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.costRate),
+    }),
+    billableAmount: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `durationMinutes / 60 x hourlyRate when billable, else 0, rounded half-up to cents; null while running or without a rate. ${rateVisibility}`,
+      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.billableAmount),
+    }),
+    costAmount: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `durationMinutes / 60 x costRate, rounded half-up to cents; null while running or without a cost rate. ${rateVisibility}`,
+      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.costAmount),
+    }),
+    currency: t.exposeString('currency', { nullable: true, description: "ISO 4217: the client's currency, else the tenant's, when the rates were copied" }),
     status: t.expose('status', { type: graphqlEnum(entryStatus) }),
     submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true }),
     reviewedById: t.exposeID('reviewedById', { nullable: true, description: 'The tenantUserId who approved or rejected it' }),

@@ -15,6 +15,8 @@ import { taskForWork } from '../task/task.service.js';
 import { settingsOf } from '../tenant/tenant.service.js';
 import { activeMember } from '../user/user.service.js';
 import { vehicleForWork } from '../vehicle/vehicle.service.js';
+import { recordBudgetCrossings } from '../project/project.budget.js';
+import { amountsOf, ratesFor } from './entry.rates.js';
 import { durationMinutes, entryConflicts, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
 
 export const entryStatus = defineEnum('EntryStatus', EntryStatus);
@@ -304,6 +306,9 @@ export function createEntryService({ db }: { db: Db }) {
         }
         if (settings.preventOverlap) await assertNoOverlap(tx, { tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt });
         const { tenantUserId: _owner, ...fields } = data;
+        const rates = await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: member.id, projectId: data.projectId ?? null }, settings);
+        const minutes = endedAt ? durationMinutes(startedAt, endedAt, data.breakMinutes, settings.roundingMinutes) : null;
+        const billable = data.billable ?? project?.billable ?? true;
         const entry = await tx.entry.create({
           data: {
             ...fields,
@@ -311,12 +316,14 @@ export function createEntryService({ db }: { db: Db }) {
             tenantUserId: owner,
             startedAt,
             endedAt,
-            durationMinutes: endedAt ? durationMinutes(startedAt, endedAt, data.breakMinutes, settings.roundingMinutes) : null,
-            billable: data.billable ?? project?.billable ?? true,
-            hourlyRate: project?.hourlyRate ?? member.hourlyRate,
+            durationMinutes: minutes,
+            billable,
+            ...rates,
+            ...amountsOf({ durationMinutes: minutes, billable, ...rates }),
           },
         });
         await record(tx, access, endedAt ? ['entry.created'] : ['entry.created', 'timer.started'], entry);
+        await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [entry]);
         return reread(tx, entry.id, query, entry);
       });
     },
@@ -340,6 +347,14 @@ export function createEntryService({ db }: { db: Db }) {
         assertUnlocked(startedAt, settings);
         await references(tx, access.tenantId, data, existing);
         if (settings.preventOverlap) await assertNoOverlap(tx, { id, tenantId: access.tenantId, tenantUserId: existing.tenantUserId, startedAt, endedAt });
+        const projectId = data.projectId === undefined ? existing.projectId : data.projectId;
+        // Rates are copied again only while the entry is the member's to change (draft or rejected) and what they depend on moves.
+        const moved = [data.projectId, data.taskId, data.startedAt, data.endedAt, data.breakMinutes].some((value) => value !== undefined);
+        const rates =
+          moved && (existing.status === 'draft' || existing.status === 'rejected')
+            ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId }, settings)
+            : { hourlyRate: existing.hourlyRate, costRate: existing.costRate, currency: existing.currency };
+        const minutes = endedAt ? durationMinutes(startedAt, endedAt, breakValue, settings.roundingMinutes) : null;
         const updated = await tx.entry.update({
           where: { id },
           data: {
@@ -347,11 +362,14 @@ export function createEntryService({ db }: { db: Db }) {
             startedAt,
             endedAt,
             status,
-            durationMinutes: endedAt ? durationMinutes(startedAt, endedAt, breakValue, settings.roundingMinutes) : null,
+            durationMinutes: minutes,
+            ...rates,
+            ...amountsOf({ durationMinutes: minutes, billable: data.billable ?? existing.billable, ...rates }),
           },
         });
         const stopped = existing.endedAt === null && endedAt !== null;
         await record(tx, access, stopped ? ['entry.updated', 'timer.stopped'] : ['entry.updated'], updated);
+        await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [updated]);
         return reread(tx, id, query, updated);
       });
     },
@@ -378,11 +396,17 @@ export function createEntryService({ db }: { db: Db }) {
         if (endedAt.getTime() <= existing.startedAt.getTime()) {
           throw entryConflicts.refuse('STARTS_IN_FUTURE', 'The timer starts in the future; change its start, or delete it');
         }
+        const minutes = durationMinutes(existing.startedAt, endedAt, existing.breakMinutes, settings.roundingMinutes);
+        const rates =
+          existing.status === 'draft' || existing.status === 'rejected'
+            ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId: existing.projectId }, settings)
+            : { hourlyRate: existing.hourlyRate, costRate: existing.costRate, currency: existing.currency };
         const updated = await tx.entry.update({
           where: { id },
-          data: { endedAt, durationMinutes: durationMinutes(existing.startedAt, endedAt, existing.breakMinutes, settings.roundingMinutes) },
+          data: { endedAt, durationMinutes: minutes, ...rates, ...amountsOf({ durationMinutes: minutes, billable: existing.billable, ...rates }) },
         });
         await record(tx, access, ['timer.stopped'], updated);
+        await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [updated]);
         return reread(tx, id, query, updated);
       });
     },

@@ -6,8 +6,10 @@
  *   task.assigned           -> the assignee
  *   invoice.ocr_completed|ocr_failed -> the uploader
  *   sync.failed, webhook.disabled    -> owners and admins
+ *   project.budget_reached  -> owners, admins and managers (whoever's entry crossed it: it is news of the project)
  *
- * Only active members are told, and never about what they did themselves.
+ * Only active members are told, and never about what they did themselves
+ * (except a budget reached, which no one did on purpose).
  * Pure, so that each rule is tested on its own (notification.rules.test.ts).
  */
 import type { OutboxEvent } from '../../events/dispatcher.js';
@@ -73,6 +75,8 @@ export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
     case 'sync.failed':
     case 'webhook.disabled':
       return adminRoles;
+    case 'project.budget_reached':
+      return reviewerRoles;
     default:
       return [];
   }
@@ -130,6 +134,14 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
         body: [text(data.name), text(data.lastError)].filter(Boolean).join(': ') || null,
         data: { ...subject, syncId: event.subjectId },
       };
+    case 'project.budget_reached': {
+      const metric = data.metric === 'hours' ? 'hours' : 'amount';
+      return {
+        title: `${text(data.projectName) ?? 'A project'} reached ${String(data.threshold)}% of its ${metric === 'hours' ? 'hours' : 'amount'} budget`,
+        body: `${String(data.spent)} of ${String(data.budget)}${metric === 'hours' ? ' hours' : ''} spent (${data.period === 'total' ? 'in total' : `in ${String(data.period)}`})`,
+        data: { ...subject, projectId: event.subjectId, threshold: String(data.threshold), metric, period: text(data.period) },
+      };
+    }
     case 'webhook.disabled':
       return {
         title: 'A webhook was disabled',
@@ -154,7 +166,7 @@ export function notificationsFor(event: OutboxEvent, audience: Audience): Notifi
   const recipients = new Map<string, Member>();
   for (const member of [...named, ...byRole]) {
     if (member.tenantId !== tenantId || member.status !== 'active' || excluded.has(member.id)) continue;
-    if (event.actorType === 'user' && member.userId !== null && member.userId === event.actorId) continue;
+    if (event.type !== 'project.budget_reached' && event.actorType === 'user' && member.userId !== null && member.userId === event.actorId) continue;
     recipients.set(member.id, member);
   }
   return [...recipients.values()].map((member) => ({ tenantId, tenantUserId: member.id, eventId: event.id, type: event.type, ...words }));

@@ -3,11 +3,14 @@ import { defineModule } from '../module.js';
 import { projectConflicts, createProjectService, type ProjectService } from './project.service.js';
 import './project.graphql.js';
 
+/** The Projects tag: projects, and who works on them (project-member). */
+export const projectsTag = { name: 'Projects', description: 'Projects, their budgets, and who works on them' };
+
 /** Projects: the work time is booked on. */
 export const projectModule = defineModule({
   name: 'projects',
   createService: createProjectService,
-  tag: { name: 'Projects', description: 'Projects' },
+  tag: projectsTag,
   conflicts: projectConflicts,
   routes: crud(
     'project',

@@ -1,7 +1,28 @@
+import DataLoader from 'dataloader';
 import { builder } from '../../graphql/builder.js';
+import type { GraphQLContext } from '../../graphql/context.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
+import { rateVisibility, visibleRate } from '../../graphql/rates.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import { CreateProjectArgs, ListProjectsArgs, ProjectArgs, projectStatus, ProjectsConnectionArgs, UpdateProjectArgs } from './project.service.js';
+import type { Project } from '../../generated/prisma/client.js';
+import type { Spent } from './project.budget.js';
+import { budgetPeriod, CreateProjectArgs, ListProjectsArgs, ProjectArgs, projectStatus, ProjectsConnectionArgs, UpdateProjectArgs } from './project.service.js';
+
+/** Spent of every project a request shows, per tenant: one grouped statement for a page, not one per project. */
+function spentOf(context: GraphQLContext, project: Project): Promise<Spent> {
+  const loader = context.once(
+    `project.spent ${project.tenantId}`,
+    () =>
+      new DataLoader<Project, Spent, string>(
+        async (projects) => {
+          const spent = await context.services.projects.spent(await context.tenantAccess(project.tenantId), projects);
+          return projects.map((each) => spent.get(each.id) ?? { minutes: 0, amount: '0.00' });
+        },
+        { cacheKeyFn: (each) => each.id },
+      ),
+  );
+  return loader.load(project);
+}
 
 builder.prismaObject('Project', {
   description: 'Work for a client: entries, task lists and invoices belong to it.',
@@ -10,18 +31,49 @@ builder.prismaObject('Project', {
     tenantId: t.exposeID('tenantId'),
     name: t.exposeString('name'),
     code: t.exposeString('code', { nullable: true, description: 'Short code, unique in the tenant' }),
-    clientName: t.exposeString('clientName', { nullable: true }),
+    clientId: t.exposeID('clientId', { nullable: true, description: 'The client the work is for' }),
+    client: t.relation('client', { nullable: true, description: 'The client the work is for' }),
     description: t.exposeString('description', { nullable: true }),
     color: t.exposeString('color', { nullable: true, description: '#rrggbb' }),
     billable: t.exposeBoolean('billable', { description: 'Time on it is billable by default' }),
-    hourlyRate: t.expose('hourlyRate', { type: 'Decimal', nullable: true, description: 'Billing rate per hour' }),
-    budgetHours: t.expose('budgetHours', { type: 'Decimal', nullable: true }),
-    budgetAmount: t.expose('budgetAmount', { type: 'Decimal', nullable: true }),
+    hourlyRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `Billing rate per hour, after a project member's own. ${rateVisibility}`,
+      resolve: (project, _args, context) => visibleRate(context, project.tenantId, project.hourlyRate),
+    }),
+    budgetHours: t.expose('budgetHours', { type: 'Decimal', nullable: true, description: 'Budget in hours, per budget period' }),
+    budgetAmount: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `Budget in billable amounts, per budget period. ${rateVisibility}`,
+      resolve: (project, _args, context) => visibleRate(context, project.tenantId, project.budgetAmount),
+    }),
+    budgetPeriod: t.expose('budgetPeriod', { type: graphqlEnum(budgetPeriod) }),
+    spentMinutes: t.int({
+      description: 'Minutes of finished entries in the current budget period (whatever their status; running timers are not spent yet)',
+      resolve: async (project, _args, context) => (await spentOf(context, project)).minutes,
+    }),
+    spentAmount: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `Billable amounts of finished entries in the current budget period. ${rateVisibility}`,
+      resolve: async (project, _args, context) => visibleRate(context, project.tenantId, (await spentOf(context, project)).amount),
+    }),
     status: t.expose('status', { type: graphqlEnum(projectStatus) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
+
+builder.prismaObjectField('Client', 'projectsConnection', (t) =>
+  t.relatedConnection('projects', {
+    cursor: 'id',
+    totalCount: true,
+    description: "The client's projects, newest first",
+    query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+  }),
+);
 
 resourceFields('Project', {
   subject: 'Project',

@@ -5,18 +5,26 @@ import { newestFirst, tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
-import { ProjectStatus } from '../../generated/prisma/enums.js';
+import { BudgetPeriod, ProjectStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { clientForWork } from '../client/client.service.js';
+import { settingsOf } from '../tenant/tenant.service.js';
+import { spentOf, type Spent } from './project.budget.js';
 
 /** Why a write to a project is refused with 409. */
 export const projectConflicts = conflictReasons('Project', {
   CODE_TAKEN: { code: 'CONFLICT', description: 'Another project of the tenant has this code' },
   PROJECT_HAS_ENTRIES: { code: 'CONFLICT', description: 'The project has time entries and cannot be deleted; archive it instead (status: archived)' },
 });
-import { defineEnum } from '../../lib/vocabulary.js';
 
 export const projectStatus = defineEnum('ProjectStatus', ProjectStatus);
+export const budgetPeriod = defineEnum(
+  'BudgetPeriod',
+  BudgetPeriod,
+  "Over which span the budget is counted: the project's whole life, or each calendar month in the tenant's time zone",
+);
 
 const name = z.string().trim().min(1).max(200).describe('Display name');
 const code = z
@@ -26,43 +34,48 @@ const code = z
   .max(32)
   .regex(/^[A-Za-z0-9._-]+$/, 'must be letters, digits, ".", "_" or "-"')
   .describe('Short code, unique in the tenant (e.g. "ACME-24")');
-const clientName = z.string().trim().min(1).max(200).describe('The client the work is for');
 const description = z.string().trim().max(5000).describe('Free text');
 const color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like "#1e88e5"')
   .describe('Display colour, #rrggbb');
 const money = (what: string) => fields.decimal(what, { min: 0, max: 1_000_000_000 });
+const clientId = fields.id('The client the work is for (its currency and rate apply)');
 
 export const CreateProjectDto = dto('CreateProjectDto', 'A new project.', {
   name,
   code: code.optional(),
-  clientName: clientName.optional(),
+  clientId: clientId.optional(),
   description: description.optional(),
   color: color.optional(),
   billable: z.boolean().default(true).describe('Time on it is billable by default'),
-  hourlyRate: money('Billing rate per hour; copied into entries, before the member\u2019s own rate').optional(),
+  hourlyRate: money('Billing rate per hour; copied into entries, after a project member\u2019s own rate').optional(),
   budgetHours: money('Budget in hours').optional(),
-  budgetAmount: money('Budget in the tenant\u2019s currency').optional(),
+  budgetAmount: money('Budget in billable amounts, in the project\u2019s currency').optional(),
+  budgetPeriod: budgetPeriod.schema('Default `total`').default('total'),
   status: projectStatus.schema('`archived` projects take no new entries').default('active'),
 });
 
 export const UpdateProjectDto = dto('UpdateProjectDto', 'Changes to a project; null clears a field.', {
   name: name.optional(),
   code: code.nullable().optional(),
-  clientName: clientName.nullable().optional(),
+  clientId: clientId.nullable().optional(),
   description: description.nullable().optional(),
   color: color.nullable().optional(),
   billable: z.boolean().optional().describe('Time on it is billable by default'),
   hourlyRate: money('Billing rate per hour').nullable().optional(),
   budgetHours: money('Budget in hours').nullable().optional(),
-  budgetAmount: money('Budget in the tenant\u2019s currency').nullable().optional(),
+  budgetAmount: money('Budget in billable amounts').nullable().optional(),
+  budgetPeriod: budgetPeriod.schema().optional(),
   status: projectStatus.schema('Archive a project instead of deleting it').optional(),
 });
 
 const tenantId = fields.id('Tenant id');
 const projectId = fields.id('Project id');
-const filters = { status: projectStatus.schema('Only projects with this status').optional() };
+const filters = {
+  status: projectStatus.schema('Only projects with this status').optional(),
+  clientId: fields.id("Only this client's projects").optional(),
+};
 export const ProjectFilterDto = dto('ProjectFilter', 'Which projects.', filters);
 export const ListProjectsArgs = args({ tenantId, ...filters, ...pagination });
 export const ProjectsConnectionArgs = args({ tenantId, filter: ProjectFilterDto.optional() });
@@ -76,7 +89,7 @@ type ProjectFilter = z.output<typeof ProjectFilterDto>;
 
 /** A project of the tenant that may take new work, or a 400 naming `path`. */
 export async function projectForWork(tx: Tx | Db, tenantId: string, id: string, path: string) {
-  const project = await tx.project.findFirst({ where: { id, tenantId }, select: { id: true, status: true, hourlyRate: true, billable: true } });
+  const project = await tx.project.findFirst({ where: { id, tenantId }, select: { id: true, status: true, billable: true } });
   if (!project) throw validationFailed([{ path, message: 'is not a project of this tenant' }]);
   if (project.status === 'archived') throw validationFailed([{ path, message: 'is an archived project' }]);
   return project;
@@ -85,6 +98,7 @@ export async function projectForWork(tx: Tx | Db, tenantId: string, id: string, 
 const whereOf = (tenantId: string, filter: ProjectFilter | undefined): Prisma.ProjectWhereInput => ({
   tenantId,
   ...(filter?.status ? { status: filter.status } : {}),
+  ...(filter?.clientId ? { clientId: filter.clientId } : {}),
 });
 
 /**
@@ -117,6 +131,14 @@ export function createProjectService({ db }: { db: Db }) {
       return db.project.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, whereOf(access.tenantId, filter)) });
     },
 
+    /** What each project has spent in its current budget period: one statement for a page of projects. */
+    async spent(access: TenantAccess, projects: readonly Pick<Project, 'id' | 'budgetPeriod'>[]): Promise<Map<string, Spent>> {
+      access.assert('read', 'Project');
+      // The guard read the tenant's settings with the tenant: the time zone costs no statement.
+      const { timezone } = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
+      return spentOf(db, access.tenantId, timezone, projects);
+    },
+
     /** A page of projects for a Relay connection. */
     async page(access: TenantAccess, filter: ProjectFilter | undefined, query: ProjectPageQuery): Promise<Project[]> {
       access.assert('read', 'Project');
@@ -142,6 +164,7 @@ export function createProjectService({ db }: { db: Db }) {
       access.assert('create', 'Project');
       return db.$transaction(async (tx) => {
         await assertCodeFree(tx, access.tenantId, data.code);
+        if (data.clientId) await clientForWork(tx, access.tenantId, data.clientId, 'clientId');
         const project = await tx.project.create({ data: { ...data, tenantId: access.tenantId } });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'project.created', actor: access.actor, subjectId: project.id, data: project });
         return reread(tx, project.id, query, project);
@@ -154,6 +177,7 @@ export function createProjectService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         await findProject(tx, access, id);
         await assertCodeFree(tx, access.tenantId, data.code, id);
+        if (data.clientId) await clientForWork(tx, access.tenantId, data.clientId, 'clientId');
         const project = await tx.project.update({ where: { id }, data });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'project.updated', actor: access.actor, subjectId: id, data: project });
         return reread(tx, id, query, project);

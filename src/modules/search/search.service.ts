@@ -5,7 +5,7 @@ import type { Sql } from '../../db/client.js';
 import { args, fields } from '../../lib/dto.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 
-export const searchTypes = ['entries', 'invoices', 'projects'] as const;
+export const searchTypes = ['entries', 'invoices', 'projects', 'clients'] as const;
 export type SearchType = (typeof searchTypes)[number];
 export const searchType = defineEnum('SearchType', searchTypes, 'What a search result is');
 
@@ -21,7 +21,7 @@ export const SearchArgs = args({
     .array(searchType.schema())
     .min(1)
     .default([...searchTypes])
-    .describe('What to search: entries, invoices, projects (comma-separated); default all'),
+    .describe('What to search: entries, invoices, projects, clients (comma-separated); default all'),
   limit: z.number().int().min(1).max(50).default(20).describe('Results, 1 to 50'),
 });
 
@@ -88,7 +88,7 @@ class Parameters {
 }
 
 /** The subject whose read permission decides which rows of a type a caller finds. */
-const subjectOf = { entries: 'Entry', invoices: 'Invoice', projects: 'Project' } as const satisfies Record<SearchType, Subject>;
+const subjectOf = { entries: 'Entry', invoices: 'Invoice', projects: 'Project', clients: 'Client' } as const satisfies Record<SearchType, Subject>;
 
 /** What each type searches, over `t`, limited to the rows the caller may read (TenantAccess decides, as everywhere). */
 function documentsFor(access: TenantAccess, parameters: Parameters): Record<SearchType, Document> {
@@ -113,14 +113,22 @@ function documentsFor(access: TenantAccess, parameters: Parameters): Record<Sear
       type: 'projects',
       from: () => `projects t WHERE ${readable('projects')}`,
       title: `left(t.name || coalesce(' (' || t.code || ')', ''), 120)`,
-      text: `concat_ws(' ', t.name, t.code, t."clientName", t.description)`,
+      text: `concat_ws(' ', t.name, t.code, t.description)`,
+      newest: 't."createdAt" DESC, t.id DESC',
+    },
+    clients: {
+      type: 'clients',
+      from: () => `clients t WHERE ${readable('clients')}`,
+      title: 'left(t.name, 120)',
+      // Names only: what else a client holds is not for every reader.
+      text: 't.name',
       newest: 't."createdAt" DESC, t.id DESC',
     },
   };
 }
 
 /**
- * Full-text search over entries, invoices and projects, limited to what the
+ * Full-text search over entries, invoices, projects and client names, limited to what the
  * caller may read: members find their own entries and invoices. Ranked by
  * relevance (ts_rank_cd) among the newest matches of each type.
  */

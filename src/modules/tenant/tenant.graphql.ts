@@ -3,9 +3,10 @@ import { graphqlEnum } from '../../graphql/inputs.js';
 import { plainOperation, tenantOperation } from '../../graphql/operations.js';
 import type { Tenant } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
+import { rateVisibility, visibleRate } from '../../graphql/rates.js';
 import { CreateTenantArgs, ListTenantsArgs, settingsOf, TenantArgs, UpdateTenantArgs, type TenantQuery, type TenantSettings } from './tenant.service.js';
 
-const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings').implement({
+const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: string }>('TenantSettings').implement({
   description: 'How a tenant tracks time.',
   fields: (t) => ({
     timezone: t.exposeString('timezone', { description: 'IANA time zone' }),
@@ -15,6 +16,13 @@ const TenantSettingsObject = builder.objectRef<TenantSettings>('TenantSettings')
     lockedUntil: t.expose('lockedUntil', { type: 'Date', nullable: true, description: 'Entries on or before this date are read-only' }),
     preventOverlap: t.exposeBoolean('preventOverlap', { description: 'Overlapping entries of one member are refused' }),
     roundingMinutes: t.exposeInt('roundingMinutes', { description: 'Durations are rounded to this many minutes (0: none)' }),
+    defaultHourlyRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: `Billable rate per hour when no project member, project, client or member rate is set. ${rateVisibility}`,
+      resolve: (settings, _args, context) => visibleRate(context, settings.tenantId, settings.defaultHourlyRate),
+    }),
+    membersSeeRates: t.exposeBoolean('membersSeeRates', { description: 'Members see rates and amounts (otherwise they read null)' }),
   }),
 });
 
@@ -26,7 +34,7 @@ export const TenantRecord = builder.interfaceRef<Tenant>('TenantRecord').impleme
     name: t.exposeString('name'),
     slug: t.exposeString('slug', { description: 'Unique short name' }),
     status: t.expose('status', { type: graphqlEnum(enums.TenantStatus), description: 'A suspended tenant answers 403 TENANT_SUSPENDED' }),
-    settings: t.field({ type: TenantSettingsObject, resolve: (tenant) => settingsOf(tenant) }),
+    settings: t.field({ type: TenantSettingsObject, resolve: (tenant) => ({ ...settingsOf(tenant), tenantId: tenant.id }) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

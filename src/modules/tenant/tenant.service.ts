@@ -38,6 +38,10 @@ const settingsFields = {
     .int()
     .refine((value) => [0, 1, 5, 6, 10, 15, 30, 60].includes(value), 'must be one of 0, 1, 5, 6, 10, 15, 30, 60')
     .describe('Round durations to this many minutes (0: no rounding)'),
+  defaultHourlyRate: fields
+    .decimal('Billable rate per hour when no project member, project, client or member rate is set', { min: 0, max: 1_000_000 })
+    .nullable(),
+  membersSeeRates: z.boolean().describe('Members see rates and amounts (default false: they read null)'),
 };
 
 export type TenantSettings = {
@@ -48,6 +52,8 @@ export type TenantSettings = {
   lockedUntil: string | null;
   preventOverlap: boolean;
   roundingMinutes: number;
+  defaultHourlyRate: string | null;
+  membersSeeRates: boolean;
 };
 
 export const defaultTenantSettings: TenantSettings = {
@@ -59,6 +65,8 @@ export const defaultTenantSettings: TenantSettings = {
   lockedUntil: null,
   preventOverlap: false,
   roundingMinutes: 0,
+  defaultHourlyRate: null,
+  membersSeeRates: false,
 };
 
 export const TenantSettingsDto = dto(

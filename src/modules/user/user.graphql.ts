@@ -1,22 +1,17 @@
 import { actionEnum, subjectEnum, type Grant } from '../../auth/permissions.js';
-import type { GraphQLContext } from '../../graphql/context.js';
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { rateVisibility, visibleRate } from '../../graphql/rates.js';
 import type { TenantUser } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
-import { InviteUserArgs, ListUsersArgs, TenantArgs, UpdateUserArgs, UserArgs, seesRatesOf, type Membership, type TenantUserQuery } from './user.service.js';
+import { InviteUserArgs, ListUsersArgs, TenantArgs, UpdateUserArgs, UserArgs, type Membership, type TenantUserQuery } from './user.service.js';
 
 const RoleEnum = graphqlEnum(enums.TenantRole);
 const MemberStatusEnum = graphqlEnum(enums.TenantUserStatus);
 const ActorTypeEnum = graphqlEnum(enums.ActorType);
 const ActionEnum = graphqlEnum(actionEnum);
 const SubjectEnum = graphqlEnum(subjectEnum);
-
-/** A member's rate, or null for a caller who may not see it (the user service decides). */
-async function visibleRate(member: TenantUser, context: GraphQLContext, rate: 'hourlyRate' | 'costRate') {
-  return seesRatesOf(await context.tenantAccess(member.tenantId), member) ? member[rate] : null;
-}
 
 builder.prismaObject('TenantUser', {
   description: "A person's membership of a tenant; its id is the `tenantUserId`.",
@@ -31,14 +26,14 @@ builder.prismaObject('TenantUser', {
     hourlyRate: t.field({
       type: 'Decimal',
       nullable: true,
-      description: 'Billing rate per hour (visible to owners, admins and the member)',
-      resolve: (member, _args, context) => visibleRate(member, context, 'hourlyRate'),
+      description: `Billable rate per hour, after the project member's, project's and client's. ${rateVisibility}`,
+      resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.hourlyRate),
     }),
     costRate: t.field({
       type: 'Decimal',
       nullable: true,
-      description: 'Cost rate per hour (visible to owners, admins and the member)',
-      resolve: (member, _args, context) => visibleRate(member, context, 'costRate'),
+      description: `Cost rate per hour, copied onto the member's entries. ${rateVisibility}`,
+      resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.costRate),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -67,8 +62,18 @@ const MembershipObject = builder.objectRef<Membership>('Membership').implement({
     name: t.string({ nullable: true, resolve: (membership) => memberField(membership, 'name') }),
     role: t.expose('role', { type: RoleEnum, description: 'Effective role: an API key is admin, a superadmin owner' }),
     status: t.field({ type: MemberStatusEnum, nullable: true, resolve: (membership) => memberField(membership, 'status') }),
-    hourlyRate: t.field({ type: 'Decimal', nullable: true, resolve: (membership) => memberField(membership, 'hourlyRate') }),
-    costRate: t.field({ type: 'Decimal', nullable: true, resolve: (membership) => memberField(membership, 'costRate') }),
+    hourlyRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: rateVisibility,
+      resolve: (membership, _args, context) => visibleRate(context, membership.tenantId, memberField(membership, 'hourlyRate')),
+    }),
+    costRate: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: rateVisibility,
+      resolve: (membership, _args, context) => visibleRate(context, membership.tenantId, memberField(membership, 'costRate')),
+    }),
     actorType: t.expose('actorType', { type: ActorTypeEnum, description: 'How the caller authenticated' }),
     permissions: t.field({ type: [PermissionObject], resolve: (membership) => [...membership.permissions] }),
     createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (membership) => memberField(membership, 'createdAt') }),

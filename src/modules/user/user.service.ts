@@ -107,14 +107,6 @@ export async function addMember(tx: Tx, member: NewMember): Promise<TenantUser> 
   return saved;
 }
 
-/**
- * Rates are pay: only those who manage members see them, and each member sees
- * their own (their own membership record). Everyone else reads null.
- */
-export function seesRatesOf(access: TenantAccess, member: Pick<TenantUser, 'id'>): boolean {
-  return access.canAny('update', 'TenantUser') || access.owns('TenantUser', member);
-}
-
 export function createUserService({ db }: { db: Db }) {
   /** Serialises membership changes of one tenant, so that two concurrent changes cannot remove its last owner. */
   async function lockTenant(tx: Tx, tenantId: string): Promise<void> {

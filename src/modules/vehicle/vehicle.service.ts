@@ -8,13 +8,13 @@ import type { Prisma, Vehicle } from '../../generated/prisma/client.js';
 import { VehicleStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { activeMember } from '../user/user.service.js';
 
 /** Why a write to a vehicle is refused with 409. */
 export const vehicleConflicts = conflictReasons('Vehicle', {
   PLATE_TAKEN: { code: 'CONFLICT', description: 'Another vehicle of the tenant has this license plate' },
 });
-import { defineEnum } from '../../lib/vocabulary.js';
-import { activeMember } from '../user/user.service.js';
 
 export const vehicleStatus = defineEnum('VehicleStatus', VehicleStatus);
 

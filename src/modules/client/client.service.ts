@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Tx } from '../../db/client.js';
+import { tenantPage } from '../../db/list.js';
+import { shapesResult, type PrismaQuery } from '../../db/query.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Client, Prisma } from '../../generated/prisma/client.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+import { settingsOf } from '../tenant/tenant.service.js';
+
+/** Why a write to a client is refused with 409. */
+export const clientConflicts = conflictReasons('Client', {
+  CLIENT_NAME_TAKEN: { code: 'CONFLICT', description: 'Another client of the tenant has this name' },
+  CLIENT_HAS_PROJECTS: { code: 'CONFLICT', description: 'The client has projects and cannot be deleted; archive it instead (archived: true)' },
+});
+
+const name = z.string().trim().min(1).max(200).describe('Name, unique in the tenant');
+/** ISO 4217: three letters, written in upper case. */
+export const currencyCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code like EUR')
+  .transform((code) => code.toUpperCase())
+  .describe('ISO 4217 currency code; entries of its projects are in it');
+/** A billable or cost rate per hour: a decimal string of at most two places, not negative. */
+export const hourlyRate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
+const notes = z.string().trim().max(5000).describe('Free text (only those who manage clients read it)');
+
+export const CreateClientDto = dto('CreateClientDto', 'A new client.', {
+  name,
+  currency: currencyCode.optional().describe("ISO 4217 currency code; default: the tenant's"),
+  hourlyRate: hourlyRate('Billable rate, before the member’s own and after the project’s').optional(),
+  notes: notes.optional(),
+  archived: z.boolean().default(false).describe('Archived clients take no new projects'),
+});
+
+export const UpdateClientDto = dto('UpdateClientDto', 'Changes to a client; null clears a field.', {
+  name: name.optional(),
+  currency: currencyCode.optional(),
+  hourlyRate: hourlyRate('Billable rate').nullable().optional(),
+  notes: notes.nullable().optional(),
+  archived: z.boolean().optional().describe('Archive a client instead of deleting it'),
+});
+
+const tenantId = fields.id('Tenant id');
+const clientId = fields.id('Client id');
+export const ListClientsArgs = args({
+  tenantId,
+  archived: z.boolean().optional().describe('Only archived (true) or only active (false) clients'),
+  ...pagination,
+});
+export const ClientArgs = args({ tenantId, id: clientId });
+export const CreateClientArgs = args({ tenantId, input: CreateClientDto });
+export const UpdateClientArgs = args({ tenantId, id: clientId, input: UpdateClientDto });
+
+export type ClientQuery = PrismaQuery<Prisma.ClientInclude, Prisma.ClientSelect>;
+
+/** A client of the tenant that may take new projects, or a 400 naming `path` (another tenant's reads as unknown). */
+export async function clientForWork(tx: Tx | Db, tenantId: string, id: string, path: string): Promise<void> {
+  const client = await tx.client.findFirst({ where: { id, tenantId }, select: { archived: true } });
+  if (!client) throw validationFailed([{ path, message: 'is not a client of this tenant' }]);
+  if (client.archived) throw validationFailed([{ path, message: 'is an archived client' }]);
+}
+
+/**
+ * Clients: who the work is for. Managers and admins manage them; members
+ * read their names. A client with projects is archived, never deleted (409).
+ */
+export function createClientService({ db }: { db: Db }) {
+  async function findClient(tx: Tx | Db, access: TenantAccess, id: string): Promise<Client> {
+    const client = await tx.client.findFirst({ where: { id, tenantId: access.tenantId } });
+    if (!client) throw notFound('Client', id);
+    return client;
+  }
+
+  async function assertNameFree(tx: Tx, tenantId: string, clientName: string | undefined, except?: string): Promise<void> {
+    if (clientName === undefined) return;
+    const taken = await tx.client.findFirst({ where: { tenantId, name: clientName, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
+    if (taken) {
+      throw clientConflicts.refuse('CLIENT_NAME_TAKEN', `Another client is already called "${clientName}"`, {
+        errors: [{ path: 'name', message: 'is already taken' }],
+      });
+    }
+  }
+
+  const reread = (tx: Tx, id: string, query: ClientQuery, row: Client) =>
+    shapesResult(query) ? tx.client.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  return {
+    /** The tenant's clients, newest first. */
+    async list(access: TenantAccess, { limit, offset, archived }: z.output<typeof ListClientsArgs>, query: ClientQuery = {}): Promise<Client[]> {
+      access.assert('read', 'Client');
+      return db.client.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, archived === undefined ? {} : { archived }) });
+    },
+
+    /** One client. */
+    async get(access: TenantAccess, id: string, query: ClientQuery = {}): Promise<Client> {
+      access.assert('read', 'Client');
+      const client = await db.client.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      if (!client) throw notFound('Client', id);
+      return client;
+    },
+
+    /** Creates a client (in the tenant's currency unless given) and records `client.created`. */
+    async create(access: TenantAccess, { currency, ...data }: z.output<typeof CreateClientDto>, query: ClientQuery = {}): Promise<Client> {
+      access.assert('create', 'Client');
+      return db.$transaction(async (tx) => {
+        await assertNameFree(tx, access.tenantId, data.name);
+        const tenantCurrency =
+          currency ?? settingsOf(await tx.tenant.findUniqueOrThrow({ where: { id: access.tenantId }, select: { settings: true } })).currency;
+        const client = await tx.client.create({ data: { ...data, currency: tenantCurrency, tenantId: access.tenantId } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'client.created', actor: access.actor, subjectId: client.id, data: client });
+        return reread(tx, client.id, query, client);
+      });
+    },
+
+    /** Changes a client (archiving included) and records `client.updated`; entries keep the currency they were recorded in. */
+    async update(access: TenantAccess, id: string, data: z.output<typeof UpdateClientDto>, query: ClientQuery = {}): Promise<Client> {
+      access.assert('update', 'Client');
+      return db.$transaction(async (tx) => {
+        await findClient(tx, access, id);
+        await assertNameFree(tx, access.tenantId, data.name, id);
+        const client = await tx.client.update({ where: { id }, data });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'client.updated', actor: access.actor, subjectId: id, data: client });
+        return reread(tx, id, query, client);
+      });
+    },
+
+    /** Deletes a client without projects (409 otherwise: archive it) and records `client.deleted`. */
+    async remove(access: TenantAccess, id: string, query: ClientQuery = {}): Promise<Client> {
+      access.assert('delete', 'Client');
+      return db.$transaction(async (tx) => {
+        const existing = await findClient(tx, access, id);
+        const projects = await tx.project.count({ where: { tenantId: access.tenantId, clientId: id } });
+        if (projects > 0) {
+          throw clientConflicts.refuse(
+            'CLIENT_HAS_PROJECTS',
+            `The client has ${projects} ${projects === 1 ? 'project' : 'projects'}; archive it instead (archived: true)`,
+          );
+        }
+        const deleted = await tx.client.delete({ ...query, where: { id } });
+        await recordEvent(tx, { tenantId: access.tenantId, type: 'client.deleted', actor: access.actor, subjectId: id, data: existing });
+        return deleted;
+      });
+    },
+  };
+}
+
+export type ClientService = ReturnType<typeof createClientService>;

@@ -1,0 +1,71 @@
+/**
+ * Rates and amounts of an entry (CONTRACT.md section 8). The billable rate is
+ * the first set of: the project member's, the project's, the client's, the
+ * member's own, the tenant's default; the cost rate is the member's. Both are
+ * copied onto the entry when it is created and when a draft or rejected entry
+ * changes its project, task or times: a submitted or approved entry keeps
+ * them, and a rate changed later never rewrites an entry. Amounts are derived
+ * from the copied rates on every write.
+ */
+import type { Tx } from '../../db/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { TenantSettings } from '../tenant/tenant.service.js';
+
+/** What an entry copies when its rates are set. */
+export interface CopiedRates {
+  hourlyRate: Prisma.Decimal | null;
+  costRate: Prisma.Decimal | null;
+  currency: string;
+}
+
+/** The rates an entry of `tenantUserId` on `projectId` gets now, in one statement. */
+export async function ratesFor(
+  tx: Tx,
+  { tenantId, tenantUserId, projectId }: { tenantId: string; tenantUserId: string; projectId: string | null },
+  settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
+): Promise<CopiedRates> {
+  const [row] = await tx.$queryRaw<
+    {
+      memberRate: Prisma.Decimal | null;
+      projectRate: Prisma.Decimal | null;
+      clientRate: Prisma.Decimal | null;
+      ownRate: Prisma.Decimal | null;
+      costRate: Prisma.Decimal | null;
+      currency: string | null;
+    }[]
+  >`
+    SELECT pm."hourlyRate" AS "memberRate", p."hourlyRate" AS "projectRate", c."hourlyRate" AS "clientRate",
+           u."hourlyRate" AS "ownRate", u."costRate" AS "costRate", c.currency AS currency
+      FROM tenant_users u
+      LEFT JOIN projects p ON p.id = ${projectId} AND p."tenantId" = ${tenantId}
+      LEFT JOIN clients c ON c.id = p."clientId"
+      LEFT JOIN project_members pm ON pm."projectId" = p.id AND pm."tenantUserId" = u.id
+     WHERE u.id = ${tenantUserId} AND u."tenantId" = ${tenantId}`;
+  const fallback = settings.defaultHourlyRate === null ? null : new Prisma.Decimal(settings.defaultHourlyRate);
+  return {
+    hourlyRate: row?.memberRate ?? row?.projectRate ?? row?.clientRate ?? row?.ownRate ?? fallback,
+    costRate: row?.costRate ?? null,
+    currency: row?.currency ?? settings.currency,
+  };
+}
+
+/** `minutes` at `rate` per hour, rounded half-up to cents. */
+export function amountOf(minutes: number, rate: Prisma.Decimal): Prisma.Decimal {
+  return new Prisma.Decimal(minutes).div(60).mul(rate).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
+}
+
+/**
+ * The amounts of an entry as it now is: none while running; the billable
+ * amount is 0 for non-billable time and unknown without a rate, the cost
+ * amount unknown without a cost rate.
+ */
+export function amountsOf(entry: { durationMinutes: number | null; billable: boolean; hourlyRate: Prisma.Decimal | null; costRate: Prisma.Decimal | null }): {
+  billableAmount: Prisma.Decimal | null;
+  costAmount: Prisma.Decimal | null;
+} {
+  if (entry.durationMinutes === null) return { billableAmount: null, costAmount: null };
+  return {
+    billableAmount: !entry.billable ? new Prisma.Decimal(0) : entry.hourlyRate === null ? null : amountOf(entry.durationMinutes, entry.hourlyRate),
+    costAmount: entry.costRate === null ? null : amountOf(entry.durationMinutes, entry.costRate),
+  };
+}
