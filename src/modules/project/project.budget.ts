@@ -25,8 +25,8 @@ export const budgetThresholds = [80, 100] as const;
 /** What a project has spent in a period. */
 export interface Spent {
   minutes: number;
-  /** The sum of billable amounts, a decimal string with two places. */
-  amount: string;
+  /** The sum of billable amounts. */
+  amount: Prisma.Decimal;
 }
 
 /** The period an instant falls in: `total`, or its month in the time zone (`2026-03`). */
@@ -60,7 +60,7 @@ export async function spentOf(
   projects: readonly { id: string; budgetPeriod: BudgetPeriod }[],
   at: Date = new Date(),
 ): Promise<Map<string, Spent>> {
-  const spent = new Map<string, Spent>(projects.map((project) => [project.id, { minutes: 0, amount: '0.00' }]));
+  const spent = new Map<string, Spent>(projects.map((project) => [project.id, { minutes: 0, amount: new Prisma.Decimal(0) }]));
   if (projects.length === 0) return spent;
   const month = monthBounds(periodOf('monthly', at, timeZone), timeZone);
   const totals = projects.filter((project) => project.budgetPeriod === 'total').map((project) => project.id);
@@ -74,7 +74,7 @@ export async function spentOf(
             OR (e."projectId" = ANY(${monthly}::text[]) AND e."startedAt" >= ${month.from} AND e."startedAt" < ${month.to}))
      GROUP BY e."projectId"`;
   for (const row of rows) {
-    spent.set(row.projectId, { minutes: Number(row.minutes ?? 0), amount: new Prisma.Decimal(row.amount ?? 0).toFixed(2) });
+    spent.set(row.projectId, { minutes: Number(row.minutes ?? 0), amount: new Prisma.Decimal(row.amount ?? 0) });
   }
   return spent;
 }
@@ -102,10 +102,10 @@ export async function recordBudgetCrossings(
     // Writers of one project's entries take turns here: the second sums what the first committed.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('budget:' || ${project.id}))`;
     const period = periodOf(project.budgetPeriod, startedAt, timeZone);
-    const spent = (await spentOf(tx, tenantId, timeZone, [project], startedAt)).get(project.id) ?? { minutes: 0, amount: '0.00' };
+    const spent = (await spentOf(tx, tenantId, timeZone, [project], startedAt)).get(project.id) ?? { minutes: 0, amount: new Prisma.Decimal(0) };
     const metrics = [
       ...(project.budgetHours === null ? [] : [{ metric: 'hours', spent: new Prisma.Decimal(spent.minutes).div(60), budget: project.budgetHours }]),
-      ...(project.budgetAmount === null ? [] : [{ metric: 'amount', spent: new Prisma.Decimal(spent.amount), budget: project.budgetAmount }]),
+      ...(project.budgetAmount === null ? [] : [{ metric: 'amount', spent: spent.amount, budget: project.budgetAmount }]),
     ];
     for (const { metric, spent: used, budget } of metrics) {
       if (budget.lte(0)) continue;

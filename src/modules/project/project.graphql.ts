@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../../graphql/context.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { rateVisibility, visibleRate } from '../../graphql/rates.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import type { Project } from '../../generated/prisma/client.js';
+import { Prisma, type Project } from '../../generated/prisma/client.js';
 import type { Spent } from './project.budget.js';
 import { budgetPeriod, CreateProjectArgs, ListProjectsArgs, ProjectArgs, projectStatus, ProjectsConnectionArgs, UpdateProjectArgs } from './project.service.js';
 
@@ -16,7 +16,7 @@ function spentOf(context: GraphQLContext, project: Project): Promise<Spent> {
       new DataLoader<Project, Spent, string>(
         async (projects) => {
           const spent = await context.services.projects.spent(await context.tenantAccess(project.tenantId), projects);
-          return projects.map((each) => spent.get(each.id) ?? { minutes: 0, amount: '0.00' });
+          return projects.map((each) => spent.get(each.id) ?? { minutes: 0, amount: new Prisma.Decimal(0) });
         },
         { cacheKeyFn: (each) => each.id },
       ),
