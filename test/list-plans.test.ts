@@ -26,6 +26,8 @@ interface Statement {
 
 /** The task list the task filler fills, per tenant. */
 const fillerList = (tenantId: string): string => `filler-list-${tenantId}`;
+/** The project whose members the project-member filler fills, per tenant. */
+const fillerProject = (tenantId: string): string => `filler-project-${tenantId}`;
 /** The webhook whose deliveries the delivery filler fills, per tenant. */
 const fillerWebhook = (tenantId: string): string => `filler-webhook-${tenantId}`;
 
@@ -73,6 +75,29 @@ const fillers: Record<string, Filler> = {
       `INSERT INTO projects (id, "tenantId", name, "createdAt", "updatedAt")
        SELECT uuidv7()::text, $1, 'Filler ' || g, now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
       [tenantId, count, age],
+    ],
+  },
+  clientControllerFindAll: {
+    table: 'clients',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO clients (id, "tenantId", name, currency, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'Filler ' || g, 'EUR', now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
+  projectControllerFindMembers: {
+    table: 'project_members',
+    scope: 'projectId',
+    fill: (tenantId, count, age) => [
+      `WITH project AS (INSERT INTO projects (id, "tenantId", name, "updatedAt") VALUES ($4, $1, 'Filler project', now()) RETURNING id),
+            people AS (
+              INSERT INTO tenant_users (id, "tenantId", email, role, status, "updatedAt")
+              SELECT uuidv7()::text, $1, 'filler-staff-' || g || '-' || $1 || '@example.test', 'member', 'active', now()
+              FROM generate_series(1, $2::int) g RETURNING id
+            )
+       INSERT INTO project_members (id, "tenantId", "projectId", "tenantUserId", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, project.id, people.id, now() - $3::interval, now() FROM project, people`,
+      [tenantId, count, age, fillerProject(tenantId)],
     ],
   },
   taskListControllerFindAll: {
@@ -222,11 +247,12 @@ interface PlanNode {
 function tenantScanProblems(plan: PlanNode, table: string, scope = 'tenantId'): string[] {
   const problems: string[] = [];
   let reads = 0;
-  const visit = (node: PlanNode, parent: PlanNode | undefined): void => {
+  // `heap`: the Bitmap Heap Scan a Bitmap Index Scan feeds, directly or through a BitmapOr/BitmapAnd.
+  const visit = (node: PlanNode, parent: PlanNode | undefined, heap?: string): void => {
     if ((node['Rows Removed by Filter'] ?? 0) > 0 && (node['Relation Name'] === table || parent?.['Relation Name'] === table)) {
       problems.push(`${node['Node Type']} removed ${node['Rows Removed by Filter']} rows by filter`);
     }
-    const bitmapChild = node['Node Type'] === 'Bitmap Index Scan' && parent?.['Relation Name'] === table;
+    const bitmapChild = node['Node Type'] === 'Bitmap Index Scan' && heap === table;
     if (node['Relation Name'] === table || bitmapChild) {
       if (node['Node Type'] === 'Bitmap Heap Scan') {
         // judged by its Bitmap Index Scan child
@@ -236,7 +262,8 @@ function tenantScanProblems(plan: PlanNode, table: string, scope = 'tenantId'): 
         else if (!(node['Index Cond'] ?? '').includes(`"${scope}"`)) problems.push(`${node['Node Type']} on ${table} without a ${scope} condition`);
       }
     }
-    for (const child of node.Plans ?? []) visit(child, node);
+    const feeds = node['Node Type'] === 'Bitmap Heap Scan' ? node['Relation Name'] : /^Bitmap(Or|And)$/.test(node['Node Type']) ? heap : undefined;
+    for (const child of node.Plans ?? []) visit(child, node, feeds);
   };
   visit(plan, undefined);
   if (reads === 0) problems.push(`the plan does not read ${table}`);
@@ -262,7 +289,11 @@ describe('the plan of every tenant list', () => {
     const filler = fillers[operationId];
     if (!filler) throw new Error(`no filler for ${operationId}`);
     statements.length = 0;
-    const path = route.path.replace('{tenantId}', own.id).replace('{taskListId}', fillerList(own.id)).replace('{webhookId}', fillerWebhook(own.id));
+    const path = route.path
+      .replace('{tenantId}', own.id)
+      .replace('{taskListId}', fillerList(own.id))
+      .replace('{webhookId}', fillerWebhook(own.id))
+      .replace('{projectId}', fillerProject(own.id));
     const response = await (filler.caller === 'member' ? ownMember : own).api.get(path, { query: { limit: 50 } });
     expect(response.status).toBe(200);
     expect((response.body as unknown as unknown[]).length).toBe(50);
@@ -270,6 +301,33 @@ describe('the plan of every tenant list', () => {
     expect(list, `the statement that lists ${filler.table}`).toBeDefined();
     const plan = await explain(list as Statement);
     expect(tenantScanProblems(plan, filler.table, filler.scope), JSON.stringify(plan)).toEqual([]);
+  });
+
+  it("reads what a page of projects has spent by the entries' project index, whatever other projects and tenants hold", async () => {
+    // Entries on the filler project of each tenant (the other's ten times as many).
+    for (const [tenant, count] of [
+      [own, ownRows],
+      [other, otherRows],
+    ] as const) {
+      await database.query(
+        `UPDATE projects SET "budgetHours" = 100, "budgetPeriod" = CASE WHEN $2 THEN 'monthly'::"BudgetPeriod" ELSE 'total'::"BudgetPeriod" END WHERE id = $1`,
+        [fillerProject(tenant.id), tenant === own],
+      );
+      await database.query(
+        `INSERT INTO entries (id, "tenantId", "tenantUserId", "projectId", "startedAt", "endedAt", "durationMinutes", "billableAmount", "updatedAt")
+         SELECT uuidv7()::text, $1, (SELECT id FROM tenant_users WHERE "tenantId" = $1 LIMIT 1), $2,
+                now() - g * interval '1 hour', now() - g * interval '1 hour' + interval '30 minutes', 30, 10, now()
+         FROM generate_series(1, $3::int) g`,
+        [tenant.id, fillerProject(tenant.id), count],
+      );
+    }
+    await database.query('ANALYZE entries');
+    statements.length = 0;
+    const response = await own.api.get<{ id: string; spentMinutes: number }[]>(`/tenants/${own.id}/projects`, { query: { limit: 50 } });
+    expect(response.status).toBe(200);
+    const spent = statements.find((statement) => statement.sql.includes('sum(e."durationMinutes")'));
+    expect(spent, 'the statement that sums what projects spent').toBeDefined();
+    expect(tenantScanProblems(await explain(spent as Statement), 'entries', 'projectId')).toEqual([]);
   });
 
   it('reads a Relay connection the same way', async () => {

@@ -52,6 +52,20 @@ describe('tally seed', () => {
     });
     expect(reviewed).toEqual([]);
     expect(await server.app.db.entry.count({ where: { tenantId: first.id, status: 'rejected', rejectionReason: null } })).toBe(0);
+    // Money data: clients, project members at their rates, cost rates, budgets, and amounts priced as the entry service prices them.
+    expect(await server.app.db.client.count({ where: { tenantId: first.id } })).toBeGreaterThanOrEqual(3);
+    expect(await server.app.db.projectMember.count({ where: { tenantId: first.id } })).toBeGreaterThan(0);
+    expect(await server.app.db.project.count({ where: { tenantId: first.id, clientId: null } })).toBe(0);
+    expect(await server.app.db.project.count({ where: { tenantId: first.id, budgetPeriod: 'monthly', budgetHours: { not: null } } })).toBeGreaterThan(0);
+    const [prices] = await server.app.db.$queryRaw<{ entries: bigint; mispriced: bigint; uncosted: bigint }[]>`
+      SELECT count(*) AS entries,
+             count(*) FILTER (WHERE "billableAmount" IS DISTINCT FROM CASE WHEN billable THEN round("durationMinutes" / 60.0 * "hourlyRate", 2) ELSE 0 END
+                                 OR "costAmount" IS DISTINCT FROM round("durationMinutes" / 60.0 * "costRate", 2)) AS mispriced,
+             count(*) FILTER (WHERE "costRate" IS NULL OR currency IS NULL) AS uncosted
+        FROM entries WHERE "tenantId" = ${first.id}`;
+    expect(prices).toEqual({ entries: 50_000n, mispriced: 0n, uncosted: 0n });
+    const projects = await api.get<{ spentMinutes: number; spentAmount: string | null }[]>(`/tenants/${first.id}/projects`, { query: { limit: 200 } });
+    expect(projects.body.some((project) => project.spentMinutes > 0 && Number(project.spentAmount) > 0)).toBe(true);
 
     const [member] = (await api.get<{ id: string }[]>(`/tenants/${first.id}/users`, { query: { role: 'member', limit: 1 } })).body;
     const unique = await api.post<{ id: string }>(`/tenants/${first.id}/entries`, {

@@ -181,12 +181,21 @@ function uuidv7At(time: number, random: () => number): string {
 interface Member {
   id: string;
   rate: string;
+  costRate: string;
 }
 
 interface ProjectRow {
   id: string;
-  rate: string | null;
+  /** The billable rate of each member working on it, down the hierarchy: project member, project, client, member. */
+  rateOf(member: Member): string;
+  currency: string;
   tasks: string[];
+}
+
+/** `minutes` at `rate` an hour, rounded half-up to cents (as the entry service does), in integer cents. */
+function amountOf(minutes: number, rate: string): string {
+  const cents = Math.round(Number(rate) * 100);
+  return (Math.floor((2 * minutes * cents + 60) / 120) / 100).toFixed(2);
 }
 
 /** Inserts rows given column by column, `columns` naming each column and its SQL type. */
@@ -213,22 +222,28 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
   const actor = systemActor('seed');
 
   for (let tenantIndex = 0; tenantIndex < options.tenants; tenantIndex += 1) {
-    const tenant = await services.tenants.create(actor, { name: `${pick(clients)} Consulting ${tenantIndex + 1}`, slug: `seed-${run}-${tenantIndex + 1}` });
+    const tenant = await services.tenants.create(actor, {
+      name: `${pick(clients)} Consulting ${tenantIndex + 1}`,
+      slug: `seed-${run}-${tenantIndex + 1}`,
+      settings: { defaultHourlyRate: '75' },
+    });
+    const currency = 'EUR';
     const { key } = await services.apiKeys.create(systemAccess(tenant, actor), { name: 'seed', expiresInDays: 90 });
 
     // Members, each with a user account, as if they had signed in.
     const members: Member[] = [];
     const userRows: unknown[][] = [[], [], [], []];
-    const memberRows: unknown[][] = [[], [], [], [], [], [], [], []];
+    const memberRows: unknown[][] = [[], [], [], [], [], [], [], [], []];
     for (let index = 0; index < options.users; index += 1) {
       const name = `${pick(firstNames)} ${pick(lastNames)}`;
       const email = `${name.toLowerCase().replace(' ', '.')}.${run}${tenantIndex}${index}@seed.example`;
       const userId = randomUUID();
-      const member = { id: uuidv7At(now - 800 * dayMs, random), rate: (60 + Math.floor(random() * 60)).toFixed(2) };
+      const rate = 60 + Math.floor(random() * 60);
+      const member = { id: uuidv7At(now - 800 * dayMs, random), rate: rate.toFixed(2), costRate: (rate * (0.45 + random() * 0.2)).toFixed(2) };
       members.push(member);
       appendRow(userRows, [userId, name, email, true]);
       const role = index === 0 ? 'owner' : index < 3 ? 'manager' : 'member';
-      appendRow(memberRows, [member.id, tenant.id, userId, email, name, role, 'active', member.rate]);
+      appendRow(memberRows, [member.id, tenant.id, userId, email, name, role, 'active', member.rate, member.costRate]);
     }
     await insertColumns(
       sql,
@@ -242,35 +257,62 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       userRows,
     );
     await sql.query(
-      `INSERT INTO tenant_users (id, "tenantId", "userId", email, name, role, status, "hourlyRate", "updatedAt")
-       SELECT id, "tenantId", "userId", email, name, role::"TenantRole", status::"TenantUserStatus", "hourlyRate", now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[])
-           AS m(id, "tenantId", "userId", email, name, role, status, "hourlyRate")`,
+      `INSERT INTO tenant_users (id, "tenantId", "userId", email, name, role, status, "hourlyRate", "costRate", "updatedAt")
+       SELECT id, "tenantId", "userId", email, name, role::"TenantRole", status::"TenantUserStatus", "hourlyRate", "costRate", now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::numeric[])
+           AS m(id, "tenantId", "userId", email, name, role, status, "hourlyRate", "costRate")`,
       memberRows,
     );
 
-    // Projects with task lists and tasks; vehicles.
+    // Clients, some with a rate of their own; projects for them, with budgets, task lists and tasks, and
+    // project members at project rates; vehicles.
+    const tenantClients = clients.slice(0, 3 + (tenantIndex % 3)).map((name, index) => ({
+      id: uuidv7At(now - 770 * dayMs + index, random),
+      name,
+      rate: random() < 0.5 ? (90 + Math.floor(random() * 60)).toFixed(2) : null,
+    }));
+    for (const client of tenantClients) {
+      await sql.query(
+        `INSERT INTO clients (id, "tenantId", name, currency, "hourlyRate", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, now() - interval '770 days', now())`,
+        [client.id, tenant.id, client.name, currency, client.rate],
+      );
+    }
     const projects: ProjectRow[] = [];
     const projectCount = Math.max(3, Math.ceil(options.users / 2));
     for (let index = 0; index < projectCount; index += 1) {
       const id = uuidv7At(now - 760 * dayMs + index * 1000, random);
       const rate = random() < 0.7 ? (80 + Math.floor(random() * 80)).toFixed(2) : null;
-      const client = pick(clients);
+      const client = pick(tenantClients);
+      const monthly = index % 3 === 1;
       await sql.query(
-        `INSERT INTO projects (id, "tenantId", name, code, "clientName", "hourlyRate", "budgetHours", billable, status, "createdAt", "updatedAt")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::"ProjectStatus", now() - interval '760 days', now())`,
+        `INSERT INTO projects (id, "tenantId", name, code, "clientId", "hourlyRate", "budgetHours", "budgetAmount", "budgetPeriod", billable, status,
+                               "createdAt", "updatedAt")
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::"BudgetPeriod", $10, $11::"ProjectStatus", now() - interval '760 days', now())`,
         [
           id,
           tenant.id,
-          `${pick(projectKinds)} for ${client}`,
+          `${pick(projectKinds)} for ${client.name}`,
           `P${tenantIndex + 1}-${index + 1}`,
-          client,
+          client.id,
           rate,
-          100 + index * 20,
+          monthly ? 80 + index * 4 : 100 + index * 20,
+          index % 2 === 0 ? (monthly ? 8_000 : 20_000 + index * 1_000).toFixed(2) : null,
+          monthly ? 'monthly' : 'total',
           random() < 0.85,
           index % 7 === 6 ? 'archived' : 'active',
         ],
       );
+      // Some members work on it at a rate of their own.
+      const staffed = new Map<string, string | null>();
+      for (const member of members) {
+        if (random() < 0.3) staffed.set(member.id, random() < 0.6 ? (100 + Math.floor(random() * 60)).toFixed(2) : null);
+      }
+      for (const [memberId, memberRate] of staffed) {
+        await sql.query(
+          `INSERT INTO project_members (id, "tenantId", "projectId", "tenantUserId", "hourlyRate", "updatedAt") VALUES ($1, $2, $3, $4, $5, now())`,
+          [uuidv7At(now - 755 * dayMs, random), tenant.id, id, memberId, memberRate],
+        );
+      }
       const tasks: string[] = [];
       const listId = uuidv7At(now - 750 * dayMs + index, random);
       await sql.query(`INSERT INTO task_lists (id, "tenantId", "projectId", name, "updatedAt") VALUES ($1, $2, $3, 'Backlog', now())`, [listId, tenant.id, id]);
@@ -293,7 +335,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
         );
         tasks.push(taskId);
       }
-      projects.push({ id, rate, tasks });
+      projects.push({ id, rateOf: (member) => staffed.get(member.id) ?? rate ?? client.rate ?? member.rate, currency, tasks });
     }
     const vehicles: string[] = [];
     for (let index = 0; index < Math.max(1, Math.ceil(options.users / 5)); index += 1) {
@@ -327,6 +369,10 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       ['billable', 'boolean'],
       ['tags', 'text'],
       ['hourlyRate', 'numeric'],
+      ['costRate', 'numeric'],
+      ['billableAmount', 'numeric'],
+      ['costAmount', 'numeric'],
+      ['currency', 'text'],
       ['status', 'text'],
       ['submittedAt', 'timestamp'],
       ['reviewedById', 'text'],
@@ -354,6 +400,9 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
         const tags = [pick(tagWords), ...(random() < 0.3 ? [pick(tagWords)] : [])];
         const reviewed = status === 'approved' || status === 'rejected';
         const reviewer = reviewers.find((candidate) => candidate !== member) ?? (members[0] as Member);
+        const worked = minutes - breakMinutes;
+        const billable = random() < 0.8;
+        const hourlyRate = project ? project.rateOf(member) : member.rate;
         const row = [
           uuidv7At(startedAt, random),
           tenant.id,
@@ -365,11 +414,15 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
           new Date(startedAt).toISOString(),
           new Date(startedAt + minutes * 60_000).toISOString(),
           breakMinutes,
-          minutes - breakMinutes,
+          worked,
           `${pick(verbs)} ${pick(objects)} ${pick(contexts)}`.trim(),
-          random() < 0.8,
+          billable,
           `{${[...new Set(tags)].join(',')}}`,
-          project?.rate ?? member.rate,
+          hourlyRate,
+          member.costRate,
+          billable ? amountOf(worked, hourlyRate) : '0.00',
+          amountOf(worked, member.costRate),
+          project?.currency ?? currency,
           status,
           status === 'draft' ? null : new Date(startedAt + dayMs).toISOString(),
           reviewed ? reviewer.id : null,
@@ -383,7 +436,8 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       await sql.query(
         `INSERT INTO entries (${columns.map(([name]) => `"${name}"`).join(', ')})
          SELECT id, "tenantId", "tenantUserId", "projectId", "taskId", "vehicleId", "distanceKm", "startedAt", "endedAt", "breakMinutes",
-                "durationMinutes", description, billable, tags::text[], "hourlyRate", status::"EntryStatus", "submittedAt", "reviewedById",
+                "durationMinutes", description, billable, tags::text[], "hourlyRate", "costRate", "billableAmount", "costAmount", currency,
+                status::"EntryStatus", "submittedAt", "reviewedById",
                 "reviewedAt", "rejectionReason", "createdAt", "updatedAt"
            FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
              AS e(${columns.map(([name]) => `"${name}"`).join(', ')})`,

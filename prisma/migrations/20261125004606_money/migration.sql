@@ -96,6 +96,9 @@ CREATE INDEX "clients_searchVector_idx" ON "clients" USING GIN ("searchVector");
 CREATE UNIQUE INDEX "clients_tenantId_name_key" ON "clients"("tenantId", "name");
 
 -- CreateIndex
+CREATE INDEX "project_members_projectId_createdAt_id_idx" ON "project_members"("projectId", "createdAt", "id");
+
+-- CreateIndex
 CREATE INDEX "project_members_tenantUserId_idx" ON "project_members"("tenantUserId");
 
 -- CreateIndex
