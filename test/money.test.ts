@@ -13,6 +13,7 @@ import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, seeder, type SeededMember, type Team } from './helpers/seed.js';
+import { startReceiver } from './helpers/receiver.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { uniqueEmail } from './helpers/sessions.js';
 
@@ -21,7 +22,8 @@ let server: TestServer;
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env });
+  // Webhook receivers listen on loopback.
+  server = await startTestServer({ env: { ...provider.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
 });
 afterAll(async () => {
   await server?.stop();
@@ -352,6 +354,9 @@ describe('budgets', () => {
   it('count each month apart for a monthly budget, in the tenant’s time zone, and warn once per threshold, metric and month', async () => {
     const { tenant, member, admin } = await team({ timezone: 'Europe/Berlin' });
     const t = tenant.id;
+    const receiver = await startReceiver();
+    const webhook = await tenant.api.post<{ secret: string }>(`/tenants/${t}/webhooks`, { url: receiver.url, events: ['project.budget_reached'] });
+    expect(webhook.status).toBe(201);
     const project = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Retainer', budgetHours: '2', budgetPeriod: 'monthly' })).body;
     const book = (startedAt: string, endedAt: string) => member.api.post(`/tenants/${t}/entries`, { startedAt, endedAt, projectId: project.id });
     // 23:30 UTC on 31 March is 1 April in Berlin: April's.
@@ -366,6 +371,22 @@ describe('budgets', () => {
     expect((await budgetEvents(project.id)).map(({ threshold, period, spent }) => [threshold, period, spent])).toContainEqual([80, '2026-03', '1.60']);
     await book('2026-03-12T09:00:00Z', '2026-03-12T09:10:00Z');
     expect(await budgetEvents(project.id)).toHaveLength(3);
+    // Each went to the webhook, signed, with what the contract names.
+    try {
+      const delivered = (await receiver.waitFor(3, 20_000)).map((request) => receiver.verify(request, webhook.body.secret));
+      expect(delivered.map((envelope) => envelope.type)).toEqual(['project.budget_reached', 'project.budget_reached', 'project.budget_reached']);
+      expect(delivered.map((envelope) => envelope.data).sort((a, b) => String(a.period).localeCompare(String(b.period)))).toContainEqual({
+        projectId: project.id,
+        projectName: 'Retainer',
+        threshold: 80,
+        metric: 'hours',
+        spent: '1.60',
+        budget: '2.00',
+        period: '2026-03',
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('warn once when two writers cross the threshold together, neither of them alone', async () => {
