@@ -179,8 +179,13 @@ describe('a webhook subscription', () => {
     expect(told.body).toContain(target.url);
     expect((await manager.api.get<Notification[]>(`/tenants/${tenant.id}/notifications`)).body).toEqual([]);
 
-    // Nothing more is sent to it; enabling it again starts afresh.
-    await tenant.api.post(`/tenants/${tenant.id}/notes`, { content: 'not delivered' });
+    // Nothing more is sent to it; enabling it again starts afresh. (Enabled only once the dispatcher has passed the
+    // note's event: enabled before that, the webhook would rightly get it.)
+    const note = await tenant.api.post<{ id: string }>(`/tenants/${tenant.id}/notes`, { content: 'not delivered' });
+    await eventually(async () => {
+      const event = await server.app.db.event.findFirst({ where: { subjectId: note.body.id, type: 'note.created' } });
+      expect(event?.processedAt).not.toBeNull();
+    });
     const enabled = await tenant.api.patch<Webhook>(`/tenants/${tenant.id}/webhooks/${webhook.id}`, { enabled: true });
     expect(enabled.body).toMatchObject({ enabled: true, failureCount: 0, disabledAt: null, disabledReason: null });
     await new Promise((resolve) => setTimeout(resolve, 500));
