@@ -28,7 +28,8 @@
  *   BENCH_CPU_PROFILE=<dir>  write a V8 CPU profile of each Tally process (and the baseline's) into <dir>;
  *                       `node test/bench/profile-summary.mjs <file>` lists its top frames
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,6 +72,8 @@ interface Server {
   url: string;
   child: ChildProcess;
   rssPeakKb: number;
+  /** The process's last 4,000 characters of output: what a failed run shows of why. */
+  output(): string;
 }
 
 interface Scenario {
@@ -173,7 +176,7 @@ async function startServer(name: Server['name'], command: string[], env: Record<
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, () => output);
-  return { name, url, child, rssPeakKb: 0 };
+  return { name, url, child, rssPeakKb: 0, output: () => output };
 }
 
 /** Inserts rows much faster than any API would: the benchmark's data, not its subject. */
@@ -294,14 +297,19 @@ const format = (value: number, digits = 1): string => (Number.isFinite(value) ? 
 /** `tally seed` through the real command, then what a person waits for on its data. */
 async function measureDomain(databaseUrl: string, tally: Server): Promise<void> {
   const started = performance.now();
-  const seeded = spawnSync(process.execPath, ['dist/cli/main.js', 'seed', '--tenants', '2', '--users', '20', '--entries', String(entryCount)], {
+  // Not spawnSync: a blocked event loop misses the server closing an idle keep-alive connection, and the next
+  // fetch is written into that closed socket ("other side closed").
+  const seeded = await promisify(execFile)(process.execPath, ['dist/cli/main.js', 'seed', '--tenants', '2', '--users', '20', '--entries', String(entryCount)], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+    throw new Error(`tally seed failed: ${error.message}\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
   const seedSeconds = (performance.now() - started) / 1000;
-  const output = seeded.stdout.toString();
+  const output = seeded.stdout;
   const tenant = /^ {2}seed-\S+ {2}(\S+) {2}(svc_\S+)$/m.exec(output);
-  if (seeded.status !== 0 || !tenant) throw new Error(`tally seed failed:\n${output}${seeded.stderr.toString()}`);
+  if (!tenant) throw new Error(`tally seed printed no tenant:\n${output}${seeded.stderr}`);
   const [, tenantId, key] = tenant as unknown as [string, string, string];
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const members = (await (await fetch(`${tally.url}/tenants/${tenantId}/users?role=member&limit=1`, { headers })).json()) as { id: string }[];
@@ -329,6 +337,9 @@ async function measureDomain(databaseUrl: string, tally: Server): Promise<void> 
       graphql('query ($t: ID!) { entries(tenantId: $t, limit: 50) { id startedAt durationMinutes description project { name } } }'),
     ],
     ['REST entries, 50', get(`/tenants/${tenantId}/entries?limit=50`)],
+    // Every project's spent minutes and amount in its budget period: one grouped statement over the tenant's entries.
+    ['REST projects, all, with spent', get(`/tenants/${tenantId}/projects?limit=200`)],
+    ['GraphQL project members with rates', graphql('query ($t: ID!) { projects(tenantId: $t, limit: 200) { id members { tenantUserId hourlyRate } } }')],
     ['search, common word ("meeting")', get(`/tenants/${tenantId}/search?q=meeting`)],
     ['search, rare word ("zeppelinometer")', get(`/tenants/${tenantId}/search?q=zeppelinometer`)],
     ['search, prefix while typing ("zeppel")', get(`/tenants/${tenantId}/search?q=zeppel`)],
@@ -522,6 +533,10 @@ async function main(): Promise<void> {
         `RSS ${server.name}: ${mb(startedRss[server.name])} MB after start, ${mb(idleRss[server.name])} MB idle after warm-up, ${mb(server.rssPeakKb)} MB peak under load\n`,
       );
     }
+  } catch (error) {
+    // A request that failed on a server's side: what the server said last is the first thing to read.
+    for (const server of Object.values(servers)) process.stderr.write(`\n--- the last output of ${server.name} ---\n${server.output()}\n`);
+    throw error;
   } finally {
     for (const server of Object.values(servers)) {
       server.child.kill('SIGTERM');
