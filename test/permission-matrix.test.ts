@@ -368,6 +368,27 @@ const handWritten: Record<string, Walk[]> = {
     needsOwner: own,
     rest: async (caller: Caller) => (await caller.api.get(`/tenants/${t()}/invoices/${await uploadedInvoice(own ? caller.api : tenant.api)}/file`)).status,
   })),
+  // Everyone reads reports; what of them is theirs the Entry scope decides (tests/reports.test.ts).
+  reportControllerSummary: [
+    {
+      rest: async ({ api }) =>
+        (await api.get(`/tenants/${t()}/reports/summary`, { query: { from: '2026-01-01', to: '2026-01-31', groupBy: 'project' } })).status,
+      graphql: async ({ api }) =>
+        (
+          await api.graphql('query ($t: ID!) { reportSummary(tenantId: $t, from: "2026-01-01", to: "2026-01-31", groupBy: project) { totals { entries } } }', {
+            t: t(),
+          })
+        ).body,
+    },
+  ],
+  reportControllerDetailed: [
+    {
+      rest: async ({ api }) => (await api.get(`/tenants/${t()}/reports/detailed`, { query: { from: '2026-01-01', to: '2026-01-31' } })).status,
+      graphql: async ({ api }) =>
+        (await api.graphql('query ($t: ID!) { reportEntries(tenantId: $t, from: "2026-01-01", to: "2026-01-31", first: 5) { edges { cursor } } }', { t: t() }))
+          .body,
+    },
+  ],
 };
 
 const walksOf = (route: TenantRoute): Walk[] => (route.kind === 'native' ? (handWritten[route.operationId] ?? []) : generatedWalks(route));

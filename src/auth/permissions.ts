@@ -35,6 +35,8 @@ export const statements = {
   ProjectMember: crud,
   // Rates and amounts (entries, projects, clients, project members, tenant users, reports): read, or null.
   Rate: ['read'],
+  // Reports over entries: what of them a caller reads is the Entry scope's (members: their own).
+  Report: ['read'],
 } as const;
 
 export type Subject = keyof typeof statements;
@@ -141,6 +143,7 @@ const adminGrants: RoleGrants = {
   Client: ['manage'],
   ProjectMember: ['manage'],
   Rate: ['read'],
+  Report: ['read'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -162,6 +165,7 @@ const matrix: Record<Role, RoleGrants> = {
     Client: ['manage'],
     ProjectMember: ['manage'],
     Rate: ['read'],
+    Report: ['read'],
   },
   member: {
     Tenant: ['read'],
@@ -182,6 +186,8 @@ const matrix: Record<Role, RoleGrants> = {
     ProjectMember: ['read'],
     // Rates and amounts only where the tenant lets members see them; null otherwise.
     Rate: ['read if membersSeeRates'],
+    // Their own entries only: the report reads entries through the Entry scope.
+    Report: ['read'],
   },
 };
 

@@ -75,3 +75,13 @@ export function nextDate(date: string): string {
 }
 
 export const isDate = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** An IANA time zone this runtime knows (`Europe/Berlin`). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -19,6 +19,7 @@ import { entryModule } from './entry/index.js';
 import { invoiceModule } from './invoice/index.js';
 import { syncModule } from './sync/index.js';
 import { searchModule } from './search/index.js';
+import { reportModule } from './report/index.js';
 import { notificationModule } from './notification/index.js';
 import { webhookModule } from './webhook/index.js';
 import { eventModule } from './event/index.js';
@@ -39,6 +40,7 @@ export const modules = [
   invoiceModule,
   syncModule,
   searchModule,
+  reportModule,
   notificationModule,
   webhookModule,
   eventModule,

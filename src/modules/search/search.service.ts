@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Subject } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Sql } from '../../db/client.js';
+import { Parameters } from '../../db/parameters.js';
 import { args, fields } from '../../lib/dto.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 
@@ -69,22 +70,6 @@ interface Document {
   title: string;
   text: string;
   newest: string;
-}
-
-/** Query parameters, numbered as they are added; a value added twice is one parameter. */
-class Parameters {
-  readonly values: unknown[] = [];
-  readonly #placeholders = new Map<unknown, string>();
-
-  readonly add = (value: unknown): string => {
-    let placeholder = this.#placeholders.get(value);
-    if (placeholder === undefined) {
-      this.values.push(value);
-      placeholder = `$${this.values.length}`;
-      this.#placeholders.set(value, placeholder);
-    }
-    return placeholder;
-  };
 }
 
 /** The subject whose read permission decides which rows of a type a caller finds. */

@@ -8,20 +8,12 @@ import type { Prisma, Tenant } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
+import { isTimeZone } from '../../lib/time.js';
 
 /** Why a write to a tenant is refused with 409. */
 export const tenantConflicts = conflictReasons('Tenant', {
   SLUG_TAKEN: { code: 'CONFLICT', description: 'Another tenant has this slug' },
 });
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const settingsFields = {
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').describe('IANA time zone'),

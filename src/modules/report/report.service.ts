@@ -1,0 +1,405 @@
+import { z } from 'zod';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Sql } from '../../db/client.js';
+import { Parameters } from '../../db/parameters.js';
+import { Prisma, type Entry } from '../../generated/prisma/client.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
+import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
+import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
+
+export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
+export type ReportDimension = (typeof reportDimensions)[number];
+export const reportDimension = defineEnum('ReportDimension', reportDimensions, 'What a report groups entries by');
+
+/** The longest range a report covers. */
+const maxYears = 5;
+
+const filterFields = {
+  projectId: fields.id('Only entries of this project').optional(),
+  clientId: fields.id("Only entries of this client's projects").optional(),
+  tenantUserId: fields.id("Only this member's entries").optional(),
+  taskId: fields.id('Only entries of this task').optional(),
+  status: entryStatus.schema('Only entries with this status').optional(),
+  billable: z.boolean().optional().describe('Only billable (true) or only non-billable (false) entries'),
+  tag: z.string().trim().min(1).max(50).toLowerCase().optional().describe('Only entries with this tag'),
+};
+
+const periodFields = {
+  from: fields.date('First day, inclusive, in the report’s time zone'),
+  to: fields.date('Last day, inclusive, in the report’s time zone'),
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional().describe("IANA time zone; default the tenant's"),
+};
+
+/** `to` not before `from`, and at most five years after it. */
+function checkRange(period: { from: string; to: string }, context: z.RefinementCtx): void {
+  if (period.to < period.from) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+  const [year, month, day] = period.from.split('-').map(Number) as [number, number, number];
+  const limit = new Date(Date.UTC(year + maxYears, month - 1, day)).toISOString().slice(0, 10);
+  if (period.to >= limit) context.addIssue({ code: 'custom', path: ['to'], message: `must be less than ${maxYears} years after from` });
+}
+
+export const ReportFilterDto = dto('ReportFilter', 'Which entries a report covers (besides its period).', filterFields);
+
+const tenantId = fields.id('Tenant id');
+const summaryFields = {
+  ...periodFields,
+  groupBy: reportDimension.schema('The groups of the report'),
+  subGroupBy: reportDimension.schema('Groups inside each group').optional(),
+  fillGaps: z.boolean().default(false).describe('With a day, week or month grouping: empty periods too'),
+};
+const checkSummary = (input: { from: string; to: string; groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined }, context: z.RefinementCtx) => {
+  checkRange(input, context);
+  if (input.subGroupBy === input.groupBy) context.addIssue({ code: 'custom', path: ['subGroupBy'], message: 'must differ from groupBy' });
+};
+
+/** The summary's query parameters over REST: the period, the grouping and the filters, flat. */
+export const SummaryParameters = z.strictObject({ tenantId, ...summaryFields, ...filterFields }).superRefine(checkSummary);
+/** The same over GraphQL, with the filters in `filter`. */
+export const SummaryArgs = args({ tenantId, ...summaryFields, filter: ReportFilterDto.optional() }).superRefine(checkSummary);
+
+export const DetailedParameters = z.strictObject({ tenantId, ...periodFields, ...filterFields, ...pagination }).superRefine(checkRange);
+export const ReportEntriesArgs = args({ tenantId, ...periodFields, filter: ReportFilterDto.optional() }).superRefine(checkRange);
+
+export type ReportFilter = z.output<typeof ReportFilterDto>;
+export interface ReportPeriod {
+  from: string;
+  to: string;
+  timezone?: string | undefined;
+}
+
+export interface ReportTotals {
+  entries: number;
+  durationMinutes: number;
+  billableMinutes: number;
+  /** Null for a caller who may not read rates. */
+  billableAmount: Prisma.Decimal | null;
+  costAmount: Prisma.Decimal | null;
+}
+
+export interface ReportGroup {
+  /** The id (project, client, member, task), the value (tag, billable, status) or the period's first day (`2026-03-02`, `2026-03`); null for none. */
+  key: string | null;
+  /** A name, not an id: "No project" for entries without one. */
+  label: string;
+  totals: ReportTotals;
+  subGroups?: ReportGroup[];
+}
+
+export interface ReportSummary {
+  from: string;
+  to: string;
+  timezone: string;
+  currency: string;
+  groupBy: ReportDimension;
+  subGroupBy: ReportDimension | null;
+  totals: ReportTotals;
+  groups: ReportGroup[];
+}
+
+/** An entry of a detailed report: the entry with the names of what it belongs to. */
+export interface ReportEntry {
+  id: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  durationMinutes: number | null;
+  description: string | null;
+  billable: boolean;
+  tags: string[];
+  status: Entry['status'];
+  projectId: string | null;
+  projectName: string | null;
+  clientId: string | null;
+  clientName: string | null;
+  tenantUserId: string;
+  memberName: string;
+  taskId: string | null;
+  taskTitle: string | null;
+  hourlyRate: Prisma.Decimal | null;
+  costRate: Prisma.Decimal | null;
+  billableAmount: Prisma.Decimal | null;
+  costAmount: Prisma.Decimal | null;
+  currency: string | null;
+}
+
+const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
+const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
+
+/** How a dimension groups, in SQL over `e` (entries) and what it joins. */
+interface DimensionSql {
+  key: string;
+  /** Null for time dimensions: their labels are made from their keys. */
+  label: string | null;
+  joins: readonly ('project' | 'client' | 'user' | 'task' | 'tag')[];
+}
+
+const joinSql = {
+  project: 'LEFT JOIN projects p ON p.id = e."projectId"',
+  client: 'LEFT JOIN clients c ON c.id = p."clientId"',
+  user: 'JOIN tenant_users u ON u.id = e."tenantUserId"',
+  task: 'LEFT JOIN tasks t ON t.id = e."taskId"',
+  // Untagged entries form a group of their own ("No tag").
+  tag: `LEFT JOIN LATERAL unnest(CASE WHEN cardinality(e.tags) = 0 THEN ARRAY[NULL]::text[] ELSE e.tags END) AS tag(value) ON true`,
+} as const;
+
+function dimensionSql(dimension: ReportDimension, local: () => string, weekStart: TenantSettings['weekStart']): DimensionSql {
+  switch (dimension) {
+    case 'project':
+      return { key: 'e."projectId"', label: `coalesce(p.name, 'No project')`, joins: ['project'] };
+    case 'client':
+      return { key: 'p."clientId"', label: `coalesce(c.name, 'No client')`, joins: ['project', 'client'] };
+    case 'user':
+      return { key: 'e."tenantUserId"', label: 'coalesce(u.name, u.email)', joins: ['user'] };
+    case 'task':
+      return { key: 'e."taskId"', label: `coalesce(t.title, 'No task')`, joins: ['task'] };
+    case 'tag':
+      return { key: 'tag.value', label: `coalesce(tag.value, 'No tag')`, joins: ['tag'] };
+    case 'billable':
+      return { key: 'e.billable::text', label: `CASE WHEN e.billable THEN 'Billable' ELSE 'Not billable' END`, joins: [] };
+    case 'status':
+      return { key: 'e.status::text', label: 'e.status::text', joins: [] };
+    case 'day':
+      return { key: `to_char(${local()}, 'YYYY-MM-DD')`, label: null, joins: [] };
+    case 'week': {
+      // The week's first day: Monday (ISO), or shifted to Sunday or Saturday.
+      const shift = { monday: 0, sunday: 1, saturday: 2 }[weekStart];
+      return {
+        key: `to_char((date_trunc('week', ${local()} + interval '${shift} days') - interval '${shift} days')::date, 'YYYY-MM-DD')`,
+        label: null,
+        joins: [],
+      };
+    }
+    case 'month':
+      return { key: `to_char(${local()}, 'YYYY-MM')`, label: null, joins: [] };
+  }
+}
+
+type TotalsRow = {
+  entries: number;
+  durationMinutes: string | number | null;
+  billableMinutes: string | number | null;
+  billableAmount: string | null;
+  costAmount: string | null;
+};
+
+const totalsSql = `count(*)::int AS entries,
+  coalesce(sum(e."durationMinutes"), 0)::bigint AS "durationMinutes",
+  coalesce(sum(e."durationMinutes") FILTER (WHERE e.billable), 0)::bigint AS "billableMinutes",
+  coalesce(sum(e."billableAmount"), 0)::text AS "billableAmount",
+  coalesce(sum(e."costAmount"), 0)::text AS "costAmount"`;
+
+const emptyTotals = (seesRates: boolean): ReportTotals => ({
+  entries: 0,
+  durationMinutes: 0,
+  billableMinutes: 0,
+  billableAmount: seesRates ? new Prisma.Decimal(0) : null,
+  costAmount: seesRates ? new Prisma.Decimal(0) : null,
+});
+
+function totalsOf(row: TotalsRow, seesRates: boolean): ReportTotals {
+  return {
+    entries: row.entries,
+    durationMinutes: Number(row.durationMinutes ?? 0),
+    billableMinutes: Number(row.billableMinutes ?? 0),
+    billableAmount: seesRates ? new Prisma.Decimal(row.billableAmount ?? 0) : null,
+    costAmount: seesRates ? new Prisma.Decimal(row.costAmount ?? 0) : null,
+  };
+}
+
+/** Time groups in time order; the others by time spent, most first, then by name. */
+function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup[] {
+  if (isTimeDimension(dimension)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)));
+  return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || a.label.localeCompare(b.label));
+}
+
+/** With `fillGaps`, every period of the range, the empty ones with zero totals. */
+function filled(dimension: ReportDimension, groups: ReportGroup[], range: ReportPeriod & { weekStart: TenantSettings['weekStart'] }, seesRates: boolean) {
+  if (!isTimeDimension(dimension)) return groups;
+  const byKey = new Map(groups.map((group) => [group.key, group]));
+  return bucketsBetween(dimension, range.from, range.to, range.weekStart).map(
+    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), totals: emptyTotals(seesRates) },
+  );
+}
+
+/**
+ * Reports over entries (CONTRACT.md section 8): hours and money grouped by
+ * one or two dimensions, and the entries themselves with the names of what
+ * they belong to. A caller reads the entries the Entry scope gives them
+ * (members: their own), and amounts only with the Rate permission. An entry
+ * counts on the day it started, in the report's time zone; running timers
+ * are left out.
+ */
+export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
+  /** The report's time zone and week start, and the instants its period covers. */
+  function periodOf(access: TenantAccess, period: ReportPeriod) {
+    const settings = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
+    const timezone = period.timezone ?? settings.timezone;
+    return {
+      settings,
+      timezone,
+      fromInstant: startOfDay(period.from, timezone),
+      toInstant: startOfDay(nextDate(period.to), timezone),
+    };
+  }
+
+  /** The WHERE of a report's entries, over `e` (joins `p` for a client filter). */
+  function whereOf(access: TenantAccess, parameters: Parameters, filter: ReportFilter, range: { fromInstant: Date; toInstant: Date }): string {
+    const bind = parameters.add;
+    const conditions = [
+      access.sqlScope('read', 'Entry', 'e', bind),
+      'e."endedAt" IS NOT NULL',
+      `e."startedAt" >= ${bind(range.fromInstant)}`,
+      `e."startedAt" < ${bind(range.toInstant)}`,
+      ...(filter.projectId ? [`e."projectId" = ${bind(filter.projectId)}`] : []),
+      ...(filter.clientId
+        ? [`e."projectId" IN (SELECT id FROM projects WHERE "tenantId" = ${bind(access.tenantId)} AND "clientId" = ${bind(filter.clientId)})`]
+        : []),
+      ...(filter.tenantUserId ? [`e."tenantUserId" = ${bind(filter.tenantUserId)}`] : []),
+      ...(filter.taskId ? [`e."taskId" = ${bind(filter.taskId)}`] : []),
+      ...(filter.status ? [`e.status = ${bind(filter.status)}::"EntryStatus"`] : []),
+      ...(filter.billable === undefined ? [] : [`e.billable = ${bind(filter.billable)}`]),
+      ...(filter.tag ? [`${bind(filter.tag)} = ANY(e.tags)`] : []),
+    ];
+    return conditions.join(' AND ');
+  }
+
+  return {
+    /** Totals, and groups (with sub-groups) of the entries the caller may read in the period. */
+    async summary(
+      access: TenantAccess,
+      { groupBy, subGroupBy, fillGaps, ...period }: ReportPeriod & { groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined; fillGaps: boolean },
+      filter: ReportFilter = {},
+    ): Promise<ReportSummary> {
+      access.assert('read', 'Report');
+      const range = periodOf(access, period);
+      const seesRates = access.can('read', 'Rate');
+      /** One statement over the report's entries grouped by `dimensions` (none: the totals), with its own parameters. */
+      const statement = (dimensions: ReportDimension[]) => {
+        const parameters = new Parameters();
+        // Bound only where a time dimension uses it: every parameter of a statement must appear in it.
+        const local = () => `((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE ${parameters.add(range.timezone)}::text)`;
+        const sqls = dimensions.map((dimension) => dimensionSql(dimension, local, range.settings.weekStart));
+        const joins = new Set(sqls.flatMap((dimension) => dimension.joins));
+        if (joins.has('client')) joins.add('project');
+        // In this order: a client is reached through its project.
+        const joined = (['project', 'client', 'user', 'task', 'tag'] as const).filter((join) => joins.has(join)).map((join) => joinSql[join]);
+        const columns = sqls.flatMap((dimension, index) => [`${dimension.key} AS key${index}`, `${dimension.label ?? 'NULL::text'} AS label${index}`]);
+        const grouping = sqls.flatMap((dimension, index) => [`key${index}`, ...(dimension.label ? [`label${index}`] : [])]);
+        const where = whereOf(access, parameters, filter, range);
+        const text = `SELECT ${[...columns, totalsSql].join(', ')} FROM entries e ${joined.join(' ')} WHERE ${where}${grouping.length ? ` GROUP BY ${grouping.join(', ')}` : ''}`;
+        return { text, values: parameters.values };
+      };
+      // Three statements, not one with GROUPING SETS: a tag grouping repeats an entry per tag, and totals count each entry once.
+      const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[]) => {
+        const { text, values } = statement(dimensions);
+        return sql.query<Row>(text, values);
+      };
+      const [totalsRow] = await run<TotalsRow>([]);
+      const firstRows = await run<TotalsRow & { key0: string | null; label0: string | null }>([groupBy]);
+      const secondRows = subGroupBy
+        ? await run<TotalsRow & { key0: string | null; label0: string | null; key1: string | null; label1: string | null }>([groupBy, subGroupBy])
+        : [];
+      const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
+        isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
+      const groups: ReportGroup[] = firstRows.map((row) => ({ key: row.key0, label: label(groupBy, row.key0, row.label0), totals: totalsOf(row, seesRates) }));
+      if (subGroupBy) {
+        const byKey = new Map(groups.map((group) => [group.key, group]));
+        for (const row of secondRows) {
+          const group = byKey.get(row.key0);
+          if (!group) continue;
+          group.subGroups ??= [];
+          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), totals: totalsOf(row, seesRates) });
+        }
+      }
+      const fill = { ...period, weekStart: range.settings.weekStart };
+      let result = ordered(groupBy, groups);
+      if (fillGaps) result = filled(groupBy, result, fill, seesRates);
+      if (subGroupBy) {
+        for (const group of result) {
+          group.subGroups = ordered(subGroupBy, group.subGroups ?? []);
+          if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill, seesRates);
+        }
+      }
+      return {
+        from: period.from,
+        to: period.to,
+        timezone: range.timezone,
+        currency: range.settings.currency,
+        groupBy,
+        subGroupBy: subGroupBy ?? null,
+        totals: totalsRow ? totalsOf(totalsRow, seesRates) : emptyTotals(seesRates),
+        groups: result,
+      };
+    },
+
+    /** The period's entries the caller may read, newest first, as a Prisma `where` (for connections). */
+    entriesWhere(access: TenantAccess, period: ReportPeriod, filter: ReportFilter = {}): Prisma.EntryWhereInput {
+      access.assert('read', 'Report');
+      const range = periodOf(access, period);
+      return {
+        AND: [
+          { endedAt: { not: null }, startedAt: { gte: range.fromInstant, lt: range.toInstant } },
+          ...(filter.projectId ? [{ projectId: filter.projectId }] : []),
+          ...(filter.clientId ? [{ project: { clientId: filter.clientId, tenantId: access.tenantId } }] : []),
+          ...(filter.tenantUserId ? [{ tenantUserId: filter.tenantUserId }] : []),
+          ...(filter.taskId ? [{ taskId: filter.taskId }] : []),
+          ...(filter.status ? [{ status: filter.status }] : []),
+          ...(filter.billable === undefined ? [] : [{ billable: filter.billable }]),
+          ...(filter.tag ? [{ tags: { has: filter.tag } }] : []),
+        ],
+        ...access.scope('read', 'Entry'),
+      };
+    },
+
+    /** A page of the period's entries for a Relay connection, newest first. */
+    async entries(access: TenantAccess, period: ReportPeriod, filter: ReportFilter, query: EntryPageQuery): Promise<Entry[]> {
+      return db.entry.findMany({ ...query, where: this.entriesWhere(access, period, filter), orderBy: entryOrder });
+    },
+
+    /** A page of the period's entries, newest first, with the names of their project, client, member and task. */
+    async detailed(access: TenantAccess, { limit, offset, ...period }: ReportPeriod & { limit: number; offset: number }, filter: ReportFilter = {}) {
+      const where = this.entriesWhere(access, period, filter);
+      const seesRates = access.can('read', 'Rate');
+      const rows = await db.entry.findMany({
+        where,
+        orderBy: entryOrder,
+        take: limit,
+        skip: offset,
+        include: {
+          project: { select: { name: true, clientId: true, client: { select: { name: true } } } },
+          tenantUser: { select: { name: true, email: true } },
+          task: { select: { title: true } },
+        },
+      });
+      return rows.map(
+        ({ project, tenantUser, task, ...entry }): ReportEntry => ({
+          id: entry.id,
+          startedAt: entry.startedAt,
+          endedAt: entry.endedAt,
+          durationMinutes: entry.durationMinutes,
+          description: entry.description,
+          billable: entry.billable,
+          tags: entry.tags,
+          status: entry.status,
+          projectId: entry.projectId,
+          projectName: project?.name ?? null,
+          clientId: project?.clientId ?? null,
+          clientName: project?.client?.name ?? null,
+          tenantUserId: entry.tenantUserId,
+          memberName: tenantUser.name ?? tenantUser.email,
+          taskId: entry.taskId,
+          taskTitle: task?.title ?? null,
+          hourlyRate: seesRates ? entry.hourlyRate : null,
+          costRate: seesRates ? entry.costRate : null,
+          billableAmount: seesRates ? entry.billableAmount : null,
+          costAmount: seesRates ? entry.costAmount : null,
+          currency: entry.currency,
+        }),
+      );
+    },
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;
