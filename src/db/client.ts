@@ -25,6 +25,13 @@ export interface DatabaseClientOptions {
  */
 export interface Sql {
   query<Row extends Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  /**
+   * The rows of a statement in batches, read through a server-side cursor
+   * in a read-only transaction on a connection of its own: constant memory
+   * however many rows. Stopping early (a `break`, a client gone) closes the
+   * cursor and the transaction and gives the connection back.
+   */
+  cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number): AsyncGenerator<Row[]>;
 }
 
 export type QueryObserver = (sql: string, params: readonly unknown[]) => void;
@@ -80,6 +87,30 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
     async query<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
       onQuery?.(text, values);
       return (await pool.query<Row>(text, values as unknown[])).rows;
+    },
+    async *cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number) {
+      const connection = await pool.connect();
+      let finished = false;
+      let broken: Error | undefined;
+      try {
+        await connection.query('BEGIN READ ONLY');
+        onQuery?.(text, values);
+        await connection.query(`DECLARE rows NO SCROLL CURSOR FOR ${text}`, values as unknown[]);
+        for (;;) {
+          const { rows } = await connection.query<Row>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM rows`);
+          if (rows.length === 0) break;
+          yield rows;
+        }
+        await connection.query('COMMIT');
+        finished = true;
+      } catch (error) {
+        broken = error as Error;
+        throw error;
+      } finally {
+        // Ended early or failed: the transaction (and its cursor) goes; a connection that cannot roll back is not reused.
+        if (!finished) await connection.query('ROLLBACK').catch((error: Error) => (broken = error));
+        connection.release(broken);
+      }
     },
   };
   let closing: Promise<void> | undefined;

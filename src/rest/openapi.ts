@@ -292,11 +292,13 @@ function nativeResponseOf(status: string, response: NativeResponse, responses: R
     const type = restSchema.getType(response.graphqlType);
     if (!type || !isObjectType(type)) throw new Error(`a native route answers with ${response.graphqlType}, which is not an object type`);
     content = { 'application/json': { schema: responses.of(new GraphQLNonNull(type)) } };
-  } else if (response.schema) {
-    content = { 'application/json': { schema: response.schema } };
-  } else if (response.contentType) {
-    const types = typeof response.contentType === 'string' ? [response.contentType] : response.contentType;
-    content = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]));
+  } else if (response.schema || response.contentType) {
+    // JSON, files, or either (a report: JSON by default, a file for `format=csv|xlsx|pdf`).
+    const types = typeof response.contentType === 'string' ? [response.contentType] : (response.contentType ?? []);
+    content = {
+      ...(response.schema ? { 'application/json': { schema: response.schema } } : {}),
+      ...Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    };
   }
   return {
     description: response.description,

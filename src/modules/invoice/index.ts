@@ -1,19 +1,12 @@
 import { z } from 'zod';
+import { contentDisposition } from '../../lib/content-disposition.js';
 import { fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
 import { crud, nativeRoute } from '../../rest/route.js';
 import { defineModule, job, type JobContext } from '../module.js';
 import { abandonedOcrQueue, ocrQueue } from './invoice.jobs.js';
 import { stopOcrEngine } from './invoice.ocr.js';
-import {
-  invoiceConflicts,
-  contentDisposition,
-  createInvoiceService,
-  UploadInvoiceFields,
-  uploadTypes,
-  type IncomingInvoiceFile,
-  type InvoiceService,
-} from './invoice.service.js';
+import { invoiceConflicts, createInvoiceService, UploadInvoiceFields, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
 import { createInvoiceWork, type InvoiceWork } from './invoice.work.js';
 import './invoice.graphql.js';
 

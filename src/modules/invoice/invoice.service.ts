@@ -125,12 +125,6 @@ export function safeFileName(name: string | undefined, mimeType: string): string
   return base || `invoice.${uploadTypes[mimeType] ?? 'bin'}`;
 }
 
-/** A Content-Disposition that every browser reads and no name can break (RFC 6266 with an ASCII fallback). */
-export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/[%;]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
-
 /** Where invoice files are kept (by their content's hash): the service stores and serves them, the OCR work reads them. */
 export function invoiceFileStorage(config: Config): FileStorage {
   return createLocalFileStorage(path.join(config.dataDir, 'files'));

@@ -1,6 +1,10 @@
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import { contentDisposition } from '../../lib/content-disposition.js';
+import type { HttpResult } from '../../lib/problem.js';
 import { nativeRoute } from '../../rest/route.js';
+import { entryColumns, fileOf, mediaTypes, summaryColumns, summaryRows, type FileFormat, type Table } from './report.export.js';
 import { defineModule } from '../module.js';
-import { createReportService, DetailedParameters, type ReportService, SummaryParameters } from './report.service.js';
+import { createReportService, DetailedParameters, type ReportFilter, type ReportService, SummaryParameters } from './report.service.js';
 import './report.graphql.js';
 
 const reports = '/tenants/{tenantId}/reports';
@@ -80,6 +84,29 @@ const detailedSchema = {
   },
 } as const;
 
+/** With format=csv, xlsx or pdf: the report as a file, streamed. */
+const files = { contentType: Object.values(mediaTypes) };
+const fileHeaders = { 'content-disposition': 'attachment, with a file name of the report and its period (with format=csv, xlsx or pdf)' };
+
+/** The lines under a file's title: tenant, period, grouping, filters. */
+function detailsOf(access: TenantAccess, period: { from: string; to: string; timezone: string }, filter: ReportFilter, grouping?: string): string[] {
+  const filters = Object.entries(filter).filter(([, value]) => value !== undefined);
+  return [
+    `Tenant: ${access.tenant.name}`,
+    `Period: ${period.from} to ${period.to} (${period.timezone})`,
+    ...(grouping ? [`Grouped by: ${grouping}`] : []),
+    ...(filters.length ? [`Filters: ${filters.map(([name, value]) => `${name} = ${String(value)}`).join(', ')}`] : []),
+  ];
+}
+
+function download<Row>(format: FileFormat, name: string, table: Table<Row>): HttpResult {
+  return {
+    status: 200,
+    headers: { 'content-type': mediaTypes[format], 'content-disposition': contentDisposition(`${name}.${format}`), 'x-content-type-options': 'nosniff' },
+    body: fileOf(format, table),
+  };
+}
+
 /** Reports: hours and money grouped any way, and the entries behind them. */
 export const reportModule = defineModule({
   name: 'reports',
@@ -98,10 +125,19 @@ export const reportModule = defineModule({
         'An entry with two tags counts under each tag group, once in the totals. Amounts are null unless the caller may read rates.',
       access: ['read', 'Report'],
       parameters: SummaryParameters,
-      responses: { '200': { description: 'The summary', schema: summarySchema } },
+      responses: {
+        '200': { description: 'The summary (format=json), or the file (format=csv, xlsx or pdf)', schema: summarySchema, ...files, headers: fileHeaders },
+      },
       async handler({ access, parameters, context }) {
-        const { tenantId: _tenant, from, to, timezone, groupBy, subGroupBy, fillGaps, ...filter } = parameters;
-        return json(await context.services.reports.summary(access, { from, to, timezone, groupBy, subGroupBy, fillGaps }, filter));
+        const { tenantId: _tenant, from, to, timezone, groupBy, subGroupBy, fillGaps, format, ...filter } = parameters;
+        const summary = await context.services.reports.summary(access, { from, to, timezone, groupBy, subGroupBy, fillGaps }, filter);
+        if (format === 'json') return json(summary);
+        return download(format, `tally-summary-${from}-${to}`, {
+          title: 'Summary report',
+          details: detailsOf(access, summary, filter, subGroupBy ? `${groupBy}, then ${subGroupBy}` : groupBy),
+          columns: summaryColumns,
+          batches: [summaryRows(summary)],
+        });
       },
     }),
     nativeRoute({
@@ -115,10 +151,24 @@ export const reportModule = defineModule({
         '(null unless the caller may read rates).',
       access: ['read', 'Report'],
       parameters: DetailedParameters,
-      responses: { '200': { description: 'A page of entries', schema: detailedSchema } },
+      responses: {
+        '200': {
+          description: 'A page of entries (format=json); a file holds every entry of the period',
+          schema: detailedSchema,
+          ...files,
+          headers: fileHeaders,
+        },
+      },
       async handler({ access, parameters, context }) {
-        const { tenantId: _tenant, from, to, timezone, limit, offset, ...filter } = parameters;
-        return json(await context.services.reports.detailed(access, { from, to, timezone, limit, offset }, filter));
+        const { tenantId: _tenant, from, to, timezone, limit, offset, format, ...filter } = parameters;
+        if (format === 'json') return json(await context.services.reports.detailed(access, { from, to, timezone, limit, offset }, filter));
+        const zone = context.services.reports.timezoneOf(access, timezone);
+        return download(format, `tally-entries-${from}-${to}`, {
+          title: 'Detailed report',
+          details: detailsOf(access, { from, to, timezone: zone }, filter),
+          columns: entryColumns,
+          batches: context.services.reports.exportRows(access, { from, to, timezone }, filter),
+        });
       },
     }),
   ],

@@ -8,6 +8,7 @@ import { isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
+import { exportFormats } from './report.export.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
 
 export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
@@ -56,11 +57,12 @@ const checkSummary = (input: { from: string; to: string; groupBy: ReportDimensio
 };
 
 /** The summary's query parameters over REST: the period, the grouping and the filters, flat. */
-export const SummaryParameters = z.strictObject({ tenantId, ...summaryFields, ...filterFields }).superRefine(checkSummary);
+const format = z.enum(exportFormats).default('json').describe('json (the default), or a file: csv, xlsx or pdf');
+export const SummaryParameters = z.strictObject({ tenantId, ...summaryFields, ...filterFields, format }).superRefine(checkSummary);
 /** The same over GraphQL, with the filters in `filter`. */
 export const SummaryArgs = args({ tenantId, ...summaryFields, filter: ReportFilterDto.optional() }).superRefine(checkSummary);
 
-export const DetailedParameters = z.strictObject({ tenantId, ...periodFields, ...filterFields, ...pagination }).superRefine(checkRange);
+export const DetailedParameters = z.strictObject({ tenantId, ...periodFields, ...filterFields, ...pagination, format }).superRefine(checkRange);
 export const ReportEntriesArgs = args({ tenantId, ...periodFields, filter: ReportFilterDto.optional() }).superRefine(checkRange);
 
 export type ReportFilter = z.output<typeof ReportFilterDto>;
@@ -123,6 +125,27 @@ export interface ReportEntry {
   costAmount: Prisma.Decimal | null;
   currency: string | null;
 }
+
+/** An entry as an export writes it: local date and times, names, amounts as decimal strings. */
+export type ExportRow = {
+  date: string;
+  start: string;
+  end: string;
+  minutes: number;
+  member: string;
+  client: string | null;
+  project: string | null;
+  task: string | null;
+  description: string | null;
+  tags: string;
+  billable: boolean;
+  status: string;
+  hourlyRate: string | null;
+  billableAmount: string | null;
+  costRate: string | null;
+  costAmount: string | null;
+  currency: string | null;
+};
 
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
@@ -266,6 +289,11 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
   }
 
   return {
+    /** The time zone a report counts in: the one asked for, else the tenant's. */
+    timezoneOf(access: TenantAccess, timezone?: string): string {
+      return periodOf(access, { from: '2000-01-01', to: '2000-01-01', timezone }).timezone;
+    },
+
     /** Totals, and groups (with sub-groups) of the entries the caller may read in the period. */
     async summary(
       access: TenantAccess,
@@ -351,6 +379,37 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
         ],
         ...access.scope('read', 'Entry'),
       };
+    },
+
+    /**
+     * Every entry of the period, newest first, as an export writes it: times
+     * in the report's time zone, names instead of ids, amounts only for those
+     * who may read rates. Read through a cursor, a batch at a time.
+     */
+    async *exportRows(access: TenantAccess, period: ReportPeriod, filter: ReportFilter = {}): AsyncGenerator<ExportRow[]> {
+      access.assert('read', 'Report');
+      const range = periodOf(access, period);
+      const seesRates = access.can('read', 'Rate');
+      const parameters = new Parameters();
+      const zone = parameters.add(range.timezone);
+      const local = (column: string) => `((e."${column}" AT TIME ZONE 'UTC') AT TIME ZONE ${zone}::text)`;
+      const where = whereOf(access, parameters, filter, range);
+      const text = `
+        SELECT to_char(${local('startedAt')}, 'YYYY-MM-DD') AS date, to_char(${local('startedAt')}, 'HH24:MI') AS start,
+               to_char(${local('endedAt')}, 'HH24:MI') AS "end", e."durationMinutes" AS minutes, coalesce(u.name, u.email) AS member,
+               c.name AS client, p.name AS project, t.title AS task, e.description, array_to_string(e.tags, ', ') AS tags,
+               e.billable, e.status::text AS status, e."hourlyRate"::text AS "hourlyRate", e."billableAmount"::text AS "billableAmount",
+               e."costRate"::text AS "costRate", e."costAmount"::text AS "costAmount", e.currency
+          FROM entries e
+          JOIN tenant_users u ON u.id = e."tenantUserId"
+          LEFT JOIN projects p ON p.id = e."projectId"
+          LEFT JOIN clients c ON c.id = p."clientId"
+          LEFT JOIN tasks t ON t.id = e."taskId"
+         WHERE ${where}
+         ORDER BY e."startedAt" DESC, e.id DESC`;
+      for await (const rows of sql.cursor<ExportRow>(text, parameters.values, 2000)) {
+        yield seesRates ? rows : rows.map((row) => ({ ...row, hourlyRate: null, billableAmount: null, costRate: null, costAmount: null }));
+      }
     },
 
     /** A page of the period's entries for a Relay connection, newest first. */
