@@ -330,6 +330,26 @@ describe('the plan of every tenant list', () => {
     expect(tenantScanProblems(await explain(spent as Statement), 'entries', 'projectId')).toEqual([]);
   });
 
+  it("reads a summary from the tenant's day totals by index, and a member's from their own entries", async () => {
+    // The entries of the test above, in both tenants, are in their day totals too.
+    await database.query('ANALYZE entry_day_totals');
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const query = { from: day(4 * 365), to: day(0), groupBy: 'project', subGroupBy: 'week' };
+    const summaryOf = async (caller: { api: SeededTenant['api'] }, table: string) => {
+      statements.length = 0;
+      expect((await caller.api.get(`/tenants/${own.id}/reports/summary`, { query })).status).toBe(200);
+      const read = statements.filter((statement) => statement.sql.includes(`FROM ${table} e`));
+      expect(read, `the summary's statements over ${table}`).toHaveLength(3);
+      return read;
+    };
+    for (const statement of await summaryOf(own, 'entry_day_totals')) {
+      expect(tenantScanProblems(await explain(statement), 'entry_day_totals'), statement.sql).toEqual([]);
+    }
+    for (const statement of await summaryOf(ownMember, 'entries')) {
+      expect(tenantScanProblems(await explain(statement), 'entries'), statement.sql).toEqual([]);
+    }
+  });
+
   it('reads a Relay connection the same way', async () => {
     statements.length = 0;
     const response = await own.api.graphql('query ($t: ID!) { notesConnection(tenantId: $t, first: 20) { edges { node { id } } } }', { t: own.id });

@@ -10,6 +10,7 @@ import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.ser
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
 import { exportFormats } from './report.export.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
+import { entriesSource, type ReportRange, reportWhere, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
 
 export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];
@@ -150,69 +151,6 @@ export type ExportRow = {
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
 
-/** How a dimension groups, in SQL over `e` (entries) and what it joins. */
-interface DimensionSql {
-  key: string;
-  /** Null for time dimensions: their labels are made from their keys. */
-  label: string | null;
-  joins: readonly ('project' | 'client' | 'user' | 'task' | 'tag')[];
-}
-
-const joinSql = {
-  project: 'LEFT JOIN projects p ON p.id = e."projectId"',
-  client: 'LEFT JOIN clients c ON c.id = p."clientId"',
-  user: 'JOIN tenant_users u ON u.id = e."tenantUserId"',
-  task: 'LEFT JOIN tasks t ON t.id = e."taskId"',
-  // Untagged entries form a group of their own ("No tag").
-  tag: `LEFT JOIN LATERAL unnest(CASE WHEN cardinality(e.tags) = 0 THEN ARRAY[NULL]::text[] ELSE e.tags END) AS tag(value) ON true`,
-} as const;
-
-function dimensionSql(dimension: ReportDimension, local: () => string, weekStart: TenantSettings['weekStart']): DimensionSql {
-  switch (dimension) {
-    case 'project':
-      return { key: 'e."projectId"', label: `coalesce(p.name, 'No project')`, joins: ['project'] };
-    case 'client':
-      return { key: 'p."clientId"', label: `coalesce(c.name, 'No client')`, joins: ['project', 'client'] };
-    case 'user':
-      return { key: 'e."tenantUserId"', label: 'coalesce(u.name, u.email)', joins: ['user'] };
-    case 'task':
-      return { key: 'e."taskId"', label: `coalesce(t.title, 'No task')`, joins: ['task'] };
-    case 'tag':
-      return { key: 'tag.value', label: `coalesce(tag.value, 'No tag')`, joins: ['tag'] };
-    case 'billable':
-      return { key: 'e.billable::text', label: `CASE WHEN e.billable THEN 'Billable' ELSE 'Not billable' END`, joins: [] };
-    case 'status':
-      return { key: 'e.status::text', label: 'e.status::text', joins: [] };
-    case 'day':
-      return { key: `to_char(${local()}, 'YYYY-MM-DD')`, label: null, joins: [] };
-    case 'week': {
-      // The week's first day: Monday (ISO), or shifted to Sunday or Saturday.
-      const shift = { monday: 0, sunday: 1, saturday: 2 }[weekStart];
-      return {
-        key: `to_char((date_trunc('week', ${local()} + interval '${shift} days') - interval '${shift} days')::date, 'YYYY-MM-DD')`,
-        label: null,
-        joins: [],
-      };
-    }
-    case 'month':
-      return { key: `to_char(${local()}, 'YYYY-MM')`, label: null, joins: [] };
-  }
-}
-
-type TotalsRow = {
-  entries: number;
-  durationMinutes: string | number | null;
-  billableMinutes: string | number | null;
-  billableAmount: string | null;
-  costAmount: string | null;
-};
-
-const totalsSql = `count(*)::int AS entries,
-  coalesce(sum(e."durationMinutes"), 0)::bigint AS "durationMinutes",
-  coalesce(sum(e."durationMinutes") FILTER (WHERE e.billable), 0)::bigint AS "billableMinutes",
-  coalesce(sum(e."billableAmount"), 0)::text AS "billableAmount",
-  coalesce(sum(e."costAmount"), 0)::text AS "costAmount"`;
-
 const emptyTotals = (seesRates: boolean): ReportTotals => ({
   entries: 0,
   durationMinutes: 0,
@@ -256,36 +194,17 @@ function filled(dimension: ReportDimension, groups: ReportGroup[], range: Report
  */
 export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
   /** The report's time zone and week start, and the instants its period covers. */
-  function periodOf(access: TenantAccess, period: ReportPeriod) {
+  function periodOf(access: TenantAccess, period: ReportPeriod): ReportRange {
     const settings = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
     const timezone = period.timezone ?? settings.timezone;
     return {
+      from: period.from,
+      to: period.to,
       settings,
       timezone,
       fromInstant: startOfDay(period.from, timezone),
       toInstant: startOfDay(nextDate(period.to), timezone),
     };
-  }
-
-  /** The WHERE of a report's entries, over `e` (joins `p` for a client filter). */
-  function whereOf(access: TenantAccess, parameters: Parameters, filter: ReportFilter, range: { fromInstant: Date; toInstant: Date }): string {
-    const bind = parameters.add;
-    const conditions = [
-      access.sqlScope('read', 'Entry', 'e', bind),
-      'e."endedAt" IS NOT NULL',
-      `e."startedAt" >= ${bind(range.fromInstant)}`,
-      `e."startedAt" < ${bind(range.toInstant)}`,
-      ...(filter.projectId ? [`e."projectId" = ${bind(filter.projectId)}`] : []),
-      ...(filter.clientId
-        ? [`e."projectId" IN (SELECT id FROM projects WHERE "tenantId" = ${bind(access.tenantId)} AND "clientId" = ${bind(filter.clientId)})`]
-        : []),
-      ...(filter.tenantUserId ? [`e."tenantUserId" = ${bind(filter.tenantUserId)}`] : []),
-      ...(filter.taskId ? [`e."taskId" = ${bind(filter.taskId)}`] : []),
-      ...(filter.status ? [`e.status = ${bind(filter.status)}::"EntryStatus"`] : []),
-      ...(filter.billable === undefined ? [] : [`e.billable = ${bind(filter.billable)}`]),
-      ...(filter.tag ? [`${bind(filter.tag)} = ANY(e.tags)`] : []),
-    ];
-    return conditions.join(' AND ');
   }
 
   return {
@@ -303,25 +222,10 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       access.assert('read', 'Report');
       const range = periodOf(access, period);
       const seesRates = access.can('read', 'Rate');
-      /** One statement over the report's entries grouped by `dimensions` (none: the totals), with its own parameters. */
-      const statement = (dimensions: ReportDimension[]) => {
-        const parameters = new Parameters();
-        // Bound only where a time dimension uses it: every parameter of a statement must appear in it.
-        const local = () => `((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE ${parameters.add(range.timezone)}::text)`;
-        const sqls = dimensions.map((dimension) => dimensionSql(dimension, local, range.settings.weekStart));
-        const joins = new Set(sqls.flatMap((dimension) => dimension.joins));
-        if (joins.has('client')) joins.add('project');
-        // In this order: a client is reached through its project.
-        const joined = (['project', 'client', 'user', 'task', 'tag'] as const).filter((join) => joins.has(join)).map((join) => joinSql[join]);
-        const columns = sqls.flatMap((dimension, index) => [`${dimension.key} AS key${index}`, `${dimension.label ?? 'NULL::text'} AS label${index}`]);
-        const grouping = sqls.flatMap((dimension, index) => [`key${index}`, ...(dimension.label ? [`label${index}`] : [])]);
-        const where = whereOf(access, parameters, filter, range);
-        const text = `SELECT ${[...columns, totalsSql].join(', ')} FROM entries e ${joined.join(' ')} WHERE ${where}${grouping.length ? ` GROUP BY ${grouping.join(', ')}` : ''}`;
-        return { text, values: parameters.values };
-      };
+      const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
       // Three statements, not one with GROUPING SETS: a tag grouping repeats an entry per tag, and totals count each entry once.
       const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[]) => {
-        const { text, values } = statement(dimensions);
+        const { text, values } = summaryStatement(access, source, range, filter, dimensions);
         return sql.query<Row>(text, values);
       };
       const [totalsRow] = await run<TotalsRow>([]);
@@ -393,7 +297,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const parameters = new Parameters();
       const zone = parameters.add(range.timezone);
       const local = (column: string) => `((e."${column}" AT TIME ZONE 'UTC') AT TIME ZONE ${zone}::text)`;
-      const where = whereOf(access, parameters, filter, range);
+      const where = reportWhere(access, entriesSource, parameters, range, filter);
       const text = `
         SELECT to_char(${local('startedAt')}, 'YYYY-MM-DD') AS date, to_char(${local('startedAt')}, 'HH24:MI') AS start,
                to_char(${local('endedAt')}, 'HH24:MI') AS "end", e."durationMinutes" AS minutes, coalesce(u.name, u.email) AS member,
