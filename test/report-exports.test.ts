@@ -5,17 +5,13 @@
  * formats; and a client leaving mid-export takes its cursor and transaction
  * with it.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Problem, Project } from './generated/openapi/types.gen.js';
 import { eventually } from './helpers/eventually.js';
+import { download as downloadFile, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -71,13 +67,8 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** The raw answer (files are bytes, not JSON), as a caller with `headers` gets it. */
-async function download(route: 'summary' | 'detailed', query: Record<string, string>, headers: Record<string, string>) {
-  const url = new URL(`/tenants/${team.tenant.id}/reports/${route}`, server.url);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const response = await fetch(url, { headers });
-  return { response, bytes: Buffer.from(await response.arrayBuffer()) };
-}
+const download = (route: 'summary' | 'detailed', query: Record<string, string>, headers: Record<string, string>) =>
+  downloadFile(server.url, `/tenants/${team.tenant.id}/reports/${route}`, query, headers);
 const asAdmin = () => ({ authorization: `Bearer ${team.tenant.key}` });
 const asMember = () => ({ cookie: team.member.cookie });
 
@@ -239,15 +230,3 @@ describe('a client that leaves mid-export', () => {
     expect((await team.admin.api.get(`/tenants/${t}/reports/summary`, { query: { ...period, groupBy: 'project' } })).status).toBe(200);
   });
 });
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-pdf-'));
-  try {
-    const file = path.join(directory, 'report.pdf');
-    fs.writeFileSync(file, bytes);
-    const { stdout } = await promisify(execFile)('pdftotext', ['-layout', file, '-']);
-    return stdout;
-  } finally {
-    fs.rmSync(directory, { recursive: true, force: true });
-  }
-}

@@ -2,17 +2,23 @@
  * `tally seed` fills a database (here an external one, DATABASE_URL) with
  * plausible work quickly, and what it writes is what the API serves: after
  * 100,000 entries, a word found in a single entry's description finds that
- * entry first.
+ * entry first, and a tenant's report adds up to what its entries read through
+ * the entries API add up to, in JSON and in its files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchResult } from './generated/openapi/types.gen.js';
+import { parse } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
+import type { Entry, ReportControllerSummaryResponse as ReportSummary, SearchResult } from './generated/openapi/types.gen.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
+import { download, pdfText } from './helpers/files.js';
 import { apiClient } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let database: TestDatabase;
 let server: TestServer | undefined;
+/** The first tenant the seed printed, with its API key. */
+let seeded: { id: string; key: string } | undefined;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -38,6 +44,7 @@ describe('tally seed', () => {
 
     server = await startTestServer({ databaseUrl: database.url });
     const [first] = tenants as [{ id: string; key: string }];
+    seeded = first;
     const api = apiClient(server.url, { apiKey: first.key });
     const counted = await server.app.db.entry.groupBy({ by: ['status'], where: { tenantId: first.id }, _count: true });
     expect(counted.reduce((sum, group) => sum + group._count, 0)).toBe(50_000);
@@ -80,6 +87,55 @@ describe('tally seed', () => {
     // A common word finds many, still answering.
     const common = await api.get<SearchResult[]>(`/tenants/${first.id}/search`, { query: { q: 'weekly report', limit: 10 } });
     expect(common.body).toHaveLength(10);
+  });
+
+  it('reports on the seeded entries what the entries API adds up to, and as CSV, XLSX and PDF files', async () => {
+    if (!server || !seeded) throw new Error('the seed above did not run');
+    const { id, key } = seeded;
+    const api = apiClient(server.url, { apiKey: key });
+    // The whole seeded history: weekdays of the last two years.
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    const period = { from: day(3 * 365), to: day(0) };
+    const summary = (await api.get<ReportSummary>(`/tenants/${id}/reports/summary`, { query: { ...period, groupBy: 'project', subGroupBy: 'week' } })).body;
+
+    // The same entries through the entries API, page by page, added up by project.
+    const byProject = new Map<string | null, number>();
+    let entries = 0;
+    for (let offset = 0; ; offset += 200) {
+      const page = (await api.get<Entry[]>(`/tenants/${id}/entries`, { query: { ...period, limit: 200, offset } })).body;
+      for (const entry of page.filter((item) => item.endedAt !== null)) {
+        entries += 1;
+        byProject.set(entry.projectId ?? null, (byProject.get(entry.projectId ?? null) ?? 0) + (entry.durationMinutes ?? 0));
+      }
+      if (page.length < 200) break;
+    }
+    expect(entries).toBeGreaterThan(50_000 - 100);
+    expect(summary.totals.entries).toBe(entries);
+    expect(summary.totals.durationMinutes).toBe([...byProject.values()].reduce((sum, minutes) => sum + minutes, 0));
+    expect(new Map(summary.groups.map((group) => [group.key, group.totals.durationMinutes]))).toEqual(byProject);
+    for (const group of summary.groups) {
+      expect((group.subGroups ?? []).reduce((sum, week) => sum + week.totals.durationMinutes, 0)).toBe(group.totals.durationMinutes);
+    }
+
+    const headers = { authorization: `Bearer ${key}` };
+    const csv = await download(server.url, `/tenants/${id}/reports/detailed`, { ...period, format: 'csv' }, headers);
+    expect(csv.response.status).toBe(200);
+    const lines = parse(csv.bytes) as string[][];
+    expect(lines[0]?.slice(0, 4)).toEqual(['Date', 'Start', 'End', 'Minutes']);
+    expect(lines).toHaveLength(entries + 1);
+    expect(lines.slice(1).reduce((sum, line) => sum + Number(line[3]), 0)).toBe(summary.totals.durationMinutes);
+
+    const query = { ...period, groupBy: 'project', subGroupBy: 'week' };
+    const xlsx = await download(server.url, `/tenants/${id}/reports/summary`, { ...query, format: 'xlsx' }, headers);
+    const sheet = await readSheet(xlsx.bytes);
+    const total = sheet.find((row) => row[0] === 'Total');
+    expect(total?.slice(2, 4)).toEqual([summary.totals.entries, summary.totals.durationMinutes]);
+    expect(total?.slice(2).every((cell) => typeof cell === 'number')).toBe(true);
+
+    const pdf = await download(server.url, `/tenants/${id}/reports/summary`, { ...query, format: 'pdf' }, headers);
+    const text = await pdfText(pdf.bytes);
+    expect(text).toMatch(new RegExp(`Total\\s+${summary.totals.entries}\\s+${summary.totals.durationMinutes}\\s`));
+    expect(text).toContain(`Period: ${period.from} to ${period.to}`);
   });
 
   it('explains bad counts with a usage error', async () => {
