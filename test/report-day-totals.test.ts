@@ -40,7 +40,7 @@ async function compare(tenantId: string) {
   const expected = await database.query(
     `SELECT e."tenantId", ((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date AS day,
             coalesce(e."projectId", '') AS "projectId", coalesce(e."taskId", '') AS "taskId", e.billable, e.status,
-            count(*)::int AS entries, sum(e."durationMinutes")::int AS minutes,
+            count(*)::int AS entries, coalesce(sum(e."durationMinutes"), 0)::int AS minutes,
             coalesce(sum(e."billableAmount"), 0)::numeric(16, 2)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(16, 2)::text AS cost_amount
        FROM entries e JOIN tenants t ON t.id = e."tenantId"
       WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
@@ -157,12 +157,18 @@ describe('the day totals', () => {
     expect(fast).toEqual(slow);
   });
 
-  it('follow a tenant deleted with its entries, and are built for entries written before them', async () => {
+  it('follow a tenant deleted with its entries and timers stopped in SQL, and are built for entries written before them', async () => {
     const { tenant, member } = await seedTeam(server, provider, { timezone: 'Asia/Kolkata' });
     const t = tenant.id;
     await member.api.post(`/tenants/${t}/entries`, { startedAt: '2026-05-01T18:45:00Z', endedAt: '2026-05-01T19:15:00Z' });
     // Kolkata is UTC+5:30: 18:45 UTC is 00:15 on the 2nd.
     expect((await compare(t)).held.map((row) => [row.day.toISOString().slice(0, 10), row.minutes])).toEqual([['2026-05-02', 30]]);
+    // A timer stopped by hand in SQL, without durationMinutes: it counts, with 0 minutes, as reports count it.
+    const timer = await member.api.post<{ id: string }>(`/tenants/${t}/entries`, { startedAt: new Date(Date.now() - 60_000).toISOString() });
+    await database.query(`UPDATE entries SET "endedAt" = "startedAt" + interval '1 minute' WHERE id = $1`, [timer.body.id]);
+    const afterTimer = await compare(t);
+    expect(afterTimer.held).toEqual(afterTimer.expected);
+    expect(afterTimer.held).toHaveLength(2);
     // A rebuild (what the migration runs for existing entries) gives the same rows.
     const before = (await compare(t)).held;
     await database.query(`SELECT entry_day_totals_rebuild($1, 'Asia/Kolkata')`, [t]);

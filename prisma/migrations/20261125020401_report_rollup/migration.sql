@@ -22,7 +22,8 @@ ALTER TABLE "entry_day_totals" ADD CONSTRAINT "entry_day_totals_tenantId_fkey" F
 -- every write to entries by the statement triggers below, whatever writes (the API, imports, `tally
 -- seed`, a foreign key's ON DELETE SET NULL): each statement's changed rows (its transition tables) are
 -- added and subtracted in one upsert, in key order, so that two writers lock totals in the same order
--- and never deadlock on them. Only finished entries count (running timers are left out of reports).
+-- and never deadlock on them. Only finished entries count (running timers are left out of reports); a
+-- finished entry without durationMinutes (written by hand in SQL) counts with 0 minutes, as reports count it.
 --
 -- A day is the tenant's, so a change of the tenant's time zone rebuilds its totals. Entry writers take a
 -- shared advisory lock per tenant before reading the time zone, the rebuild an exclusive one: a writer
@@ -44,14 +45,14 @@ BEGIN
   SELECT change."tenantId",
          ((change."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date,
          coalesce(change."projectId", ''), coalesce(change."taskId", ''), change.billable, change.status,
-         sum(change.sign), sum(change.sign * change."durationMinutes"),
+         sum(change.sign), coalesce(sum(change.sign * change."durationMinutes"), 0),
          coalesce(sum(change.sign * change."billableAmount"), 0), coalesce(sum(change.sign * change."costAmount"), 0)
     FROM (SELECT 1 AS sign, * FROM unnest(added) UNION ALL SELECT -1 AS sign, * FROM unnest(removed)) change
     -- A tenant being deleted is gone here already: its totals go with it (ON DELETE CASCADE).
     JOIN tenants t ON t.id = change."tenantId"
    WHERE change."endedAt" IS NOT NULL
    GROUP BY 1, 2, 3, 4, 5, 6
-  HAVING sum(change.sign) <> 0 OR sum(change.sign * change."durationMinutes") <> 0
+  HAVING sum(change.sign) <> 0 OR coalesce(sum(change.sign * change."durationMinutes"), 0) <> 0
       OR coalesce(sum(change.sign * change."billableAmount"), 0) <> 0 OR coalesce(sum(change.sign * change."costAmount"), 0) <> 0
    ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT ("tenantId", day, "projectId", "taskId", billable, status) DO UPDATE
@@ -102,7 +103,7 @@ BEGIN
          ("tenantId", day, "projectId", "taskId", billable, status, entries, "durationMinutes", "billableAmount", "costAmount")
   SELECT e."tenantId", ((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE zone)::date,
          coalesce(e."projectId", ''), coalesce(e."taskId", ''), e.billable, e.status,
-         count(*), sum(e."durationMinutes"), coalesce(sum(e."billableAmount"), 0), coalesce(sum(e."costAmount"), 0)
+         count(*), coalesce(sum(e."durationMinutes"), 0), coalesce(sum(e."billableAmount"), 0), coalesce(sum(e."costAmount"), 0)
     FROM entries e
    WHERE e."tenantId" = tenant_id AND e."endedAt" IS NOT NULL
    GROUP BY 1, 2, 3, 4, 5, 6;
