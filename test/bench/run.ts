@@ -14,7 +14,9 @@
  * Then the domain: `tally seed --tenants 2 --users 20 --entries 100000`
  * (BENCH_ENTRIES), and the median latency, one client at a time, of the
  * entries list with projects and of searches for a common and a rare word.
- * Then invoices (test/bench/invoices.ts): OCR seconds per page, and the API
+ * Then reports (test/bench/reports.ts): one-year summaries at 100,000 and
+ * 1,000,000 entries in a tenant, CSV and XLSX exports in rows/s with the API's
+ * memory meanwhile, and the summary statement's plan. Then invoices (test/bench/invoices.ts): OCR seconds per page, and the API
  * process's memory while a 20 MiB upload streams in. And events
  * (test/bench/events.ts): webhook throughput and commit-to-receipt latency,
  * and live notifications across API processes.
@@ -22,7 +24,7 @@
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
- *                       rest-post (or `requests` for all four), and domain, invoices, events
+ *                       rest-post (or `requests` for all four), and domain, reports, invoices, events
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree sharing node_modules) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
  *   BENCH_CPU_PROFILE=<dir>  write a V8 CPU profile of each Tally process (and the baseline's) into <dir>;
@@ -41,6 +43,7 @@ import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { measureEvents } from './events.js';
 import { measureInvoices } from './invoices.js';
+import { measureReports } from './reports.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -85,7 +88,7 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'invoices', 'events'];
+const parts = ['domain', 'reports', 'invoices', 'events'];
 /** What BENCH_ONLY asks for (everything when unset). */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -520,6 +523,7 @@ async function main(): Promise<void> {
       );
     }
     if (wanted('domain')) await measureDomain(postgres.url, tally);
+    if (wanted('reports')) await measureReports({ databaseUrl: postgres.url, url: tally.url, pid: tally.child.pid as number, projectRoot });
     if (wanted('invoices')) await measureInvoices({ url: tally.url, pid: tally.child.pid as number, key: data.keyB, tenantId: data.tenantB });
     if (wanted('events')) {
       // The write scenarios above left tens of thousands of events no worker has seen (Tally ran as ROLE=api):

@@ -3,7 +3,6 @@ CREATE TABLE "entry_day_totals" (
     "tenantId" TEXT NOT NULL,
     "day" DATE NOT NULL,
     "projectId" TEXT NOT NULL DEFAULT '',
-    "taskId" TEXT NOT NULL DEFAULT '',
     "billable" BOOLEAN NOT NULL,
     "status" "EntryStatus" NOT NULL,
     "entries" INTEGER NOT NULL,
@@ -11,14 +10,14 @@ CREATE TABLE "entry_day_totals" (
     "billableAmount" DECIMAL(16,2) NOT NULL,
     "costAmount" DECIMAL(16,2) NOT NULL,
 
-    CONSTRAINT "entry_day_totals_pkey" PRIMARY KEY ("tenantId","day","projectId","taskId","billable","status")
+    CONSTRAINT "entry_day_totals_pkey" PRIMARY KEY ("tenantId","day","projectId","billable","status")
 );
 
 -- AddForeignKey
 ALTER TABLE "entry_day_totals" ADD CONSTRAINT "entry_day_totals_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Reports read a tenant's summary from entry_day_totals instead of grouping every entry (one row per
--- tenant-local day, project, task, billable flag and status). It is kept exact in the transaction of
+-- tenant-local day, project, billable flag and status). It is kept exact in the transaction of
 -- every write to entries by the statement triggers below, whatever writes (the API, imports, `tally
 -- seed`, a foreign key's ON DELETE SET NULL): each statement's changed rows (its transition tables) are
 -- added and subtracted in one upsert, in key order, so that two writers lock totals in the same order
@@ -41,21 +40,21 @@ BEGIN
              FROM (SELECT "tenantId" FROM unnest(added) UNION ALL SELECT "tenantId" FROM unnest(removed)) e
             ORDER BY 1) tenants;
   INSERT INTO entry_day_totals AS total
-         ("tenantId", day, "projectId", "taskId", billable, status, entries, "durationMinutes", "billableAmount", "costAmount")
+         ("tenantId", day, "projectId", billable, status, entries, "durationMinutes", "billableAmount", "costAmount")
   SELECT change."tenantId",
          ((change."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date,
-         coalesce(change."projectId", ''), coalesce(change."taskId", ''), change.billable, change.status,
+         coalesce(change."projectId", ''), change.billable, change.status,
          sum(change.sign), coalesce(sum(change.sign * change."durationMinutes"), 0),
          coalesce(sum(change.sign * change."billableAmount"), 0), coalesce(sum(change.sign * change."costAmount"), 0)
     FROM (SELECT 1 AS sign, * FROM unnest(added) UNION ALL SELECT -1 AS sign, * FROM unnest(removed)) change
     -- A tenant being deleted is gone here already: its totals go with it (ON DELETE CASCADE).
     JOIN tenants t ON t.id = change."tenantId"
    WHERE change."endedAt" IS NOT NULL
-   GROUP BY 1, 2, 3, 4, 5, 6
+   GROUP BY 1, 2, 3, 4, 5
   HAVING sum(change.sign) <> 0 OR coalesce(sum(change.sign * change."durationMinutes"), 0) <> 0
       OR coalesce(sum(change.sign * change."billableAmount"), 0) <> 0 OR coalesce(sum(change.sign * change."costAmount"), 0) <> 0
-   ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT ("tenantId", day, "projectId", "taskId", billable, status) DO UPDATE
+   ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("tenantId", day, "projectId", billable, status) DO UPDATE
      SET entries = total.entries + excluded.entries,
          "durationMinutes" = total."durationMinutes" + excluded."durationMinutes",
          "billableAmount" = total."billableAmount" + excluded."billableAmount",
@@ -76,9 +75,9 @@ BEGIN
     -- Only rows whose key or numbers changed: an edited description moves no total.
     SELECT array_agg(n), array_agg(o) INTO added, removed
       FROM old_rows o JOIN new_rows n ON n.id = o.id
-     WHERE (o."startedAt", o."endedAt", o."projectId", o."taskId", o.billable, o.status, o."durationMinutes", o."billableAmount", o."costAmount")
+     WHERE (o."startedAt", o."endedAt", o."projectId", o.billable, o.status, o."durationMinutes", o."billableAmount", o."costAmount")
            IS DISTINCT FROM
-           (n."startedAt", n."endedAt", n."projectId", n."taskId", n.billable, n.status, n."durationMinutes", n."billableAmount", n."costAmount");
+           (n."startedAt", n."endedAt", n."projectId", n.billable, n.status, n."durationMinutes", n."billableAmount", n."costAmount");
   END IF;
   IF added IS NOT NULL OR removed IS NOT NULL THEN
     PERFORM entry_day_totals_apply(coalesce(added, '{}'), coalesce(removed, '{}'));
@@ -100,13 +99,13 @@ BEGIN
   PERFORM pg_advisory_xact_lock(entry_day_totals_lock_key(tenant_id));
   DELETE FROM entry_day_totals WHERE "tenantId" = tenant_id;
   INSERT INTO entry_day_totals
-         ("tenantId", day, "projectId", "taskId", billable, status, entries, "durationMinutes", "billableAmount", "costAmount")
+         ("tenantId", day, "projectId", billable, status, entries, "durationMinutes", "billableAmount", "costAmount")
   SELECT e."tenantId", ((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE zone)::date,
-         coalesce(e."projectId", ''), coalesce(e."taskId", ''), e.billable, e.status,
+         coalesce(e."projectId", ''), e.billable, e.status,
          count(*), coalesce(sum(e."durationMinutes"), 0), coalesce(sum(e."billableAmount"), 0), coalesce(sum(e."costAmount"), 0)
     FROM entries e
    WHERE e."tenantId" = tenant_id AND e."endedAt" IS NOT NULL
-   GROUP BY 1, 2, 3, 4, 5, 6;
+   GROUP BY 1, 2, 3, 4, 5;
 END $$;
 
 CREATE FUNCTION entry_day_totals_follow_time_zone() RETURNS trigger

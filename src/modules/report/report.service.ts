@@ -169,6 +169,34 @@ function totalsOf(row: TotalsRow, seesRates: boolean): ReportTotals {
   };
 }
 
+/** The totals of `rows` added up (amounts as exact decimals). */
+function sumOf(rows: readonly TotalsRow[]): TotalsRow {
+  let billableAmount = new Prisma.Decimal(0);
+  let costAmount = new Prisma.Decimal(0);
+  let entries = 0;
+  let durationMinutes = 0;
+  let billableMinutes = 0;
+  for (const row of rows) {
+    entries += row.entries;
+    durationMinutes += Number(row.durationMinutes ?? 0);
+    billableMinutes += Number(row.billableMinutes ?? 0);
+    billableAmount = billableAmount.plus(row.billableAmount ?? 0);
+    costAmount = costAmount.plus(row.costAmount ?? 0);
+  }
+  return { entries, durationMinutes, billableMinutes, billableAmount: billableAmount.toString(), costAmount: costAmount.toString() };
+}
+
+/** Sub-group rows added up into their groups (key0, label0), in order of first appearance. */
+function rolledUp<Row extends TotalsRow & { key0: string | null; label0: string | null }>(rows: readonly Row[]) {
+  const byGroup = new Map<string | null, Row[]>();
+  for (const row of rows) {
+    const group = byGroup.get(row.key0);
+    if (group) group.push(row);
+    else byGroup.set(row.key0, [row]);
+  }
+  return [...byGroup.values()].map((group) => ({ key0: group[0]?.key0 ?? null, label0: group[0]?.label0 ?? null, ...sumOf(group) }));
+}
+
 /** Time groups in time order; the others by time spent, most first, then by name. */
 function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup[] {
   if (isTimeDimension(dimension)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)));
@@ -223,16 +251,29 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const range = periodOf(access, period);
       const seesRates = access.can('read', 'Rate');
       const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
-      // Three statements, not one with GROUPING SETS: a tag grouping repeats an entry per tag, and totals count each entry once.
       const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[]) => {
         const { text, values } = summaryStatement(access, source, range, filter, dimensions);
         return sql.query<Row>(text, values);
       };
-      const [totalsRow] = await run<TotalsRow>([]);
-      const firstRows = await run<TotalsRow & { key0: string | null; label0: string | null }>([groupBy]);
-      const secondRows = subGroupBy
-        ? await run<TotalsRow & { key0: string | null; label0: string | null; key1: string | null; label1: string | null }>([groupBy, subGroupBy])
-        : [];
+      type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
+      type SecondRow = FirstRow & { key1: string | null; label1: string | null };
+      let totalsRow: TotalsRow | undefined;
+      let firstRows: FirstRow[];
+      let secondRows: SecondRow[] = [];
+      if (groupBy === 'tag' || subGroupBy === 'tag') {
+        // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
+        [totalsRow] = await run<TotalsRow>([]);
+        firstRows = await run<FirstRow>([groupBy]);
+        if (subGroupBy) secondRows = await run<SecondRow>([groupBy, subGroupBy]);
+      } else if (subGroupBy) {
+        // Otherwise one statement at the finest grouping, added up here: one pass over the rows.
+        secondRows = await run<SecondRow>([groupBy, subGroupBy]);
+        firstRows = rolledUp(secondRows);
+        totalsRow = sumOf(firstRows);
+      } else {
+        firstRows = await run<FirstRow>([groupBy]);
+        totalsRow = sumOf(firstRows);
+      }
       const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
         isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
       const groups: ReportGroup[] = firstRows.map((row) => ({ key: row.key0, label: label(groupBy, row.key0, row.label0), totals: totalsOf(row, seesRates) }));

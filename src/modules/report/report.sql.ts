@@ -4,10 +4,10 @@
  *   dimension, any filter);
  * - `dayTotals`, the table entry_day_totals, which the database keeps exact in
  *   the transaction of every entry write (its migration says how): one row per
- *   tenant-local day, project, task, billable flag and status. A year of a
- *   tenant with a million entries is some tens of thousands of rows there.
+ *   tenant-local day, project, billable flag and status. A year of a tenant
+ *   with a million entries is some 60,000 rows there (tally seed's data).
  *   It serves the reports that need nothing finer: in the tenant's own time
- *   zone, not by member or tag, and for callers who read every entry.
+ *   zone, not by member, task or tag, and for callers who read every entry.
  */
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import { Parameters } from '../../db/parameters.js';
@@ -77,7 +77,7 @@ export const dayTotalsSource: SummarySource = {
   totals: totalsOver('sum(e.entries)'),
 };
 
-const finerThanDayTotals = new Set<ReportDimension>(['user', 'tag']);
+const finerThanDayTotals = new Set<ReportDimension>(['user', 'task', 'tag']);
 
 /** The day totals when they hold what the summary asks, else the entries. */
 export function summarySourceOf(access: TenantAccess, range: ReportRange, dimensions: ReportDimension[], filter: ReportFilter): SummarySource {
@@ -86,6 +86,7 @@ export function summarySourceOf(access: TenantAccess, range: ReportRange, dimens
     range.timezone === range.settings.timezone &&
     !dimensions.some((dimension) => finerThanDayTotals.has(dimension)) &&
     filter.tenantUserId === undefined &&
+    filter.taskId === undefined &&
     filter.tag === undefined;
   return served ? dayTotalsSource : entriesSource;
 }
@@ -112,58 +113,72 @@ export function reportWhere(access: TenantAccess, source: SummarySource, paramet
   return conditions.join(' AND ');
 }
 
-/** How a dimension groups, in SQL over `e`, and what it joins. */
+/**
+ * How a dimension groups: its key over `e` (the inner, grouped statement),
+ * what that needs joined, and its label over the grouped row `g` (names are
+ * joined to the groups, not to every row).
+ */
 interface DimensionSql {
   key: string;
-  /** Null for time dimensions: their labels are made from their keys. */
-  label: string | null;
-  joins: readonly ('project' | 'client' | 'user' | 'task' | 'tag')[];
+  inner?: 'project' | 'tag';
+  /** Over `g.key{n}`; `join` names what it reads. */
+  label(key: string, index: number): { label: string; join?: string };
 }
 
-const joinSql = {
+const innerJoins = {
   project: 'LEFT JOIN projects p ON p.id = e."projectId"',
-  client: 'LEFT JOIN clients c ON c.id = p."clientId"',
-  user: 'JOIN tenant_users u ON u.id = e."tenantUserId"',
-  task: 'LEFT JOIN tasks t ON t.id = e."taskId"',
   // Untagged entries form a group of their own ("No tag").
   tag: `LEFT JOIN LATERAL unnest(CASE WHEN cardinality(e.tags) = 0 THEN ARRAY[NULL]::text[] ELSE e.tags END) AS tag(value) ON true`,
 } as const;
 
+/** A name from `table` by the group's key. */
+const named = (table: string, name: string, none: string | null) => (key: string, index: number) => ({
+  label: none === null ? `n${index}.${name}` : `coalesce(n${index}.${name}, '${none}')`,
+  join: `LEFT JOIN ${table} n${index} ON n${index}.id = ${key}`,
+});
+
 function dimensionSql(dimension: ReportDimension, source: SummarySource, local: () => string, weekStart: TenantSettings['weekStart']): DimensionSql {
   switch (dimension) {
     case 'project':
-      return { key: source.id('projectId'), label: `coalesce(p.name, 'No project')`, joins: ['project'] };
+      return { key: source.id('projectId'), label: named('projects', 'name', 'No project') };
     case 'client':
-      return { key: 'p."clientId"', label: `coalesce(c.name, 'No client')`, joins: ['project', 'client'] };
+      return { key: 'p."clientId"', inner: 'project', label: named('clients', 'name', 'No client') };
     case 'user':
-      return { key: 'e."tenantUserId"', label: 'coalesce(u.name, u.email)', joins: ['user'] };
+      return {
+        key: 'e."tenantUserId"',
+        label: (key, index) => ({ ...named('tenant_users', 'name', null)(key, index), label: `coalesce(n${index}.name, n${index}.email)` }),
+      };
     case 'task':
-      return { key: source.id('taskId'), label: `coalesce(t.title, 'No task')`, joins: ['task'] };
+      return { key: source.id('taskId'), label: named('tasks', 'title', 'No task') };
     case 'tag':
-      return { key: 'tag.value', label: `coalesce(tag.value, 'No tag')`, joins: ['tag'] };
+      return { key: 'tag.value', inner: 'tag', label: (key) => ({ label: `coalesce(${key}, 'No tag')` }) };
     case 'billable':
-      return { key: 'e.billable::text', label: `CASE WHEN e.billable THEN 'Billable' ELSE 'Not billable' END`, joins: [] };
+      return { key: 'e.billable', label: (key) => ({ label: `CASE WHEN ${key} THEN 'Billable' ELSE 'Not billable' END` }) };
     case 'status':
-      return { key: 'e.status::text', label: 'e.status::text', joins: [] };
+      return { key: 'e.status', label: (key) => ({ label: `${key}::text` }) };
+    // Time keys are dates while grouping, text (the period's first day) once grouped; their labels are made from them.
     case 'day':
-      return { key: `to_char(${local()}, 'YYYY-MM-DD')`, label: null, joins: [] };
+      return { key: `(${local()})::date`, label: () => ({ label: 'NULL::text' }) };
     case 'week': {
       // The week's first day: Monday (ISO), or shifted to Sunday or Saturday.
       const shift = { monday: 0, sunday: 1, saturday: 2 }[weekStart];
-      return {
-        key: `to_char((date_trunc('week', ${local()} + interval '${shift} days') - interval '${shift} days')::date, 'YYYY-MM-DD')`,
-        label: null,
-        joins: [],
-      };
+      return { key: `(date_trunc('week', ${local()} + interval '${shift} days') - interval '${shift} days')::date`, label: () => ({ label: 'NULL::text' }) };
     }
     case 'month':
-      return { key: `to_char(${local()}, 'YYYY-MM')`, label: null, joins: [] };
+      return { key: `date_trunc('month', ${local()})::date`, label: () => ({ label: 'NULL::text' }) };
   }
 }
 
+const keyText = (dimension: ReportDimension, key: string): string => {
+  if (dimension === 'month') return `to_char(${key}, 'YYYY-MM')`;
+  if (dimension === 'day' || dimension === 'week') return `to_char(${key}, 'YYYY-MM-DD')`;
+  return `${key}::text`;
+};
+
 /**
  * One statement over the report's source grouped by `dimensions` (none: the
- * totals), as key0/label0, key1/label1 and the totals, with its own parameters.
+ * totals), as key0/label0, key1/label1 and the totals, with its own
+ * parameters: grouped by the keys alone, then named.
  */
 export function summaryStatement(
   access: TenantAccess,
@@ -176,15 +191,19 @@ export function summaryStatement(
   // Bound only where a time dimension uses it: every parameter of a statement must appear in it.
   const local = () => source.local(parameters, range);
   const sqls = dimensions.map((dimension) => dimensionSql(dimension, source, local, range.settings.weekStart));
-  const joins = new Set(sqls.flatMap((dimension) => dimension.joins));
-  if (joins.has('client')) joins.add('project');
-  // In this order: a client is reached through its project.
-  const joined = (['project', 'client', 'user', 'task', 'tag'] as const).filter((join) => joins.has(join)).map((join) => joinSql[join]);
-  const columns = sqls.flatMap((dimension, index) => [`${dimension.key} AS key${index}`, `${dimension.label ?? 'NULL::text'} AS label${index}`]);
-  const grouping = sqls.flatMap((dimension, index) => [`key${index}`, ...(dimension.label ? [`label${index}`] : [])]);
+  const inner = (['project', 'tag'] as const).filter((join) => sqls.some((dimension) => dimension.inner === join)).map((join) => innerJoins[join]);
+  const keys = sqls.map((dimension, index) => `${dimension.key} AS key${index}`);
   const where = reportWhere(access, source, parameters, range, filter);
-  const text =
-    `SELECT ${[...columns, source.totals].join(', ')} FROM ${source.table} e ${joined.join(' ')} WHERE ${where}` +
-    (grouping.length ? ` GROUP BY ${grouping.join(', ')}` : '');
+  const grouped =
+    `SELECT ${[...keys, source.totals].join(', ')} FROM ${source.table} e ${inner.join(' ')} WHERE ${where}` +
+    (keys.length ? ` GROUP BY ${keys.map((_, index) => index + 1).join(', ')}` : '');
+  if (dimensions.length === 0) return { text: grouped, values: parameters.values };
+  const labels = sqls.map((dimension, index) => dimension.label(`g.key${index}`, index));
+  const columns = dimensions.flatMap((dimension, index) => [
+    `${keyText(dimension, `g.key${index}`)} AS key${index}`,
+    `${labels[index]?.label} AS label${index}`,
+  ]);
+  const text = `SELECT ${columns.join(', ')}, g.entries, g."durationMinutes", g."billableMinutes", g."billableAmount", g."costAmount"
+    FROM (${grouped}) g ${labels.map((label) => label.join ?? '').join(' ')}`;
   return { text, values: parameters.values };
 }

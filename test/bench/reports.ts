@@ -1,0 +1,158 @@
+/**
+ * The reports part of `npm run bench` (BENCH_ONLY=reports):
+ *
+ * - `tally seed` of one tenant with BENCH_REPORT_ENTRIES (100,000) entries,
+ *   then, one client at a time (median and p99 ms): the one-year summary by
+ *   project x week (from the day totals), and by user and by tag (from the
+ *   entries themselves);
+ * - the detailed CSV and XLSX exports of every entry of that tenant: rows/s,
+ *   and how much the API process's RSS grows while it streams (sampled every
+ *   20 ms; the body is read as it comes, never held whole);
+ * - a second tenant with BENCH_REPORT_BIG_ENTRIES (1,000,000) entries: how
+ *   long its seed took, the same summaries, and the EXPLAIN (ANALYZE,
+ *   BUFFERS) of the summary's grouped statement as the API ran it.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { systemActor } from '../../src/auth/actor.js';
+import { systemAccess, type TenantRecord } from '../../src/auth/tenant-access.js';
+import { summarySourceOf, summaryStatement } from '../../src/modules/report/report.sql.js';
+import { settingsOf } from '../../src/modules/tenant/tenant.service.js';
+
+const entryCount = Number(process.env.BENCH_REPORT_ENTRIES ?? 100_000);
+const bigEntryCount = Number(process.env.BENCH_REPORT_BIG_ENTRIES ?? 1_000_000);
+
+interface ReportBench {
+  databaseUrl: string;
+  url: string;
+  pid: number;
+  projectRoot: string;
+}
+
+function rssKb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+}
+
+const day = (daysAgo: number): string => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+const format = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+
+async function seedTenant({ databaseUrl, projectRoot }: ReportBench, users: number, entries: number) {
+  const started = performance.now();
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['dist/cli/main.js', 'seed', '--tenants', '1', '--users', String(users), '--entries', String(entries)],
+    { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const tenant = /^ {2}seed-\S+ {2}(\S+) {2}(svc_\S+)$/m.exec(stdout);
+  if (!tenant) throw new Error(`tally seed printed no tenant:\n${stdout}`);
+  return { tenantId: tenant[1] as string, key: tenant[2] as string, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Median and p99 of `path`, one request after another, after a warm-up. */
+async function latency(url: string, path: string, key: string): Promise<{ p50: number; p99: number; count: number }> {
+  const headers = { authorization: `Bearer ${key}` };
+  const once = async () => {
+    const started = performance.now();
+    const response = await fetch(`${url}${path}`, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    return performance.now() - started;
+  };
+  for (let warm = 0; warm < 3; warm += 1) await once();
+  const times: number[] = [];
+  const until = performance.now() + 3000;
+  while (performance.now() < until || times.length < 20) times.push(await once());
+  times.sort((a, b) => a - b);
+  const at = (fraction: number) => times[Math.min(times.length - 1, Math.floor(times.length * fraction))] as number;
+  return { p50: at(0.5), p99: at(0.99), count: times.length };
+}
+
+/** Streams a file export to nowhere, counting lines, and the API process's RSS growth meanwhile. */
+async function exportFile({ url, pid }: ReportBench, path: string, key: string) {
+  const before = rssKb(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssKb(pid));
+  }, 20);
+  const started = performance.now();
+  const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  if (response.status !== 200 || !response.body) throw new Error(`${path}: ${response.status}`);
+  let bytes = 0;
+  let lines = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    for (const byte of value) if (byte === 10) lines += 1;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { seconds, bytes, lines, rssGrowthMb: (peak - before) / 1024 };
+}
+
+async function summaries(bench: ReportBench, tenantId: string, key: string, label: string): Promise<void> {
+  const period = `from=${day(364)}&to=${day(0)}`;
+  for (const [name, query] of [
+    ['project x week', 'groupBy=project&subGroupBy=week'],
+    ['user', 'groupBy=user'],
+    ['tag', 'groupBy=tag'],
+  ] as const) {
+    const { p50, p99, count } = await latency(bench.url, `/tenants/${tenantId}/reports/summary?${period}&${query}`, key);
+    process.stdout.write(
+      `  ${`${label}: one-year summary by ${name}`.padEnd(52)} ${format(p50).padStart(7)} ${format(p99).padStart(7)}  (${count} requests)\n`,
+    );
+  }
+}
+
+export async function measureReports(bench: ReportBench): Promise<void> {
+  const database = new pg.Client({ connectionString: bench.databaseUrl });
+  await database.connect();
+  try {
+    const small = await seedTenant(bench, 50, entryCount);
+    process.stdout.write(`\nreports: tally seed of ${entryCount} entries in ${format(small.seconds)} s; one client at a time (median, p99, ms):\n`);
+    await summaries(bench, small.tenantId, small.key, `${entryCount / 1000}k`);
+
+    const [{ finished }] = (
+      await database.query(`SELECT count(*)::int AS finished FROM entries WHERE "tenantId" = $1 AND "endedAt" IS NOT NULL`, [small.tenantId])
+    ).rows as [{ finished: number }];
+    const everything = `from=${day(3 * 365)}&to=${day(0)}`;
+    for (const type of ['csv', 'xlsx'] as const) {
+      const result = await exportFile(bench, `/tenants/${small.tenantId}/reports/detailed?${everything}&format=${type}`, small.key);
+      const rows = type === 'csv' ? result.lines - 1 : finished;
+      if (type === 'csv' && rows !== finished) throw new Error(`the CSV has ${rows} rows, the tenant ${finished} finished entries`);
+      process.stdout.write(
+        `  detailed ${type.toUpperCase()} export: ${rows} rows in ${format(result.seconds, 2)} s = ${format(rows / result.seconds, 0)} rows/s, ` +
+          `${format(result.bytes / 1024 / 1024)} MB, API RSS +${format(result.rssGrowthMb)} MB\n`,
+      );
+    }
+
+    const big = await seedTenant(bench, 200, bigEntryCount);
+    process.stdout.write(`  tally seed of ${bigEntryCount} entries in one tenant: ${format(big.seconds)} s\n`);
+    await database.query('ANALYZE');
+    const { rows: dayTotals } = await database.query(`SELECT count(*)::int AS n FROM entry_day_totals WHERE "tenantId" = $1`, [big.tenantId]);
+    process.stdout.write(`  its entry_day_totals rows: ${dayTotals[0]?.n}\n`);
+    await summaries(bench, big.tenantId, big.key, `${bigEntryCount / 1_000_000}M`);
+
+    // The plan of the grouped statement behind the 1M project x week summary, built as the API builds it.
+    const [tenant] = (await database.query(`SELECT id, name, slug, status, settings FROM tenants WHERE id = $1`, [big.tenantId])).rows as [TenantRecord];
+    const access = systemAccess(tenant, systemActor('bench'));
+    const range = {
+      from: day(364),
+      to: day(0),
+      timezone: settingsOf({ settings: tenant.settings as never }).timezone,
+      fromInstant: new Date(0),
+      toInstant: new Date(0),
+      settings: settingsOf({ settings: tenant.settings as never }),
+    };
+    const source = summarySourceOf(access, range, ['project', 'week'], {});
+    const { text, values } = summaryStatement(access, source, range, {}, ['project', 'week']);
+    const plan = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
+    process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (project x week, 1M, from ${source.table}):\n`);
+    process.stdout.write(`${plan.rows.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
+  } finally {
+    await database.end();
+  }
+}
