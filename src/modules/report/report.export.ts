@@ -96,15 +96,31 @@ async function caughtUp(out: PassThrough): Promise<void> {
   if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
 }
 
+const csvChunkRows = 200;
+
 function csvOf<Row>(table: Table<Row>): Readable {
   return Readable.from(
     (async function* () {
       yield stringify([table.columns.map((column) => column.header)]);
       for await (const batch of table.batches) {
-        yield stringify(batch.map((row) => table.columns.map((column) => column.value(row))));
+        // Chunks of some 20 kB: short-lived strings the young generation collects, not large objects that pile up until a full GC.
+        for (let start = 0; start < batch.length; start += csvChunkRows) {
+          yield stringify(batch.slice(start, start + csvChunkRows).map((row) => table.columns.map((column) => column.value(row))));
+        }
       }
     })(),
   );
+}
+
+/**
+ * Bytes exceljs holds between a worksheet and its zip entry. Its StreamBuf
+ * (exceljs/lib/utils/stream-buf.js) writes on to the zip without waiting, so
+ * a slow client would have the whole sheet buffered: the writer waits on this
+ * instead. Reads the internals of exceljs 4.4.0 (the version package.json pins).
+ */
+function heldByWorksheet(sheet: ExcelJS.Worksheet): number {
+  const stream = (sheet as unknown as { stream?: { pipes?: { _writableState?: { length?: number } }[] } }).stream;
+  return stream?.pipes?.reduce((sum, pipe) => sum + (pipe._writableState?.length ?? 0), 0) ?? 0;
 }
 
 function xlsxOf<Row>(table: Table<Row>): Readable {
@@ -120,6 +136,11 @@ function xlsxOf<Row>(table: Table<Row>): Readable {
     header.commit();
     for await (const batch of table.batches) {
       for (const row of batch) sheet.addRow(table.columns.map((column) => column.value(row))).commit();
+      // Until the zip has taken the batch in (its compressor is behind when the client is).
+      while (!out.destroyed && heldByWorksheet(sheet) > 1024 * 1024) {
+        if (out.writableNeedDrain) await caughtUp(out);
+        else await new Promise((resolve) => setTimeout(resolve, 1));
+      }
       if (out.destroyed) return;
       await caughtUp(out);
     }
