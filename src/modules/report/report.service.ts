@@ -197,10 +197,14 @@ function rolledUp<Row extends TotalsRow & { key0: string | null; label0: string 
   return [...byGroup.values()].map((group) => ({ key0: group[0]?.key0 ?? null, label0: group[0]?.label0 ?? null, ...sumOf(group) }));
 }
 
+/** Built once: a collator per comparison (what localeCompare does) costs microseconds each. */
+const names = new Intl.Collator();
+
 /** Time groups in time order; the others by time spent, most first, then by name. */
 function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup[] {
-  if (isTimeDimension(dimension)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)));
-  return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || a.label.localeCompare(b.label));
+  // Time keys are ISO dates: their text order is time order (and far cheaper than a locale's).
+  if (isTimeDimension(dimension)) return groups.sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
+  return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || names.compare(a.label, b.label));
 }
 
 /** With `fillGaps`, every period of the range, the empty ones with zero totals. */

@@ -160,9 +160,11 @@ function dimensionSql(dimension: ReportDimension, source: SummarySource, local: 
     case 'day':
       return { key: `(${local()})::date`, label: () => ({ label: 'NULL::text' }) };
     case 'week': {
-      // The week's first day: Monday (ISO), or shifted to Sunday or Saturday.
-      const shift = { monday: 0, sunday: 1, saturday: 2 }[weekStart];
-      return { key: `(date_trunc('week', ${local()} + interval '${shift} days') - interval '${shift} days')::date`, label: () => ({ label: 'NULL::text' }) };
+      // The week's first day: the day minus its distance from a known first day (a Monday, Sunday or Saturday),
+      // in whole days: date arithmetic, cheaper per row than date_trunc over timestamps.
+      const anchor = { monday: '2000-01-03', sunday: '2000-01-02', saturday: '2000-01-01' }[weekStart];
+      const date = `(${local()})::date`;
+      return { key: `${date} - (((${date} - date '${anchor}') % 7 + 7) % 7)`, label: () => ({ label: 'NULL::text' }) };
     }
     case 'month':
       return { key: `date_trunc('month', ${local()})::date`, label: () => ({ label: 'NULL::text' }) };
