@@ -356,7 +356,9 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           LEFT JOIN tasks t ON t.id = e."taskId"
          WHERE ${where}
          ORDER BY e."startedAt" DESC, e.id DESC`;
-      for await (const rows of sql.cursor<ExportRow>(text, parameters.values, 2000)) {
+      // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and 2,000-row batches piled
+      // up there (the API grew by 60-90 MB during an export instead of 30; measured with the bench's CSV export).
+      for await (const rows of sql.cursor<ExportRow>(text, parameters.values, 500)) {
         yield seesRates ? rows : rows.map((row) => ({ ...row, hourlyRate: null, billableAmount: null, costRate: null, costAmount: null }));
       }
     },
