@@ -55,6 +55,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** Longest pause in a request body that is still arriving. */
   bodyIdleTimeoutMs: number;
+  /** Days the change feed keeps events (older ones, once processed, are pruned daily). */
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -163,6 +165,14 @@ const environmentSchema = z.object({
   REQUEST_TIMEOUT_MS: milliseconds,
   HEADERS_TIMEOUT_MS: milliseconds,
   BODY_IDLE_TIMEOUT_MS: milliseconds,
+  EVENT_RETENTION_DAYS: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a whole number of days')
+      .transform(Number)
+      .pipe(z.number().min(1, 'must be at least 1 day'))
+      .optional(),
+  ),
 });
 
 type Environment = Record<string, string | undefined>;
@@ -241,5 +251,6 @@ export function loadConfig(environment: Environment = process.env): Config {
     requestTimeoutMs,
     headersTimeoutMs,
     bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS ?? 10_000,
+    eventRetentionDays: env.EVENT_RETENTION_DAYS ?? 400,
   };
 }

@@ -351,6 +351,31 @@ describe('the plan of every tenant list', () => {
     }
   });
 
+  it("reads the change feed and an entry's history by the tenant's index, past other tenants' newer events", async () => {
+    const fill = (tenantId: string, count: number, age: string) =>
+      database.query(
+        `INSERT INTO events (id, "tenantId", type, "actorType", "subjectId", data, "createdAt")
+         SELECT uuidv7()::text, $1, 'entry.updated', 'system', 'history-' || $1, '{}', now() - $3::interval FROM generate_series(1, $2::int)`,
+        [tenantId, count, age],
+      );
+    await fill(own.id, ownRows, '1 day');
+    await fill(other.id, otherRows, '0 seconds');
+    await database.query('ANALYZE events');
+    const readThrough = async (path: string, query: Record<string, string | number>) => {
+      statements.length = 0;
+      const response = await own.api.get(path, { query });
+      expect(response.status, response.text).toBe(200);
+      expect((response.body as unknown as unknown[]).length).toBe(50);
+      const read = statements.filter((statement) => statement.sql.includes('FROM events e'));
+      expect(read).toHaveLength(1);
+      return tenantScanProblems(await explain(read[0] as Statement), 'events');
+    };
+    const firstPage = await own.api.get<{ id: string }[]>(`/tenants/${own.id}/events`, { query: { limit: 1000 } });
+    const cursor = firstPage.body.at(500)?.id ?? '';
+    expect(await readThrough(`/tenants/${own.id}/events`, { limit: 50, after: cursor })).toEqual([]);
+    expect(await readThrough(`/tenants/${own.id}/entries/history-${own.id}/history`, { limit: 50, offset: 100 })).toEqual([]);
+  });
+
   it('reads a Relay connection the same way', async () => {
     statements.length = 0;
     const response = await own.api.graphql('query ($t: ID!) { notesConnection(tenantId: $t, first: 20) { edges { node { id } } } }', { t: own.id });

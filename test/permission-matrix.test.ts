@@ -208,6 +208,8 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
     },
     createsForOthers: true,
   },
+  // An entry's history: of the caller's own entry, or someone else's.
+  EntryHistory: { values: async (_action, owner) => ({ entryId: await entryOf(owner?.tenantUserId ?? other.id, 'draft') }) },
   Invoice: {
     // Running OCR again needs a file whose first run has finished.
     values: async (action, owner) => ({
@@ -379,6 +381,13 @@ const handWritten: Record<string, Walk[]> = {
             t: t(),
           })
         ).body,
+    },
+  ],
+  // The whole tenant's feed (a page from the start).
+  eventControllerFindAll: [
+    {
+      rest: async ({ api }) => (await api.get(`/tenants/${t()}/events`, { query: { limit: 5 } })).status,
+      graphql: async ({ api }) => (await api.graphql('query ($t: ID!) { events(tenantId: $t, first: 5) { edges { cursor } } }', { t: t() })).body,
     },
   ],
   reportControllerDetailed: [

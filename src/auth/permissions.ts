@@ -37,6 +37,12 @@ export const statements = {
   Rate: ['read'],
   // Reports over entries: what of them a caller reads is the Entry scope's (members: their own).
   Report: ['read'],
+  // Moving in: imports of other trackers' files.
+  Import: crud,
+  // The change feed and audit trail: every event of the tenant.
+  Event: ['read'],
+  // One entry's events (GET entries/{entryId}/history): its owner reads them too.
+  EntryHistory: ['read'],
 } as const;
 
 export type Subject = keyof typeof statements;
@@ -116,6 +122,8 @@ export const ownership = {
   Task: { field: 'assigneeId', refusal: () => 'You may change only tasks assigned to you' },
   // A member's own membership: they see their own rates.
   TenantUser: { field: 'id', refusal: ({ verb }) => `You may ${verb} only your own membership` },
+  // The history of an entry is its owner's (the entry's tenantUserId).
+  EntryHistory: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} the history of your own entries only` },
 } as const satisfies { [S in Subject]?: Ownership };
 
 export type OwnedSubject = keyof typeof ownership;
@@ -144,6 +152,9 @@ const adminGrants: RoleGrants = {
   ProjectMember: ['manage'],
   Rate: ['read'],
   Report: ['read'],
+  Import: ['manage'],
+  Event: ['read'],
+  EntryHistory: ['read'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -166,6 +177,8 @@ const matrix: Record<Role, RoleGrants> = {
     ProjectMember: ['manage'],
     Rate: ['read'],
     Report: ['read'],
+    // Their own entries' history; the feed of the whole tenant is for owners and admins (CONTRACT.md section 3).
+    EntryHistory: ['read:own'],
   },
   member: {
     Tenant: ['read'],
@@ -188,6 +201,7 @@ const matrix: Record<Role, RoleGrants> = {
     Rate: ['read if membersSeeRates'],
     // Their own entries only: the report reads entries through the Entry scope.
     Report: ['read'],
+    EntryHistory: ['read:own'],
   },
 };
 

@@ -5,6 +5,7 @@
  * written to schema/openapi.json by `npm run codegen`.
  */
 import {
+  GraphQLList,
   GraphQLNonNull,
   isEnumType,
   isListType,
@@ -291,7 +292,8 @@ function nativeResponseOf(status: string, response: NativeResponse, responses: R
   } else if (response.graphqlType !== undefined) {
     const type = restSchema.getType(response.graphqlType);
     if (!type || !isObjectType(type)) throw new Error(`a native route answers with ${response.graphqlType}, which is not an object type`);
-    content = { 'application/json': { schema: responses.of(new GraphQLNonNull(type)) } };
+    const one = new GraphQLNonNull(type);
+    content = { 'application/json': { schema: responses.of(response.list ? new GraphQLNonNull(new GraphQLList(one)) : one) } };
   } else if (response.schema || response.contentType) {
     // JSON, files, or either (a report: JSON by default, a file for `format=csv|xlsx|pdf`).
     const types = typeof response.contentType === 'string' ? [response.contentType] : (response.contentType ?? []);

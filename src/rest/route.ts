@@ -72,6 +72,8 @@ export interface NativeResponse {
   schema?: JsonSchemaObject;
   /** ...or by a GraphQL object type of the REST schema (`Invoice`), as GraphQL-backed rows are. */
   graphqlType?: string;
+  /** A JSON array of `graphqlType` (a feed), not one of them. */
+  list?: boolean;
   /** Another body type (a download): its media type, or the ones it may be. */
   contentType?: string | readonly string[];
 }

@@ -2,24 +2,107 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import { envelopeOf, type EventEnvelope } from '../../events/envelope.js';
 import { eventTypes } from '../../events/outbox.js';
-import { args, fields } from '../../lib/dto.js';
+import type { ActorType } from '../../generated/prisma/enums.js';
+import { args, fields, pagination } from '../../lib/dto.js';
+import { enums } from '../../lib/enums.js';
+import { notFound, validationFailed } from '../../lib/errors.js';
 import type { ServiceDependencies } from '../module.js';
 
+const tenantId = fields.id('Tenant id');
+const eventTypeList = z.array(z.string().pipe(z.enum(eventTypes, { error: `must be an event type (${eventTypes.join(', ')})` }))).max(eventTypes.length);
+
 export const TenantEventsArgs = args({
-  tenantId: fields.id('Tenant id'),
-  types: z
-    .array(z.string().pipe(z.enum(eventTypes, { error: `must be an event type (${eventTypes.join(', ')})` })))
-    .max(eventTypes.length)
-    .optional()
-    .describe('Only these event types (default: all)'),
+  tenantId,
+  types: eventTypeList.optional().describe('Only these event types (default: all)'),
 });
 
-/** The tenant's events as they commit, for admins: the envelopes webhooks carry, over a socket. */
-export function createEventService({ db, live }: Pick<ServiceDependencies, 'db' | 'live'>) {
+/** What the change feed may be narrowed to, over REST (query parameters) and GraphQL (arguments) alike. */
+const feedFilters = {
+  types: eventTypeList.optional().describe('Only these event types, comma-separated (default: all)'),
+  subjectId: fields.id('Only events about this resource (an entry id, a project id...)').optional(),
+  actorType: enums.ActorType.schema('Only events caused by this kind of actor').optional(),
+  actorId: fields.id('Only events caused by this actor: a user id or an API key id').optional(),
+  from: fields.dateTime('Only events committed at or after this time').optional(),
+  to: fields.dateTime('Only events committed before this time').optional(),
+};
+
+export const EventFeedParameters = z.strictObject({
+  tenantId,
+  after: fields.id('The id of the last event already read: the feed goes on after it (leave out to start from the oldest)').optional(),
+  ...feedFilters,
+  limit: z.number().int().min(1).max(1000).default(100).describe('Events per page, 1 to 1000'),
+});
+export const EventsConnectionArgs = args({ tenantId, ...feedFilters });
+
+export const EntryHistoryArgs = args({ tenantId, id: fields.id('Entry id'), ...pagination });
+
+type FeedFilters = z.output<z.ZodObject<typeof feedFilters>>;
+
+/** An event as the feed and the history show it: the webhook envelope, plus what it is about. */
+export interface FeedEvent extends EventEnvelope {
+  /** The resource the event is about (the entry of `entry.deleted`). */
+  subjectId: string | null;
+}
+
+interface EventRow extends Record<string, unknown> {
+  id: string;
+  type: string;
+  tenantId: string | null;
+  actorType: ActorType;
+  actorId: string | null;
+  subjectId: string | null;
+  data: unknown;
+  createdAt: Date;
+}
+
+const feedEventOf = (row: EventRow): FeedEvent => ({ ...envelopeOf(row), subjectId: row.subjectId });
+
+const eventColumns = `e.id, e.type, e."tenantId", e."actorType", e."actorId", e."subjectId", e.data, e."createdAt"`;
+
+/** The tenant's events as they commit (live), as a feed to sync from, and as one entry's history. */
+export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 'db' | 'sql' | 'live'>) {
+  /**
+   * One page of the feed: the tenant's events after `after`, in the order of
+   * their transactions (txid, then id), and only those of transactions older
+   * than every one still running. An event's id is taken when it is written,
+   * not when it commits: ordered by id alone, a reader could move past an
+   * event that was still being written and never see it. Events of
+   * transactions that have all ended can no longer be joined by earlier ones.
+   */
+  async function feedPage(access: TenantAccess, filters: FeedFilters & { after?: string | undefined }, limit: number): Promise<FeedEvent[]> {
+    const values: unknown[] = [];
+    const bind = (value: unknown): string => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    const conditions = [`e."tenantId" = ${bind(access.tenantId)}`, 'e.txid < pg_snapshot_xmin(pg_current_snapshot())'];
+    if (filters.after !== undefined) {
+      // An id of another tenant, an unknown one and a pruned one are refused alike: the answer says nothing of other tenants.
+      const [cursor] = await sql.query<{ txid: string }>('SELECT txid::text FROM events WHERE id = $1 AND "tenantId" = $2', [filters.after, access.tenantId]);
+      if (!cursor) {
+        throw validationFailed([
+          { path: 'after', message: "is not an event of this tenant's feed (events are kept EVENT_RETENTION_DAYS days; start again without `after`)" },
+        ]);
+      }
+      conditions.push(`(e.txid, e.id) > (${bind(cursor.txid)}::xid8, ${bind(filters.after)})`);
+    }
+    if (filters.types && filters.types.length > 0) conditions.push(`e.type = ANY(${bind(filters.types)}::text[])`);
+    if (filters.subjectId !== undefined) conditions.push(`e."subjectId" = ${bind(filters.subjectId)}`);
+    if (filters.actorType !== undefined) conditions.push(`e."actorType" = ${bind(filters.actorType)}::"ActorType"`);
+    if (filters.actorId !== undefined) conditions.push(`e."actorId" = ${bind(filters.actorId)}`);
+    if (filters.from !== undefined) conditions.push(`e."createdAt" >= ${bind(filters.from)}`);
+    if (filters.to !== undefined) conditions.push(`e."createdAt" < ${bind(filters.to)}`);
+    const rows = await sql.query<EventRow>(
+      `SELECT ${eventColumns} FROM events e WHERE ${conditions.join(' AND ')} ORDER BY e.txid, e.id LIMIT ${bind(limit)}`,
+      values,
+    );
+    return rows.map(feedEventOf);
+  }
+
   return {
     /** The tenant's events from now on, optionally of some types only, from any process. */
     async live(access: TenantAccess, input: z.output<typeof TenantEventsArgs>): Promise<AsyncIterable<EventEnvelope>> {
-      access.assert('read', 'Webhook');
+      access.assert('read', 'Event');
       const wanted = input.types && input.types.length > 0 ? new Set<string>(input.types) : undefined;
       const feed = await live.eventsOf(access.tenantId);
       async function* envelopes(): AsyncGenerator<EventEnvelope> {
@@ -34,6 +117,42 @@ export function createEventService({ db, live }: Pick<ServiceDependencies, 'db' 
         }
       }
       return envelopes();
+    },
+
+    /** The change feed: committed events, oldest first, after the cursor `after` (owners, admins, API keys). */
+    async feed(access: TenantAccess, { tenantId: _tenant, limit, ...filters }: z.output<typeof EventFeedParameters>): Promise<FeedEvent[]> {
+      access.assert('read', 'Event');
+      return feedPage(access, filters, limit);
+    },
+
+    /** A page of the feed and whether more follow (GraphQL's connection). */
+    async feedConnection(
+      access: TenantAccess,
+      { tenantId: _tenant, ...filters }: z.output<typeof EventsConnectionArgs>,
+      page: { after: string | undefined; first: number },
+    ): Promise<{ events: FeedEvent[]; hasMore: boolean }> {
+      access.assert('read', 'Event');
+      const events = await feedPage(access, { ...filters, after: page.after }, page.first + 1);
+      return { events: events.slice(0, page.first), hasMore: events.length > page.first };
+    },
+
+    /** What happened to one entry, oldest first, and by whom. */
+    async entryHistory(access: TenantAccess, { id: entryId, limit, offset }: z.output<typeof EntryHistoryArgs>): Promise<FeedEvent[]> {
+      // Owners and admins read any entry's history, a deleted entry's too; everyone else that of their own entries.
+      if (!access.canAny('read', 'EntryHistory')) {
+        const entry = await db.entry.findFirst({ where: { id: entryId, ...access.scope('read', 'Entry') }, select: { tenantUserId: true } });
+        if (!entry || !access.owns('EntryHistory', entry)) throw notFound('Entry', entryId);
+      }
+      const rows = await sql.query<EventRow>(
+        `SELECT ${eventColumns} FROM events e WHERE e."tenantId" = $1 AND e."subjectId" = $2
+           ORDER BY e."createdAt", e.id LIMIT $3 OFFSET $4`,
+        [access.tenantId, entryId, limit, offset],
+      );
+      if (rows.length === 0 && offset === 0) {
+        const exists = await db.entry.count({ where: { id: entryId, tenantId: access.tenantId } });
+        if (exists === 0) throw notFound('Entry', entryId);
+      }
+      return rows.map(feedEventOf);
     },
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * Retention of the outbox: events older than EVENT_RETENTION_DAYS are
+ * deleted once they are fully processed (fanned out by the dispatcher, and no
+ * webhook delivery of theirs still pending), in batches, so that one prune
+ * never holds long locks on a table every write appends to. Their deliveries
+ * and attempts go with them (ON DELETE CASCADE).
+ */
+import type { Logger } from '../../lib/logger.js';
+import type { WorkDependencies } from '../module.js';
+
+const batchSize = 5_000;
+const dayMs = 24 * 3600 * 1000;
+
+export function createEventWork({ sql, config }: Pick<WorkDependencies, 'sql' | 'config'>) {
+  return {
+    /** Deletes the events past retention; returns how many. */
+    async prune(log: Logger, now = new Date()): Promise<number> {
+      const before = new Date(now.getTime() - config.eventRetentionDays * dayMs);
+      let deleted = 0;
+      for (;;) {
+        const rows = await sql.query<{ id: string }>(
+          `DELETE FROM events WHERE id IN (
+             SELECT e.id FROM events e
+              WHERE e."createdAt" < $1 AND e."processedAt" IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d."eventId" = e.id AND d.status = 'pending')
+              ORDER BY e."createdAt" LIMIT $2
+           ) RETURNING id`,
+          [before, batchSize],
+        );
+        deleted += rows.length;
+        if (rows.length < batchSize) break;
+      }
+      log.info({ deleted, before: before.toISOString(), retentionDays: config.eventRetentionDays }, 'pruned old events');
+      return deleted;
+    },
+  };
+}
+
+export type EventWork = ReturnType<typeof createEventWork>;
