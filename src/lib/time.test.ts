@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, nextDate, startOfDay } from './time.js';
+import { localDate, nextDate, startOfDay, zonedInstant } from './time.js';
 
 describe('dates in a time zone', () => {
   it('start a day at local midnight, in winter and in summer', () => {
@@ -25,5 +25,20 @@ describe('dates in a time zone', () => {
     expect(nextDate('2026-02-28')).toBe('2026-03-01');
     expect(nextDate('2028-02-28')).toBe('2028-02-29');
     expect(nextDate('2026-12-31')).toBe('2027-01-01');
+  });
+
+  it('read a local wall-clock time as an instant, across the clock changes', () => {
+    const at = (date: string, hours: number, minutes: number, zone = 'Europe/Berlin') => zonedInstant(date, hours * 3600 + minutes * 60, zone).toISOString();
+    expect(at('2026-03-04', 23, 30)).toBe('2026-03-04T22:30:00.000Z');
+    expect(at('2026-07-04', 23, 30)).toBe('2026-07-04T21:30:00.000Z');
+    expect(at('2026-03-29', 1, 59)).toBe('2026-03-29T00:59:00.000Z');
+    // 02:30 does not exist on 29 March in Berlin: read with the winter offset, it is 03:30 summer time.
+    expect(at('2026-03-29', 2, 30)).toBe('2026-03-29T01:30:00.000Z');
+    expect(at('2026-03-29', 3, 0)).toBe('2026-03-29T01:00:00.000Z');
+    // 02:30 happens twice on 25 October: the first one (summer time).
+    expect(at('2026-10-25', 2, 30)).toBe('2026-10-25T00:30:00.000Z');
+    expect(at('2026-10-25', 3, 30)).toBe('2026-10-25T02:30:00.000Z');
+    expect(at('2026-07-15', 0, 0, 'America/New_York')).toBe(startOfDay('2026-07-15', 'America/New_York').toISOString());
+    expect(at('2026-01-15', 9, 15, 'Asia/Kolkata')).toBe('2026-01-15T03:45:00.000Z');
   });
 });

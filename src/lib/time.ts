@@ -68,6 +68,22 @@ export function startOfDay(date: string, timeZone: string): Date {
   return new Date(instant);
 }
 
+/**
+ * The instant a wall clock in `timeZone` shows `date` (`YYYY-MM-DD`) and
+ * `seconds` past its midnight (a file's local "2026-03-04 23:30"). A time
+ * the clocks skip (02:30 when they spring forward) is read with the offset
+ * before the change, so it lands just after it; a time they repeat (02:30
+ * when they fall back) is its first occurrence.
+ */
+export function zonedInstant(date: string, seconds: number, timeZone: string): Date {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const naive = Date.UTC(year, month - 1, day) + seconds * 1000;
+  // The offset an hour before is the one the clock showed before any change near this time.
+  const before = naive - offsetAt(new Date(naive - 3_600_000 - offsetAt(new Date(naive), timeZone)), timeZone);
+  const after = naive - offsetAt(new Date(before), timeZone);
+  return new Date(offsetAt(new Date(after), timeZone) === naive - after ? Math.min(before, after) : before);
+}
+
 /** The calendar day after `date`. */
 export function nextDate(date: string): string {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
