@@ -167,6 +167,14 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age],
     ],
   },
+  importControllerFindAll: {
+    table: 'imports',
+    fill: (tenantId, count, age) => [
+      `INSERT INTO imports (id, "tenantId", source, timezone, "fileName", "fileSize", "fileSha256", "actorType", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, 'toggl', 'UTC', 'filler-' || g || '.csv', 1, 'x', 'system', now() - $3::interval, now() FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
   webhookControllerFindAll: {
     table: 'webhook_subscriptions',
     fill: (tenantId, count, age) => [

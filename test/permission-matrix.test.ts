@@ -111,6 +111,18 @@ function uploadInvoice(api: ApiClient) {
   return api.request<{ id: string }>('POST', `/tenants/${t()}/invoices/upload`, form);
 }
 
+/** A header-only Kimai file: queued, then done with 0 rows. */
+function importFile(api: ApiClient) {
+  const form = new FormData();
+  form.append('source', 'kimai');
+  form.append(
+    'file',
+    new Blob(['Date,From,To,Duration,Name,User,E-mail,Customer,Project,Activity,Description,Billable,Tags\n'], { type: 'text/csv' }),
+    'walk.csv',
+  );
+  return api.request<{ id: string }>('POST', `/tenants/${t()}/imports`, form);
+}
+
 /** An uploaded invoice of `api`'s caller whose OCR has finished (noise fails at once), so it may run again. */
 async function uploadedInvoice(api: ApiClient): Promise<string> {
   const answer = await uploadInvoice(api);
@@ -229,6 +241,14 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
       ),
     }),
     bodies: { create: () => ({ name: 'Walk', host: '127.0.0.1', port: 9, username: 'u', password: 'p' }), update: () => ({ name: 'Walked' }) },
+  },
+  /** An import the tenant's key queued (a header-only file: it is done at once). */
+  Import: {
+    values: async () => {
+      const answer = await importFile(tenant.api);
+      if (answer.status !== 202) throw new Error(`could not start an import: ${answer.status} ${answer.text}`);
+      return { importId: answer.body.id };
+    },
   },
   Search: { query: { search: { q: 'walked' } } },
   Notification: {
@@ -365,6 +385,7 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
 /** Native rows: REST only, written by hand. */
 const handWritten: Record<string, Walk[]> = {
   invoiceControllerUpload: [{ own: true, rest: async ({ api }) => (await uploadInvoice(api)).status }],
+  importControllerCreate: [{ rest: async ({ api }) => (await importFile(api)).status }],
   invoiceControllerDownload: [false, true].map((own) => ({
     own,
     needsOwner: own,

@@ -52,6 +52,7 @@ export const eventTypes = [
   'user.removed',
   'sync.completed',
   'sync.failed',
+  'import.completed',
   'api_key.created',
   'api_key.revoked',
   'webhook.test',
@@ -86,5 +87,23 @@ export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
       subjectId: event.subjectId ?? null,
       data: toJsonValue(event.data),
     },
+  });
+}
+
+/** Writes many events in one statement inside the caller's transaction (an import's entries). */
+export async function recordEvents(tx: Tx, events: readonly EventInput[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.event.createMany({
+    data: events.map((event) => {
+      const actor = actorReference(event.actor);
+      return {
+        tenantId: event.tenantId,
+        type: event.type,
+        actorType: actor.type,
+        actorId: actor.id,
+        subjectId: event.subjectId ?? null,
+        data: toJsonValue(event.data),
+      };
+    }),
   });
 }

@@ -20,6 +20,7 @@ import { invoiceModule } from './invoice/index.js';
 import { syncModule } from './sync/index.js';
 import { searchModule } from './search/index.js';
 import { reportModule } from './report/index.js';
+import { importModule } from './import/index.js';
 import { notificationModule } from './notification/index.js';
 import { webhookModule } from './webhook/index.js';
 import { eventModule } from './event/index.js';
@@ -41,6 +42,7 @@ export const modules = [
   syncModule,
   searchModule,
   reportModule,
+  importModule,
   notificationModule,
   webhookModule,
   eventModule,

@@ -4,8 +4,39 @@
  * worker may already have changed). Each field is resolved from the record
  * as GraphQL resolves it when nested, scalars serialised.
  */
-import { getNamedType, GraphQLSchema, isLeafType, isObjectType, Kind, OperationTypeNode, type DocumentNode, type GraphQLObjectType } from 'graphql';
+import {
+  getNamedType,
+  GraphQLSchema,
+  isLeafType,
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  type DocumentNode,
+  type GraphQLObjectType,
+  type SelectionSetNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+
+/**
+ * Every field of `type`, and of the plain objects it holds (an import's
+ * `counts`), as a selection set. Relations are not in the REST schema, so
+ * what is left nests only values.
+ */
+function selectionOf(type: GraphQLObjectType, path: readonly string[] = []): SelectionSetNode {
+  if (path.length > 3) throw new Error(`${path.join('.')}: REST answers with resources nested at most three levels`);
+  return {
+    kind: Kind.SELECTION_SET,
+    selections: Object.values(type.getFields()).map((field) => {
+      const named = getNamedType(field.type);
+      if (!isLeafType(named) && !isObjectType(named)) throw new Error(`${type.name}.${field.name}: REST answers with scalars, enums and plain objects`);
+      return {
+        kind: Kind.FIELD,
+        name: { kind: Kind.NAME, value: field.name },
+        ...(isObjectType(named) ? { selectionSet: selectionOf(named, [...path, field.name]) } : {}),
+      };
+    }),
+  };
+}
 
 /**
  * A query of every field of `type`, compiled against a schema whose root is
@@ -13,22 +44,9 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * nested field of that type would be.
  */
 function recordQueryOf(type: GraphQLObjectType): CompiledQuery {
-  const fields = Object.values(type.getFields());
-  if (!fields.every((field) => isLeafType(getNamedType(field.type)))) {
-    throw new Error(`${type.name} has fields that are not scalars or enums; REST answers with flat resources`);
-  }
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
-    definitions: [
-      {
-        kind: Kind.OPERATION_DEFINITION,
-        operation: OperationTypeNode.QUERY,
-        selectionSet: {
-          kind: Kind.SELECTION_SET,
-          selections: fields.map((field) => ({ kind: Kind.FIELD, name: { kind: Kind.NAME, value: field.name } })),
-        },
-      },
-    ],
+    definitions: [{ kind: Kind.OPERATION_DEFINITION, operation: OperationTypeNode.QUERY, selectionSet: selectionOf(type, [type.name]) }],
   };
   const compiled = compileQuery(new GraphQLSchema({ query: type }), document, undefined, { disablingCapturingStackErrors: true });
   if (!isCompiledQuery(compiled)) throw new Error(`rendering ${type.name}: ${compiled.errors?.[0]?.message}`);

@@ -61,6 +61,8 @@ export function namedRecipients(event: OutboxEvent): string[] {
     case 'invoice.ocr_completed':
     case 'invoice.ocr_failed':
       return pick('uploadedById');
+    case 'import.completed':
+      return pick('createdById');
     default:
       return [];
   }
@@ -142,6 +144,18 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
         data: { ...subject, projectId: event.subjectId, threshold: String(data.threshold), metric, period: text(data.period) },
       };
     }
+    case 'import.completed': {
+      const counts = (key: string) => (typeof data[key] === 'number' ? data[key] : 0);
+      const what = data.dryRun === true ? 'The dry run of your import' : 'Your import';
+      return {
+        title: data.status === 'failed' ? `${what} failed` : `${what} has finished`,
+        body:
+          data.status === 'failed'
+            ? text(data.lastError)
+            : `${String(counts('imported'))} imported, ${String(counts('skipped'))} skipped, ${String(counts('failed'))} failed (${text(data.fileName) ?? 'file'})`,
+        data: { ...subject, importId: event.subjectId },
+      };
+    }
     case 'webhook.disabled':
       return {
         title: 'A webhook was disabled',
@@ -166,7 +180,15 @@ export function notificationsFor(event: OutboxEvent, audience: Audience): Notifi
   const recipients = new Map<string, Member>();
   for (const member of [...named, ...byRole]) {
     if (member.tenantId !== tenantId || member.status !== 'active' || excluded.has(member.id)) continue;
-    if (event.type !== 'project.budget_reached' && event.actorType === 'user' && member.userId !== null && member.userId === event.actorId) continue;
+    // Reaching a budget concerns everyone, and a finished import is news to the one who started it (the job finished it, not they).
+    if (
+      event.type !== 'project.budget_reached' &&
+      event.type !== 'import.completed' &&
+      event.actorType === 'user' &&
+      member.userId !== null &&
+      member.userId === event.actorId
+    )
+      continue;
     recipients.set(member.id, member);
   }
   return [...recipients.values()].map((member) => ({ tenantId, tenantUserId: member.id, eventId: event.id, type: event.type, ...words }));

@@ -1,0 +1,355 @@
+/**
+ * One batch of an import's rows, written in the caller's transaction: the
+ * people, clients, projects and tasks the rows name (matched by email or
+ * name, created when missing), then the entries, each with its row's
+ * fingerprint. A row imported before (by this import before a crash, by an
+ * earlier import, or earlier in this file) inserts nothing and is skipped.
+ *
+ * What a batch resolves is remembered for the next batches of the same run
+ * (`ImportReferences`); a batch whose transaction fails takes its run down
+ * with it, and the retry starts with empty memory.
+ */
+import { z } from 'zod';
+import type { Actor } from '../../auth/actor.js';
+import type { Tx } from '../../db/client.js';
+import { recordEvent, recordEvents } from '../../events/outbox.js';
+import { Prisma, type Entry, type EntryStatus } from '../../generated/prisma/client.js';
+import type { TenantSettings } from '../tenant/tenant.service.js';
+import { addMember } from '../user/user.service.js';
+import { amountOf, amountsOf, ratesFor, type CopiedRates } from '../entry/entry.rates.js';
+import type { ImportedEntry, ParsedRow } from './import.formats.js';
+
+/** What an import creates besides entries, counted on the import. */
+export interface CreatedCounts {
+  clients: number;
+  projects: number;
+  tasks: number;
+  members: number;
+}
+
+/** A row's outcome as the import counts it. */
+export interface RowProblem {
+  row: number;
+  message: string;
+}
+
+export interface BatchResult {
+  imported: number;
+  skipped: number;
+  failed: number;
+  problems: RowProblem[];
+  created: CreatedCounts;
+}
+
+export interface BatchContext {
+  tenantId: string;
+  actor: Actor;
+  /** The importer's membership: reviewer of approved imported entries (null for an API key). */
+  reviewerId: string | null;
+  entryStatus: EntryStatus;
+  settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'>;
+}
+
+/** Names already resolved to ids during this run. */
+export interface ImportReferences {
+  members: Map<string, string>;
+  clients: Map<string, string>;
+  projects: Map<string, { id: string; billable: boolean }>;
+  taskLists: Map<string, string>;
+  tasks: Map<string, string>;
+  rates: Map<string, CopiedRates>;
+}
+
+export const emptyReferences = (): ImportReferences => ({
+  members: new Map(),
+  clients: new Map(),
+  projects: new Map(),
+  taskLists: new Map(),
+  tasks: new Map(),
+  rates: new Map(),
+});
+
+/** The limits a hand-written entry has (CreateEntryDto): longer text is cut, tags beyond 20 dropped. */
+const entryLimits = { description: 5000, tags: 20, tag: 50, name: 200 } as const;
+const emailShape = z.email();
+/** The list an imported task goes into, one per project (and one for tasks without a project). */
+const importedTaskList = 'Imported';
+
+/** A person's placeholder address for files without emails (CONTRACT.md section 8): `<name-slug>@import.invalid`. */
+export function placeholderEmail(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `${slug || 'person'}@import.invalid`;
+}
+
+const personKey = (entry: ImportedEntry): string | null =>
+  entry.email !== null ? `email:${entry.email}` : entry.userName !== null ? `name:${entry.userName.toLowerCase()}` : null;
+const projectKey = (clientId: string | null, name: string): string => `${clientId ?? ''}\u0000${name}`;
+const taskKey = (projectId: string | null, title: string): string => `${projectId ?? ''}\u0000${title}`;
+const cut = (value: string, length: number): string => value.slice(0, length);
+
+export function createBatchWriter(tx: Tx, context: BatchContext, references: ImportReferences) {
+  const { tenantId, actor } = context;
+  const created: CreatedCounts = { clients: 0, projects: 0, tasks: 0, members: 0 };
+
+  /** People by email, else by name (Harvest); unknown ones are invited. A key that cannot be a member maps to an error. */
+  async function resolveMembers(entries: readonly ImportedEntry[]): Promise<Map<string, string | Error>> {
+    const result = new Map<string, string | Error>();
+    const wanted = new Map<string, ImportedEntry>();
+    for (const entry of entries) {
+      const key = personKey(entry);
+      if (key === null || result.has(key) || wanted.has(key)) continue;
+      const known = references.members.get(key);
+      if (known !== undefined) result.set(key, known);
+      else wanted.set(key, entry);
+    }
+    if (wanted.size === 0) return result;
+    const emails = new Map<string, string>();
+    const names = new Map<string, string>();
+    for (const [key, entry] of wanted) {
+      if (entry.email !== null) {
+        if (!emailShape.safeParse(entry.email).success) result.set(key, new Error(`"${entry.email}" is not an email address`));
+        else emails.set(entry.email, key);
+      } else if (entry.userName !== null) {
+        names.set(entry.userName.toLowerCase(), key);
+        emails.set(placeholderEmail(entry.userName), key);
+      }
+    }
+    const found = await tx.tenantUser.findMany({
+      where: {
+        tenantId,
+        OR: [
+          { email: { in: [...emails.keys()] } },
+          ...(names.size > 0 ? [{ name: { in: [...wanted.values()].flatMap((entry) => entry.userName ?? []), mode: 'insensitive' as const } }] : []),
+        ],
+      },
+      select: { id: true, email: true, name: true, status: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    // A name matches an active member before an invited or deactivated one; the oldest first.
+    const byStatus = { active: 0, invited: 1, deactivated: 2 } as const;
+    for (const member of [...found].sort((a, b) => byStatus[a.status] - byStatus[b.status])) {
+      const keys = [emails.get(member.email), member.name ? names.get(member.name.toLowerCase()) : undefined];
+      for (const key of keys) if (key !== undefined && !result.has(key)) result.set(key, member.id);
+    }
+    for (const [key, entry] of wanted) {
+      if (result.has(key)) continue;
+      const email = entry.email ?? placeholderEmail(entry.userName as string);
+      const member = await addMember(tx, {
+        tenantId,
+        actor,
+        email,
+        role: 'member',
+        ...(entry.userName ? { name: cut(entry.userName, entryLimits.name) } : {}),
+      });
+      created.members += 1;
+      result.set(key, member.id);
+    }
+    for (const [key, value] of result) if (typeof value === 'string') references.members.set(key, value);
+    return result;
+  }
+
+  async function resolveClients(names: ReadonlySet<string>): Promise<void> {
+    const missing = [...names].filter((name) => !references.clients.has(name));
+    if (missing.length === 0) return;
+    for (const client of await tx.client.findMany({ where: { tenantId, name: { in: missing } }, select: { id: true, name: true } })) {
+      references.clients.set(client.name, client.id);
+    }
+    for (const name of missing) {
+      if (references.clients.has(name)) continue;
+      const client = await tx.client.create({ data: { tenantId, name, currency: context.settings.currency } });
+      await recordEvent(tx, { tenantId, type: 'client.created', actor, subjectId: client.id, data: client });
+      created.clients += 1;
+      references.clients.set(name, client.id);
+    }
+  }
+
+  /** Projects by name and client: a file's project without a client matches one of that name with or without a client. */
+  async function resolveProjects(wanted: ReadonlyMap<string, { name: string; clientId: string | null }>): Promise<void> {
+    const missing = [...wanted].filter(([key]) => !references.projects.has(key));
+    if (missing.length === 0) return;
+    const candidates = await tx.project.findMany({
+      where: { tenantId, name: { in: [...new Set(missing.map(([, project]) => project.name))] } },
+      select: { id: true, name: true, clientId: true, billable: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    for (const [key, { name, clientId }] of missing) {
+      const named = candidates.filter((project) => project.name === name);
+      const match = named.find((project) => project.clientId === clientId) ?? (clientId === null ? named[0] : undefined);
+      if (match) {
+        references.projects.set(key, { id: match.id, billable: match.billable });
+        continue;
+      }
+      const project = await tx.project.create({ data: { tenantId, name, clientId } });
+      await recordEvent(tx, { tenantId, type: 'project.created', actor, subjectId: project.id, data: project });
+      created.projects += 1;
+      references.projects.set(key, { id: project.id, billable: project.billable });
+    }
+  }
+
+  /** The project's list of imported tasks, created on first use. */
+  async function importList(projectId: string | null): Promise<string> {
+    const key = projectId ?? '';
+    const known = references.taskLists.get(key);
+    if (known !== undefined) return known;
+    const existing = await tx.taskList.findFirst({
+      where: { tenantId, projectId, name: importedTaskList },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    const list =
+      existing ?? (await tx.taskList.create({ data: { tenantId, projectId, name: importedTaskList, description: 'Tasks named by imported entries' } }));
+    if (!existing) await recordEvent(tx, { tenantId, type: 'task_list.created', actor, subjectId: list.id, data: list });
+    references.taskLists.set(key, list.id);
+    return list.id;
+  }
+
+  /** Tasks by title within their project's lists (any list of the project), created in its "Imported" list when missing. */
+  async function resolveTasks(wanted: ReadonlyMap<string, { title: string; projectId: string | null }>): Promise<void> {
+    const missing = [...wanted].filter(([key]) => !references.tasks.has(key));
+    if (missing.length === 0) return;
+    const candidates = await tx.task.findMany({
+      where: { tenantId, title: { in: [...new Set(missing.map(([, task]) => task.title))] } },
+      select: { id: true, title: true, taskList: { select: { projectId: true } } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    for (const [key, { title, projectId }] of missing) {
+      const match = candidates.find((task) => task.title === title && task.taskList.projectId === projectId);
+      if (match) {
+        references.tasks.set(key, match.id);
+        continue;
+      }
+      const task = await tx.task.create({ data: { tenantId, taskListId: await importList(projectId), title } });
+      await recordEvent(tx, { tenantId, type: 'task.created', actor, subjectId: task.id, data: task });
+      created.tasks += 1;
+      references.tasks.set(key, task.id);
+    }
+  }
+
+  async function ratesOf(tenantUserId: string, projectId: string | null): Promise<CopiedRates> {
+    const key = `${tenantUserId}\u0000${projectId ?? ''}`;
+    let rates = references.rates.get(key);
+    if (!rates) {
+      rates = await ratesFor(tx, { tenantId, tenantUserId, projectId }, context.settings);
+      references.rates.set(key, rates);
+    }
+    return rates;
+  }
+
+  /**
+   * The file's rates where it has them, else the money model's. A file with
+   * an amount but no rate (Toggl) keeps its amount, and the rate is what
+   * that amount makes per hour.
+   */
+  function moneyOf(entry: ImportedEntry, billable: boolean, model: CopiedRates) {
+    const fileRate = entry.billableRate === null ? null : new Prisma.Decimal(entry.billableRate);
+    const fileAmount = entry.billableAmount === null ? null : new Prisma.Decimal(entry.billableAmount);
+    const impliedRate =
+      fileRate === null && fileAmount !== null && entry.durationMinutes > 0
+        ? fileAmount.mul(60).div(entry.durationMinutes).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP)
+        : null;
+    const hourlyRate = fileRate ?? impliedRate ?? model.hourlyRate;
+    const costRate = entry.costRate === null ? model.costRate : new Prisma.Decimal(entry.costRate);
+    const derived = amountsOf({ durationMinutes: entry.durationMinutes, billable, hourlyRate, costRate });
+    const billableAmount = !billable ? new Prisma.Decimal(0) : (fileAmount ?? (hourlyRate === null ? null : amountOf(entry.durationMinutes, hourlyRate)));
+    return { hourlyRate, costRate, currency: model.currency, billableAmount, costAmount: derived.costAmount };
+  }
+
+  return {
+    created,
+
+    /** Writes `rows` (one batch, in file order); returns how each row ended. */
+    async write(rows: readonly ParsedRow[]): Promise<BatchResult> {
+      const result: BatchResult = { imported: 0, skipped: 0, failed: 0, problems: [], created };
+      const candidates: { row: number; entry: ImportedEntry }[] = [];
+      const firstOf = new Map<string, number>();
+      for (const parsed of rows) {
+        if (parsed.outcome === 'failed') {
+          result.failed += 1;
+          result.problems.push({ row: parsed.row, message: parsed.message });
+        } else if (parsed.outcome === 'skipped') {
+          result.skipped += 1;
+        } else if (firstOf.has(parsed.entry.fingerprint)) {
+          result.skipped += 1;
+        } else {
+          firstOf.set(parsed.entry.fingerprint, parsed.row);
+          candidates.push({ row: parsed.row, entry: parsed.entry });
+        }
+      }
+      if (candidates.length === 0) return result;
+
+      const members = await resolveMembers(candidates.map(({ entry }) => entry));
+      const usable = candidates.filter(({ row, entry }) => {
+        const member = members.get(personKey(entry) ?? '');
+        if (typeof member === 'string') return true;
+        result.failed += 1;
+        result.problems.push({ row, message: member?.message ?? 'names no person: it needs an email or a name' });
+        return false;
+      });
+      await resolveClients(new Set(usable.flatMap(({ entry }) => (entry.client ? [cut(entry.client, entryLimits.name)] : []))));
+      const projectOf = (entry: ImportedEntry) => {
+        if (!entry.project) return null;
+        const clientId = entry.client ? (references.clients.get(cut(entry.client, entryLimits.name)) ?? null) : null;
+        const name = cut(entry.project, entryLimits.name);
+        return { key: projectKey(clientId, name), name, clientId };
+      };
+      const projects = new Map<string, { name: string; clientId: string | null }>();
+      for (const { entry } of usable) {
+        const project = projectOf(entry);
+        if (project) projects.set(project.key, project);
+      }
+      await resolveProjects(projects);
+      const projectIdOf = (entry: ImportedEntry) => {
+        const project = projectOf(entry);
+        return project ? (references.projects.get(project.key) ?? null) : null;
+      };
+      const tasks = new Map<string, { title: string; projectId: string | null }>();
+      for (const { entry } of usable) {
+        if (!entry.task) continue;
+        const projectId = projectIdOf(entry)?.id ?? null;
+        const title = cut(entry.task, entryLimits.name);
+        tasks.set(taskKey(projectId, title), { title, projectId });
+      }
+      await resolveTasks(tasks);
+
+      const reviewed = context.entryStatus === 'approved' ? { reviewedById: context.reviewerId, reviewedAt: new Date() } : {};
+      const data: Prisma.EntryCreateManyInput[] = [];
+      for (const { entry } of usable) {
+        const tenantUserId = members.get(personKey(entry) ?? '') as string;
+        const project = projectIdOf(entry);
+        const projectId = project?.id ?? null;
+        const billable = entry.billable ?? project?.billable ?? true;
+        data.push({
+          tenantId,
+          tenantUserId,
+          projectId,
+          taskId: entry.task ? (references.tasks.get(taskKey(projectId, cut(entry.task, entryLimits.name))) ?? null) : null,
+          startedAt: entry.startedAt,
+          endedAt: entry.endedAt,
+          durationMinutes: entry.durationMinutes,
+          description: entry.description === '' ? null : cut(entry.description, entryLimits.description),
+          billable,
+          tags: [...new Set(entry.tags.map((tag) => cut(tag, entryLimits.tag).toLowerCase()))].slice(0, entryLimits.tags),
+          status: context.entryStatus,
+          ...reviewed,
+          ...moneyOf(entry, billable, await ratesOf(tenantUserId, projectId)),
+          importFingerprint: entry.fingerprint,
+        });
+      }
+      // A fingerprint already in the tenant inserts nothing: that row was imported before.
+      const inserted: Entry[] = await tx.entry.createManyAndReturn({ data, skipDuplicates: true });
+      result.imported += inserted.length;
+      result.skipped += usable.length - inserted.length;
+      await recordEvents(
+        tx,
+        inserted.map((entry) => ({ tenantId, type: 'entry.created' as const, actor, subjectId: entry.id, data: entry })),
+      );
+      return result;
+    },
+  };
+}
