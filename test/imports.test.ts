@@ -182,8 +182,19 @@ describe('what an import writes', () => {
     // Row 1: 90 min for 135.00 EUR in the file: the amount is kept, the rate is what it makes per hour.
     const first = entries.body.find((entry) => entry.description === 'Homepage wireframes');
     expect(first).toMatchObject({ billableAmount: '135', hourlyRate: '90', tags: ['design', 'client'] });
-    const feed = await tenant.api.get<{ type: string }[]>(`/tenants/${tenant.id}/events`, { query: { limit: 1000 } });
+    const feed = await tenant.api.get<{ type: string; subjectId: string; data: Record<string, unknown> }[]>(`/tenants/${tenant.id}/events`, {
+      query: { limit: 1000 },
+    });
     const types = feed.body.map((event) => event.type);
+    // An imported entry's event carries it as every entry event does: ISO instants, amounts as decimal strings.
+    const created = feed.body.find((event) => event.type === 'entry.created' && event.data.description === 'Homepage wireframes');
+    expect(created?.data).toMatchObject({
+      startedAt: '2026-03-02T08:00:00.000Z',
+      endedAt: '2026-03-02T09:30:00.000Z',
+      billableAmount: '135',
+      hourlyRate: '90',
+      status: 'approved',
+    });
     expect(types.filter((type) => type === 'entry.created')).toHaveLength(done.counts.imported);
     expect(types).toContain('import.completed');
     expect(types.filter((type) => type === 'client.created')).toHaveLength(2);

@@ -90,20 +90,25 @@ export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
   });
 }
 
-/** Writes many events in one statement inside the caller's transaction (an import's entries). */
+/**
+ * Writes many events in one statement inside the caller's transaction (an
+ * import's entries): their fields go as one array each, so the statement's
+ * size does not grow with the rows (Prisma's createMany binds every value,
+ * and spends a third of a second on 500 of them).
+ */
 export async function recordEvents(tx: Tx, events: readonly EventInput[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.event.createMany({
-    data: events.map((event) => {
-      const actor = actorReference(event.actor);
-      return {
-        tenantId: event.tenantId,
-        type: event.type,
-        actorType: actor.type,
-        actorId: actor.id,
-        subjectId: event.subjectId ?? null,
-        data: toJsonValue(event.data),
-      };
-    }),
-  });
+  const actors = events.map((event) => actorReference(event.actor));
+  await tx.$executeRawUnsafe(
+    `INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
+     SELECT uuidv7()::text, e.tenant, e.type, e.actor_type::"ActorType", e.actor, e.subject, e.data::jsonb
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS e(tenant, type, actor_type, actor, subject, data, position)
+      ORDER BY e.position`,
+    events.map((event) => event.tenantId),
+    events.map((event) => event.type),
+    actors.map((actor) => actor.type),
+    actors.map((actor) => actor.id),
+    events.map((event) => event.subjectId ?? null),
+    events.map((event) => JSON.stringify(toJsonValue(event.data))),
+  );
 }

@@ -26,7 +26,7 @@ const members = 20;
 const subscriptionsPerMember = 50;
 const assignments = 200;
 
-interface Process {
+export interface Process {
   url: string;
   child: ChildProcess;
 }
@@ -40,7 +40,7 @@ async function freePort(): Promise<number> {
 }
 
 /** `tally serve` from dist/, ready once its log says so. */
-async function startTally(role: 'api' | 'worker', env: Record<string, string>): Promise<Process> {
+export async function startTally(role: 'api' | 'worker', env: Record<string, string>): Promise<Process> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['dist/cli/main.js', 'serve'], {
@@ -60,7 +60,7 @@ async function startTally(role: 'api' | 'worker', env: Record<string, string>): 
   return { url, child };
 }
 
-async function stop(processes: Process[]): Promise<void> {
+export async function stop(processes: Process[]): Promise<void> {
   for (const { child } of processes) {
     if (child.exitCode !== null) continue;
     child.kill('SIGTERM');

@@ -42,6 +42,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { measureEvents } from './events.js';
+import { measureImports } from './imports.js';
 import { measureInvoices } from './invoices.js';
 import { measureReports } from './reports.js';
 
@@ -88,7 +89,7 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'reports', 'invoices', 'events'];
+const parts = ['domain', 'reports', 'invoices', 'events', 'imports'];
 /** What BENCH_ONLY asks for (everything when unset). */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -531,6 +532,7 @@ async function main(): Promise<void> {
       await database.query('UPDATE events SET "processedAt" = now() WHERE "processedAt" IS NULL');
       await measureEvents({ databaseUrl: postgres.url, secrets, tenantId: data.tenantB, key: data.keyB });
     }
+    if (wanted('imports')) await measureImports({ databaseUrl: postgres.url, secrets, tenantId: data.tenantB, key: data.keyB });
     const mb = (kb: number | undefined) => format((kb ?? Number.NaN) / 1024, 0);
     for (const server of running) {
       process.stdout.write(

@@ -18,35 +18,72 @@ export interface CopiedRates {
   currency: string;
 }
 
-/** The rates an entry of `tenantUserId` on `projectId` gets now, in one statement. */
-export async function ratesFor(
-  tx: Tx,
-  { tenantId, tenantUserId, projectId }: { tenantId: string; tenantUserId: string; projectId: string | null },
-  settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
-): Promise<CopiedRates> {
-  const [row] = await tx.$queryRaw<
-    {
-      memberRate: Prisma.Decimal | null;
-      projectRate: Prisma.Decimal | null;
-      clientRate: Prisma.Decimal | null;
-      ownRate: Prisma.Decimal | null;
-      costRate: Prisma.Decimal | null;
-      currency: string | null;
-    }[]
-  >`
-    SELECT pm."hourlyRate" AS "memberRate", p."hourlyRate" AS "projectRate", c."hourlyRate" AS "clientRate",
-           u."hourlyRate" AS "ownRate", u."costRate" AS "costRate", c.currency AS currency
-      FROM tenant_users u
-      LEFT JOIN projects p ON p.id = ${projectId} AND p."tenantId" = ${tenantId}
-      LEFT JOIN clients c ON c.id = p."clientId"
-      LEFT JOIN project_members pm ON pm."projectId" = p.id AND pm."tenantUserId" = u.id
-     WHERE u.id = ${tenantUserId} AND u."tenantId" = ${tenantId}`;
+interface RateRow {
+  tenantUserId: string;
+  projectId: string | null;
+  memberRate: Prisma.Decimal | null;
+  projectRate: Prisma.Decimal | null;
+  clientRate: Prisma.Decimal | null;
+  ownRate: Prisma.Decimal | null;
+  costRate: Prisma.Decimal | null;
+  currency: string | null;
+}
+
+/** The first rate set, from the project member's down to the tenant's default. */
+function copiedRates(row: RateRow | undefined, settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>): CopiedRates {
   const fallback = settings.defaultHourlyRate === null ? null : new Prisma.Decimal(settings.defaultHourlyRate);
   return {
     hourlyRate: row?.memberRate ?? row?.projectRate ?? row?.clientRate ?? row?.ownRate ?? fallback,
     costRate: row?.costRate ?? null,
     currency: row?.currency ?? settings.currency,
   };
+}
+
+/**
+ * The rates entries of each (member, project) pair get now, in one
+ * statement whatever the number of pairs (an import's batch). Keyed by
+ * `rateKey(tenantUserId, projectId)`.
+ */
+export async function ratesForMany(
+  tx: Tx,
+  tenantId: string,
+  pairs: readonly { tenantUserId: string; projectId: string | null }[],
+  settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
+): Promise<Map<string, CopiedRates>> {
+  if (pairs.length === 0) return new Map();
+  const rows = await tx.$queryRaw<RateRow[]>`
+    SELECT pair.member AS "tenantUserId", pair.project AS "projectId",
+           pm."hourlyRate" AS "memberRate", p."hourlyRate" AS "projectRate", c."hourlyRate" AS "clientRate",
+           u."hourlyRate" AS "ownRate", u."costRate" AS "costRate", c.currency AS currency
+      FROM unnest(${pairs.map((pair) => pair.tenantUserId)}::text[], ${pairs.map((pair) => pair.projectId)}::text[]) AS pair(member, project)
+      JOIN tenant_users u ON u.id = pair.member AND u."tenantId" = ${tenantId}
+      LEFT JOIN projects p ON p.id = pair.project AND p."tenantId" = ${tenantId}
+      LEFT JOIN clients c ON c.id = p."clientId"
+      LEFT JOIN project_members pm ON pm."projectId" = p.id AND pm."tenantUserId" = u.id`;
+  const found = new Map(rows.map((row) => [rateKey(row.tenantUserId, row.projectId), row] as const));
+  return new Map(
+    pairs.map((pair) => [rateKey(pair.tenantUserId, pair.projectId), copiedRates(found.get(rateKey(pair.tenantUserId, pair.projectId)), settings)] as const),
+  );
+}
+
+export const rateKey = (tenantUserId: string, projectId: string | null): string => `${tenantUserId}\u0000${projectId ?? ''}`;
+
+/** The rates an entry of `tenantUserId` on `projectId` gets now, in one statement. */
+export async function ratesFor(
+  tx: Tx,
+  { tenantId, tenantUserId, projectId }: { tenantId: string; tenantUserId: string; projectId: string | null },
+  settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
+): Promise<CopiedRates> {
+  const [row] = await tx.$queryRaw<RateRow[]>`
+    SELECT u.id AS "tenantUserId", p.id AS "projectId",
+           pm."hourlyRate" AS "memberRate", p."hourlyRate" AS "projectRate", c."hourlyRate" AS "clientRate",
+           u."hourlyRate" AS "ownRate", u."costRate" AS "costRate", c.currency AS currency
+      FROM tenant_users u
+      LEFT JOIN projects p ON p.id = ${projectId} AND p."tenantId" = ${tenantId}
+      LEFT JOIN clients c ON c.id = p."clientId"
+      LEFT JOIN project_members pm ON pm."projectId" = p.id AND pm."tenantUserId" = u.id
+     WHERE u.id = ${tenantUserId} AND u."tenantId" = ${tenantId}`;
+  return copiedRates(row, settings);
 }
 
 /** `minutes` at `rate` per hour, rounded half-up to cents. */
