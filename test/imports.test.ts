@@ -241,6 +241,21 @@ describe('what an import writes', () => {
     expect(real.errors).toEqual(dry.errors);
   });
 
+  it('a file without emails invites each name once, at a placeholder address, and finds them again next time', async () => {
+    const tenant = await seeder(server, provider).tenant();
+    const header =
+      'Date,Client,Project,Project Code,Task,Notes,Hours,Billable?,Invoiced?,Approved?,First Name,Last Name,Roles,Employee?,Billable Rate,Billable Amount,Cost Rate,Cost Amount,Currency,External Reference URL';
+    const row = (day: string, first: string) => `${day},,Site,,,notes,"1,0",Yes,No,No,${first},Ng,,Yes,"100,0","100,0",,,Euro - EUR,`;
+    const file = [header, row('2026-05-04', 'Zoë'), row('2026-05-05', 'Zoe'), ''].join('\n');
+    const first = await finished(tenant, tenant.id, (await upload(tenant, tenant.id, file, { source: 'harvest' })).body.id);
+    expect(first).toMatchObject({ status: 'done', counts: { imported: 2 }, created: { members: 1 } });
+    const again = `${header}\n${row('2026-05-06', 'Zoe')}\n`;
+    const second = await finished(tenant, tenant.id, (await upload(tenant, tenant.id, again, { source: 'harvest' })).body.id);
+    expect(second).toMatchObject({ status: 'done', counts: { imported: 1 }, created: { members: 0 } });
+    const { rows } = await pool.query(`SELECT email, name FROM tenant_users WHERE "tenantId" = $1`, [tenant.id]);
+    expect(rows).toEqual([{ email: 'zoe-ng@import.invalid', name: 'Zoë Ng' }]);
+  });
+
   it('a job that fails half way goes on after its last committed batch: no row twice, none lost', async () => {
     const tenant = await seeder(server, provider).tenant();
     const header = [
@@ -285,8 +300,8 @@ describe('what an import writes', () => {
       const started = await upload(tenant, tenant.id, file, { source: 'toggl', timezone: 'UTC' });
       expect(started.status, started.text).toBe(202);
       await eventually(async () => {
-        const { rows: progress } = await pool.query(`SELECT status, "rowsDone", imported FROM imports WHERE id = $1`, [started.body.id]);
-        expect(progress[0]).toEqual({ status: 'running', rowsDone: 500, imported: 500 });
+        const { rows: progress } = await pool.query(`SELECT status, "rowsDone", imported, "lastError" FROM imports WHERE id = $1`, [started.body.id]);
+        expect(progress[0]).toEqual({ status: 'running', rowsDone: 500, imported: 500, lastError: 'Stopped after row 500; the job retries from there' });
         // The first attempt has failed: the job waits for its retry.
         const { rows: jobs } = await pool.query(`SELECT retry_count FROM pgboss.job WHERE name = 'import.run' AND data->>'importId' = $1`, [started.body.id]);
         expect(jobs[0]?.retry_count).toBeGreaterThan(0);
@@ -294,6 +309,7 @@ describe('what an import writes', () => {
       await pool.query('DROP TRIGGER refuse_once ON entries');
       const done = await finished(tenant, tenant.id, started.body.id);
       expect(done.counts).toEqual({ rows: 1200, imported: 1200, skipped: 0, failed: 0 });
+      expect(done.lastError).toBeNull();
       const state = await tenantState(tenant.id);
       expect(state.entries).toBe(1200);
       expect(state.minutes).toBe(1200 * 60);

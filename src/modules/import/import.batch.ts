@@ -214,22 +214,23 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
     });
     // A name matches an active member before an invited or deactivated one; the oldest first.
     const byStatus = { active: 0, invited: 1, deactivated: 2 } as const;
+    const idByEmail = new Map(found.map((member) => [member.email, member.id] as const));
     for (const member of [...found].sort((a, b) => byStatus[a.status] - byStatus[b.status])) {
       const keys = [emails.get(member.email), member.name ? names.get(member.name.toLowerCase()) : undefined];
       for (const key of keys) if (key !== undefined && !result.has(key)) result.set(key, member.id);
     }
     for (const [key, entry] of wanted) {
       if (result.has(key)) continue;
+      // Two names with one placeholder ("Zoë Ng", "Zoe Ng") are one person: the first invitation serves both.
       const email = entry.email ?? placeholderEmail(entry.userName as string);
-      const member = await addMember(tx, {
-        tenantId,
-        actor,
-        email,
-        role: 'member',
-        ...(entry.userName ? { name: cut(entry.userName, entryLimits.name) } : {}),
-      });
-      created.members += 1;
-      result.set(key, member.id);
+      let id = idByEmail.get(email);
+      if (id === undefined) {
+        const name = entry.userName ? { name: cut(entry.userName, entryLimits.name) } : {};
+        id = (await addMember(tx, { tenantId, actor, email, role: 'member', ...name })).id;
+        created.members += 1;
+        idByEmail.set(email, id);
+      }
+      result.set(key, id);
     }
     for (const [key, value] of result) if (typeof value === 'string') references.members.set(key, value);
     return result;

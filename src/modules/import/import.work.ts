@@ -164,6 +164,11 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
       } catch (error) {
         if (!(error instanceof ImportFileError)) {
           runLog.warn({ err: error }, 'the import stopped; the job is retried and goes on after the last batch that committed');
+          // What the importer sees meanwhile: still running, and that it paused (not the database's own words).
+          const reached = await db.import.findUnique({ where: { id: found.id }, select: { rowsDone: true } }).catch(() => null);
+          await db.import
+            .update({ where: { id: found.id }, data: { lastError: `Stopped after row ${String(reached?.rowsDone ?? 0)}; the job retries from there` } })
+            .catch(() => undefined);
           throw error;
         }
         runLog.info({ reason: error.message }, 'the import file cannot be read');
