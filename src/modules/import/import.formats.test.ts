@@ -95,7 +95,7 @@ describe('rows', () => {
   it('strips Kimai’s formula guard, reads Harvest’s decimal commas, and names the column of a bad value', async () => {
     const kimai = 'Date,From,To,Duration,Price,"Hourly price",Name,User,E-mail,Customer,Project,Activity,Description,Billable,Tags\n';
     const rows = await rowsOf(
-      `${kimai}2026-04-01,09:00,10:00,1:00,90,90,Ada,ada,ada@example.com,C,P,A,"' =SUM(1)",1,"a, b"\n2026-04-01,09:00,10:00,1:00,90,90,Ada,ada,ada@example.com,C,P,A,x,maybe,\n`,
+      `${kimai}2026-04-01,09:00,10:00,1:00,90,90,Ada,ada,ada@example.com,C,P,A,"' =SUM(1)",1,"a, b"\n2026-04-01,09:00,10:00,1:00,90,90,Ada,ada,ada@example.com,C,P,A,x,maybe,\n2026-04-02,09:00,10:00,1:00,90,90,Ada,ada,ada@example.com,C,P,A,"' quoted on purpose",0,\n`,
       {
         source: 'kimai',
         timeZone: 'UTC',
@@ -110,6 +110,7 @@ describe('rows', () => {
       userName: 'Ada',
     });
     expect(rows[1]).toEqual({ row: 2, outcome: 'failed', message: 'Billable "maybe" is not one of Yes, No, true, false, 1, 0' });
+    expect(entryOf(rows[2]).description).toBe("' quoted on purpose");
     expect([
       decimalOf('"20,0"'.replaceAll('"', '')),
       decimalOf('2.000,0'),

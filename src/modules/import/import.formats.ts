@@ -189,8 +189,16 @@ const textOf = (value: string | undefined): string | null => {
   return trimmed === '' ? null : trimmed;
 };
 
-/** Kimai writes `' ` before a text a spreadsheet would run as a formula (`=`, `-`, `@`, `+`, ...); the text is what follows. */
-const withoutFormulaGuard = (value: string): string => (value.startsWith("' ") ? value.slice(2) : value);
+/**
+ * Kimai writes `' ` before a text a spreadsheet would run as a formula (one
+ * starting with `=`, `-`, `@`, `+`, a tab or a line break, or holding "DDE"):
+ * the text is what follows. A `' ` Kimai would not have added stays.
+ */
+const withoutFormulaGuard = (value: string): string => {
+  if (!value.startsWith("' ")) return value;
+  const text = value.slice(2);
+  return /^[=\-@+\t\r\n]/.test(text) || /dde/i.test(text) ? text : value;
+};
 
 // ---------------------------------------------------------------------------
 // Formats
