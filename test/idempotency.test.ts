@@ -13,7 +13,9 @@ import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js'
 import { startTallyProcess, type TallyProcess } from './helpers/processes.js';
 import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import pg from 'pg';
+import { createIdempotency } from '../src/http/idempotency.js';
 import { createLogger } from '../src/lib/logger.js';
 
 let provider: IdentityProvider;
@@ -219,6 +221,39 @@ describe('Idempotency-Key over REST', () => {
     const otherField = await upload(invoiceForm(png, 'scan.png', { number: 'INV-2' }));
     expect(otherField.status).toBe(422);
     expect(await server.app.db.invoice.count({ where: { tenantId: tenant.id } })).toBe(1);
+  });
+});
+
+describe('a claim that ends without an answer to keep', () => {
+  it('is released by a 5xx, a streamed answer or a failure, so that the retry runs again', async () => {
+    const pool = new pg.Pool({ connectionString: server.databaseUrl, max: 1 });
+    const idempotency = createIdempotency({ sql: { query: async (text, values) => (await pool.query(text, values as unknown[])).rows }, log: server.app.log });
+    const actor = { type: 'api_key', apiKeyId: randomUUID(), tenantId: randomUUID(), name: 'k' } as const;
+    try {
+      const headers = key();
+      for (const ending of [{ status: 500, headers: {}, body: '{}' }, { status: 200, headers: {}, body: Readable.from(['file']) }, undefined]) {
+        const first = idempotency.requestOf('POST', headers, actor, server.app.log);
+        expect(await first?.claim('a'.repeat(64))).toBeUndefined();
+        // Meanwhile the same request is refused as running.
+        await expect(idempotency.requestOf('POST', headers, actor, server.app.log)?.claim('a'.repeat(64))).rejects.toMatchObject({
+          reason: 'IDEMPOTENCY_KEY_IN_USE',
+        });
+        await first?.settle(ending);
+      }
+      const stored = idempotency.requestOf('POST', headers, actor, server.app.log);
+      expect(await stored?.claim('a'.repeat(64))).toBeUndefined();
+      await stored?.settle({ status: 201, headers: { 'content-type': 'application/json', location: '/x', 'x-request-id': 'r1' }, body: '{"id":1}' });
+      const replay = await idempotency.requestOf('POST', headers, actor, server.app.log)?.claim('a'.repeat(64));
+      expect(replay).toMatchObject({ status: 201, headers: { 'content-type': 'application/json', location: '/x', 'idempotent-replayed': 'true' } });
+      expect(replay?.headers['x-request-id']).toBeUndefined();
+      expect(String(replay?.body)).toBe('{"id":1}');
+      // Not for a GET, nor without a caller.
+      expect(idempotency.requestOf('GET', headers, actor, server.app.log)).toBeUndefined();
+      expect(idempotency.requestOf('POST', headers, null, server.app.log)).toBeUndefined();
+    } finally {
+      await idempotency.close();
+      await pool.end();
+    }
   });
 });
 

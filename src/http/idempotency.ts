@@ -165,7 +165,7 @@ SELECT 'existing', fingerprint::text, status::text, "responseStatus", "responseH
   FROM idempotency_keys
  WHERE "callerKey" = $1 AND key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`;
 
-export function createIdempotency({ sql, log: processLog }: { sql: Sql; log: Logger }): Idempotency {
+export function createIdempotency({ sql, log: processLog }: { sql: Pick<Sql, 'query'>; log: Logger }): Idempotency {
   let lastPrune = 0;
   let pruning: Promise<void> | undefined;
 
