@@ -18,6 +18,7 @@ import { createDocsHandler, type DocsHandler } from './http/docs.js';
 import { createGate } from './http/gate.js';
 import type { Gate, RequestState } from './http/request.js';
 import { createClientAddressOf } from './lib/client-address.js';
+import { createIdempotency, type Idempotency } from './http/idempotency.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit.js';
 import type { Metrics } from './http/metrics.js';
 import { createGraphQLServer, type GraphQLServer } from './http/graphql.js';
@@ -53,6 +54,8 @@ export interface App {
   gate: Gate;
   /** Request budgets shared by every process. */
   limits: RateLimits;
+  /** Idempotency-Key claims and stored answers (REST and GraphQL). */
+  idempotency: Idempotency;
   metrics: Metrics;
   /** Superadmins, API keys, and people who are owner or admin somewhere read /metrics (METRICS_TOKEN aside). */
   mayReadMetrics(actor: Actor): Promise<boolean>;
@@ -87,7 +90,8 @@ export function createApp({ config, secrets, log, db, sql, services, metrics, em
   const platform: Platform = { config, auth, sessions, origins };
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
-  const rest = createRestApi({ schema, table: routeTable, platform, gate, contextFor, publicPrefixes, log });
+  const idempotency = createIdempotency({ sql, log });
+  const rest = createRestApi({ schema, table: routeTable, platform, gate, contextFor, publicPrefixes, log, idempotency });
   const openApi = openApiDocumentOf(rest, config.baseUrl, version);
   return {
     config,
@@ -99,13 +103,14 @@ export function createApp({ config, secrets, log, db, sql, services, metrics, em
     auth,
     origins,
     authenticator,
-    graphql: createGraphQLServer({ schema, log, metrics }),
+    graphql: createGraphQLServer({ schema, log, metrics, idempotency }),
     rest,
     platform,
     docs: createDocsHandler(openApi),
     health: createHealthCheck({ db, version, embeddedDatabase }),
     gate,
     limits,
+    idempotency,
     metrics,
     async mayReadMetrics(actor) {
       if (actor.type === 'api_key' || actor.type === 'system') return true;

@@ -175,6 +175,8 @@ export async function createRuntime({
       const built = app;
       // No request comes any more: what the rate limits counted only here goes to the store while it still can.
       stack.defer(() => built.limits.close());
+      // A prune of expired Idempotency-Keys under way ends before the pool closes.
+      stack.defer(() => built.idempotency.close());
       if (bootstrap) {
         const created = await bootstrapDemoTenant({ config, db, services, log });
         if (created) printBootstrapKey(created, config.baseUrl);

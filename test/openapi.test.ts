@@ -86,9 +86,9 @@ describe('the OpenAPI document', () => {
 
     const parameters = (operation: Operation | undefined) => operation?.parameters.map((parameter) => `${parameter.in}:${parameter.name}`);
     expect(parameters(list)).toEqual(['path:tenantId', 'query:limit', 'query:offset']);
-    expect(parameters(create)).toEqual(['path:tenantId']);
+    expect(parameters(create)).toEqual(['path:tenantId', 'header:Idempotency-Key']);
     expect(parameters(one.get)).toEqual(['path:tenantId', 'path:noteId']);
-    expect(parameters(one.patch)).toEqual(['path:tenantId', 'path:noteId']);
+    expect(parameters(one.patch)).toEqual(['path:tenantId', 'path:noteId', 'header:Idempotency-Key']);
     expect(parameters(one.delete)).toEqual(['path:tenantId', 'path:noteId']);
     for (const parameter of [...(list?.parameters ?? []), ...(one.patch?.parameters ?? [])]) {
       if (parameter.in === 'path') expect(parameter.required).toBe(true);
@@ -106,6 +106,25 @@ describe('the OpenAPI document', () => {
     expect(one.delete?.responses['204']).toBeDefined();
     expect(create?.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
     expect(create?.responses['413']).toEqual({ $ref: '#/components/responses/PayloadTooLarge' });
+  });
+
+  it('takes Idempotency-Key on every POST and PATCH of a caller, with its 422', () => {
+    let writes = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations as Record<string, Operation & { security?: unknown[] }>)) {
+        const takesKey = operation.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+        const isPublic = Array.isArray(operation.security) && operation.security.length === 0;
+        const write = (method === 'post' || method === 'patch') && !isPublic;
+        if (write) writes++;
+        expect(takesKey, `${method} ${path}`).toBe(write);
+        expect(operation.responses['422'] !== undefined, `${method} ${path}`).toBe(write);
+        if (write) expect(operation.responses['422']).toEqual({ $ref: '#/components/responses/IdempotencyKeyReused' });
+      }
+    }
+    expect(writes).toBeGreaterThan(30);
+    expect(JSON.stringify(document.components.schemas.NoteConflictReason ?? document.components.schemas.CommonConflictReason)).toContain(
+      'IDEMPOTENCY_KEY_IN_USE',
+    );
   });
 
   it('has non-empty Create/Update DTOs', () => {

@@ -4,12 +4,30 @@ import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../graphql/context.js';
 import { toGraphQLError } from '../graphql/errors.js';
 import { aliasLimitRule, depthLimitRule, nulByteRule } from '../graphql/limits.js';
+import { AppError, errorStatus, isErrorCode } from '../lib/errors.js';
 import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
+import type { HttpResult } from '../lib/problem.js';
 import type { Metrics } from './metrics.js';
 import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
+import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from './idempotency.js';
 
 type ResultWithErrors = { errors?: readonly GraphQLError[] };
+
+/** A refusal before GraphQL runs (401, 403, an Idempotency-Key's 400, 409 or 422), in the shape GraphQL clients read. */
+export function graphqlRefusal(error: AppError, requestId: string): HttpResult {
+  const extensions = {
+    code: error.code,
+    ...(error.reason === undefined ? {} : { reason: error.reason }),
+    ...(error.errors === undefined ? {} : { errors: error.errors }),
+    requestId,
+  };
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...(error.headers ?? {}) },
+    body: JSON.stringify({ errors: [{ message: error.message, extensions }] }),
+  };
+}
 
 /** The result with each error coded as the contract says (internal ones logged and hidden); undefined when it had none. */
 function coded<Result extends ResultWithErrors>(result: Result, context: GraphQLContext): Result | undefined {
@@ -84,6 +102,77 @@ function declaredBodyLimit(): Plugin<GraphQLContext> {
   };
 }
 
+/** Whether a GraphQL answer failed on our side (an error coded INTERNAL or UNAVAILABLE): it comes as a 200 all the same. */
+function failedOnOurSide(body: string): boolean {
+  try {
+    const errors = (JSON.parse(body) as { errors?: { extensions?: { code?: unknown } }[] }).errors ?? [];
+    return errors.some(({ extensions }) => isErrorCode(extensions?.code) && errorStatus[extensions.code] >= 500);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Idempotency-Key on POST /graphql (src/http/idempotency.ts): the key is
+ * claimed once yoga has parsed the operation, by its query, variables and
+ * operation name; a stored answer is sent as it was, instead of running the
+ * operation. The answer of an operation that ran is stored as it went out,
+ * unless it streams (subscriptions, incremental delivery) or failed on our
+ * side: then the key is released.
+ */
+function idempotentOperations(idempotency: Idempotency): Plugin<GraphQLContext, GraphQLContext> {
+  // By the request's context (one per request; the adapter hands its hooks copies of the Request itself).
+  const claims = new WeakMap<object, IdempotentRequest>();
+  return {
+    onRequestParse({ request, serverContext, requestParser, setRequestParser, endResponse, fetchAPI }) {
+      const refusal = (error: AppError): Response => {
+        const { status, headers, body } = graphqlRefusal(error, serverContext.requestId);
+        return new fetchAPI.Response(body as string, { status, headers });
+      };
+      let idempotent: IdempotentRequest | undefined;
+      try {
+        idempotent = idempotency.requestOf(request.method, Object.fromEntries(request.headers), serverContext.actor, serverContext.log);
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return endResponse(refusal(error));
+      }
+      if (!idempotent || !requestParser) return;
+      const parse = requestParser;
+      const claimant = idempotent;
+      setRequestParser(async (parsing) => {
+        const params = await parse(parsing);
+        // Batching is off: one operation per request.
+        if (params instanceof fetchAPI.Response || Array.isArray(params)) return params;
+        const { query, variables, operationName } = params;
+        let replay: HttpResult | undefined;
+        try {
+          const fingerprint = requestFingerprint(parsing.method, new URL(parsing.url), [canonicalJson({ query, variables, operationName })]);
+          replay = await claimant.claim(fingerprint);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          return refusal(error);
+        }
+        if (replay)
+          return new fetchAPI.Response(replay.body === undefined ? null : new Uint8Array(replay.body as Buffer), {
+            status: replay.status,
+            headers: replay.headers,
+          });
+        claims.set(serverContext, claimant);
+        return params;
+      });
+    },
+    async onResponse({ serverContext, response }) {
+      const claimant = claims.get(serverContext);
+      if (!claimant) return;
+      claims.delete(serverContext);
+      const type = response.headers.get('content-type') ?? '';
+      if (type.startsWith('text/event-stream') || type.startsWith('multipart/')) return claimant.settle(undefined);
+      const body = await response.clone().text();
+      await claimant.settle(failedOnOurSide(body) ? undefined : { status: response.status, headers: { 'content-type': type }, body });
+    },
+  };
+}
+
 /** Counts each operation by type and whether it ended with errors. */
 function operationMetrics(metrics: Metrics): Plugin<GraphQLContext> {
   return {
@@ -123,7 +212,18 @@ function isSubscription({ document, operationName }: ExecutionArgs): boolean {
   );
 }
 
-export function createGraphQLServer({ schema, log, metrics }: { schema: GraphQLSchema; log: Logger; metrics?: Metrics }) {
+export function createGraphQLServer({
+  schema,
+  log,
+  metrics,
+  idempotency,
+}: {
+  schema: GraphQLSchema;
+  log: Logger;
+  metrics?: Metrics;
+  /** Idempotency-Key on POST /graphql; without it the header is ignored. */
+  idempotency?: Idempotency;
+}) {
   const yogaLog = log.child({ component: 'graphql' });
   return createYoga<GraphQLContext>({
     schema,
@@ -147,6 +247,8 @@ export function createGraphQLServer({ schema, log, metrics }: { schema: GraphQLS
     plugins: [
       ...(metrics ? [operationMetrics(metrics)] : []),
       declaredBodyLimit(),
+      // After yoga's own parsers (they come first), so that it wraps the one that takes the request.
+      ...(idempotency ? [idempotentOperations(idempotency)] : []),
       limits(),
       useGraphQlJit({ disablingCapturingStackErrors: true }, { enableIf: (args) => !isSubscription(args) }),
       errorCodes(),

@@ -21,7 +21,7 @@ import { clientWentAway } from '../rest/body.js';
 import type { RestApi } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
 import type { Gate, RequestState } from './request.js';
-import type { GraphQLServer } from './graphql.js';
+import { graphqlRefusal, type GraphQLServer } from './graphql.js';
 import type { Metrics } from './metrics.js';
 
 /** What the server needs from the process (the App satisfies it). */
@@ -89,15 +89,6 @@ async function send(response: ServerResponse, result: HttpResult, state?: Reques
 
 function acceptsHtml(request: IncomingMessage): boolean {
   return (request.headers.accept ?? '').includes('text/html');
-}
-
-/** A refusal before GraphQL runs (401, 403), in the shape GraphQL clients read. */
-function graphqlRefusal(error: AppError, requestId: string): HttpResult {
-  return {
-    status: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...(error.headers ?? {}) },
-    body: JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code, requestId } }] }),
-  };
 }
 
 /** Whether the request carries `Bearer <token>`, compared in constant time. */

@@ -18,6 +18,7 @@ export const errorStatus = {
   INVALID_STATE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
@@ -38,6 +39,7 @@ const errorTitles: Record<ErrorCode, string> = {
   INVALID_STATE: 'Invalid state',
   PAYLOAD_TOO_LARGE: 'Payload too large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported media type',
+  IDEMPOTENCY_KEY_REUSED: 'Idempotency key reused',
   RATE_LIMITED: 'Too many requests',
   INTERNAL: 'Internal server error',
   UNAVAILABLE: 'Service unavailable',
@@ -89,11 +91,16 @@ export interface ConflictReason {
 /**
  * Conflicts any write may meet, whatever its module: the database's own
  * unique and foreign-key checks, when a concurrent write got there between
- * our check and our insert.
+ * our check and our insert; and a POST or PATCH whose Idempotency-Key is
+ * still in use by the same request (src/http/idempotency.ts).
  */
 export const commonConflicts = {
   ALREADY_EXISTS: { code: 'CONFLICT', description: 'A record with these values already exists (a concurrent write took them first)' },
   STILL_REFERENCED: { code: 'CONFLICT', description: 'The record is still referenced by other records' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    code: 'CONFLICT',
+    description: 'A request with the same Idempotency-Key is still running; retry after Retry-After seconds for its answer',
+  },
 } as const satisfies Record<string, ConflictReason>;
 
 /** A module's conflict vocabulary: the OpenAPI documents it, and its routes' 409s use nothing else. */

@@ -100,6 +100,10 @@ const problemResponses = {
   Conflict: ['The change conflicts with the current state', ['CONFLICT', 'INVALID_STATE']],
   PayloadTooLarge: ['The body is larger than its limit (1 MiB of JSON, 20 MiB of upload)', ['PAYLOAD_TOO_LARGE']],
   UnsupportedMediaType: ['The body is not of a type this operation takes', ['UNSUPPORTED_MEDIA_TYPE']],
+  IdempotencyKeyReused: [
+    'The Idempotency-Key was used before, within 24 hours, for another request (another method, path, query or body); use a new key',
+    ['IDEMPOTENCY_KEY_REUSED'],
+  ],
   TooManyRequests: [
     'Over the request budget (600 a minute per key or session, 30 a minute per address on sign-in); wait Retry-After seconds',
     ['RATE_LIMITED'],
@@ -143,6 +147,22 @@ function problemSchema(): JsonSchema {
 /** What any route may answer: the request budget, and our own failures. */
 const alwaysPossible: readonly ProblemResponse[] = ['TooManyRequests', 'InternalError', 'Unavailable'];
 
+/** Whether a route takes `Idempotency-Key`: every POST and PATCH of a caller (a public route may have none). */
+const takesIdempotencyKey = (route: CompiledRoute): boolean => (route.method === 'POST' || route.method === 'PATCH') && route.access.kind !== 'public';
+
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes the request safe to retry: 1 to 255 visible ASCII characters, unique per request (a UUID). For 24 hours the same ' +
+    'request with the same key, by the same API key or person, is not run again but answered with the first answer (status and ' +
+    'body, `Location` and type), marked `Idempotent-Replayed: true`; a 4xx is such an answer too, a 5xx is not kept (a retry runs ' +
+    'again). The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first is still running, 409 CONFLICT ' +
+    '(reason IDEMPOTENCY_KEY_IN_USE) with `Retry-After`. An upload counts by its file and fields.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
 /** The problems a route may answer; public routes document their own, and these. */
 function errorResponsesOf(route: CompiledRoute): readonly ProblemResponse[] {
   if (route.access.kind === 'public') return alwaysPossible;
@@ -151,6 +171,7 @@ function errorResponsesOf(route: CompiledRoute): readonly ProblemResponse[] {
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
   if (route.method !== 'GET') responses.push('Conflict');
   if (route.body) responses.push('PayloadTooLarge', 'UnsupportedMediaType');
+  if (takesIdempotencyKey(route)) responses.push('IdempotencyKeyReused');
   return [...responses, ...alwaysPossible];
 }
 
@@ -172,6 +193,7 @@ function parametersOf(route: CompiledRoute): Record<string, unknown>[] {
   return [
     ...Object.entries(route.pathArguments).map(([name, argument]) => parameter(name, argument, 'path')),
     ...Object.keys(route.queryArguments).map((name) => parameter(name, name, 'query')),
+    ...(takesIdempotencyKey(route) ? [idempotencyKeyParameter] : []),
   ];
 }
 

@@ -13,9 +13,17 @@
  *    and the row's permission, then the body within its limit (permission
  *    before body), then the field runs (through sofa) or the handler does.
  *
+ * A POST or PATCH with `Idempotency-Key` (src/http/idempotency.ts) claims its
+ * key once its body is read, before the field or the handler changes
+ * anything (an upload: once the file has been read, by its SHA-256 and the
+ * fields); a stored answer stops the row and is sent instead, and the answer
+ * of a request that ran is stored when it is done.
+ *
  * Every refusal is RFC 9457 problem+json.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { pipeline, Transform } from 'node:stream';
 import { Request } from '@whatwg-node/fetch';
 import { Response } from 'fets';
 import type { GraphQLSchema } from 'graphql';
@@ -35,6 +43,7 @@ import { allowedMethods, assertReachable, byPrecedence, matchesPath, routerPathO
 import { createRecordRenderer } from './records.js';
 import { jsonBodyOf, pathSegments, refuseBody, routeParameters } from './request-input.js';
 import type { NativeRequest, Platform, TaggedRouteSpec } from './route.js';
+import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from '../http/idempotency.js';
 import type { Gate, RequestState } from '../http/request.js';
 import { compileRestApi } from './rest-api.js';
 import { createSofaEngine, sofaRegistrationOrder, type PreparedExecution } from './sofa-engine.js';
@@ -50,6 +59,8 @@ export interface RestApiOptions {
   /** Paths under these prefixes are public (sign-in) besides the public rows': an unknown one is a 404 without credentials. */
   publicPrefixes: readonly string[];
   log: Logger;
+  /** Idempotency-Key on POST and PATCH; without it the header is ignored. */
+  idempotency?: Idempotency;
 }
 
 export interface RestApi {
@@ -70,14 +81,31 @@ interface RestCall {
    * What a native row or the fallback answered (the server writes it: streams, cookies). A holder: fets
    * hands handlers a copy of the call, so a field set on the call itself would not come back.
    */
-  answer: { result?: HttpResult };
+  answer: {
+    result?: HttpResult;
+    /** The stored answer of the request's Idempotency-Key: sent instead of whatever the row answered. */
+    replay?: HttpResult;
+  };
+  /** Set for a POST or PATCH with Idempotency-Key from a caller. */
+  idempotent: IdempotentRequest | undefined;
+}
+
+/**
+ * Stops a row whose Idempotency-Key has a stored answer: an AppError, so that
+ * every layer passes it on without logging it, while handle() sends the
+ * stored answer (`call.answer.replay`) in place of the problem it becomes.
+ */
+class AnsweredBefore extends AppError {
+  constructor() {
+    super('BAD_REQUEST', 'Answered before: the stored answer of this Idempotency-Key is sent instead');
+  }
 }
 
 const hasBody = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 const jsonType = 'application/json; charset=utf-8';
 
 /** Compiles the rows and builds the router once per process. */
-export function createRestApi({ schema, table, platform, gate, contextFor, publicPrefixes, log }: RestApiOptions): RestApi {
+export function createRestApi({ schema, table, platform, gate, contextFor, publicPrefixes, log, idempotency }: RestApiOptions): RestApi {
   const { routes, restSchema } = compileRestApi(schema, table);
   const records = createRecordRenderer(restSchema);
   const publicRoutes = routes.filter((route) => route.access.kind === 'public');
@@ -114,6 +142,15 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
     }
   }
 
+  /** Claims the call's Idempotency-Key once what stands for its body is known; a stored answer stops the row. */
+  async function claimIdempotencyKey(call: RestCall, bodyParts: readonly (string | Buffer | undefined)[]): Promise<void> {
+    if (!call.idempotent) return;
+    const replay = await call.idempotent.claim(requestFingerprint(call.http.method ?? 'POST', call.url, bodyParts));
+    if (!replay) return;
+    call.answer.replay = replay;
+    throw new AnsweredBefore();
+  }
+
   const { router } = createSofaEngine<RestCall>({
     restSchema,
     routes,
@@ -123,6 +160,7 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
       const context = contextFor(call.state.actor, call.state);
       const access = await admit(route, parameters.parsed, context);
       const raw = hasBody(call.http.method ?? 'GET') ? await readBody(call.http) : undefined;
+      await claimIdempotencyKey(call, [raw]);
       // GraphQL coerces the JSON the client sent; the resolver gets what zod made of it.
       if (!route.body) {
         refuseBody(route, raw);
@@ -157,11 +195,16 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
     let body: unknown;
     let rawBody: Buffer | undefined;
     if (bodySpec?.kind === 'json') {
-      body = parseInput(bodySpec.dto, jsonBodyOf(http, await readBody(http), { name: 'the request body', schema: bodySpec.dto }));
+      const raw = await readBody(http);
+      await claimIdempotencyKey(call, [raw]);
+      body = parseInput(bodySpec.dto, jsonBodyOf(http, raw, { name: 'the request body', schema: bodySpec.dto }));
     } else if (bodySpec?.kind === 'raw') {
       rawBody = hasBody(http.method ?? 'GET') ? await readBody(http) : undefined;
+      await claimIdempotencyKey(call, [rawBody]);
     } else if (bodySpec === undefined && hasBody(http.method ?? 'GET')) {
-      refuseBody(route, await readBody(http));
+      const raw = await readBody(http);
+      await claimIdempotencyKey(call, [raw]);
+      refuseBody(route, raw);
     }
     const nativeRequest: NativeRequest = {
       http,
@@ -173,8 +216,33 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
       rawBody,
       async readUpload(onFile, release) {
         if (bodySpec?.kind !== 'multipart') throw new Error(`${route.operationId} does not take an upload`);
-        const upload = await readMultipart(http, { fileField: bodySpec.fileField, onFile, release });
+        // An idempotent upload is the same upload by its file's SHA-256, hashed as it streams to the handler.
+        let fileDigest: string | undefined;
+        const readFile: typeof onFile = call.idempotent
+          ? (file) => {
+              const hash = createHash('sha256');
+              const hashing = new Transform({
+                transform(chunk: Buffer, _encoding, done) {
+                  hash.update(chunk);
+                  done(null, chunk);
+                },
+                flush(done) {
+                  fileDigest = hash.digest('hex');
+                  done();
+                },
+              });
+              // A failing upload (over the limit, cut off) destroys the file stream, and so the handler's.
+              pipeline(file.stream, hashing, () => undefined);
+              return onFile({ ...file, stream: hashing });
+            }
+          : onFile;
+        const upload = await readMultipart(http, { fileField: bodySpec.fileField, onFile: readFile, release });
         try {
+          await claimIdempotencyKey(call, [
+            'multipart/form-data',
+            canonicalJson(upload.fields),
+            upload.file === undefined ? undefined : (fileDigest ?? 'unread'),
+          ]);
           return { ...upload, fields: parseInput(bodySpec.fields, upload.fields) as Record<string, string> };
         } catch (error) {
           if (release && upload.file !== undefined) await release(upload.file);
@@ -255,12 +323,16 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
     servedRoutes: () =>
       (router as unknown as { __routes: { method?: string; path: string }[] }).__routes.map((route) => ({ method: route.method, path: route.path })),
     async handle(request, url, state) {
+      let call: RestCall | undefined;
+      let result: HttpResult | undefined;
       try {
         const parts = pathSegments(url.pathname);
-        const call: RestCall = { http: request, url, state, answer: {} };
+        call = { http: request, url, state, answer: {}, idempotent: undefined };
         if (!isPublicPath(url.pathname, parts)) {
           const admitted = await gate.admit(request, state);
           if ('error' in admitted) return problemResult(admitted.error, state.requestId);
+          // A public path's caller (sign-in) is not idempotent: it may have none.
+          call.idempotent = idempotency?.requestOf(request.method ?? 'GET', request.headers, state.actor, state.log);
         }
         // The router sees the method and the normalised path only: the query string and the body are read by the row.
         const routed = new Request(`http://localhost/${parts.map(encodeURIComponent).join('/')}`, { method: request.method ?? 'GET' });
@@ -268,10 +340,14 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
         // fresh object per request; a context whose properties are inherited leaves that copy empty (the
         // handlers read them through the prototype, and `call.answer` stays the one object both sides see).
         const response = (await router.handleRequest(routed, Object.create(call) as RestCall)) as Response;
-        return call.answer.result ?? (await resultOf(response));
+        result = call.answer.replay ?? call.answer.result ?? (await resultOf(response));
+        return result;
       } catch (error) {
         if (error instanceof AppError) return problemResult(error, state.requestId);
         throw error;
+      } finally {
+        // An error nobody saw (the client left) is not kept as the key's answer: a retry runs again.
+        if (call?.idempotent) await call.idempotent.settle(result && result.status >= 400 && clientWentAway(request) ? undefined : result);
       }
     },
   };
