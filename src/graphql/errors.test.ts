@@ -15,7 +15,8 @@ describe('conflict reasons', () => {
   it('give each 409 the code its reason is declared with, and the common reasons beside the module’s own', () => {
     expect(things.refuse('NAME_TAKEN', 'taken')).toMatchObject({ status: 409, code: 'CONFLICT', reason: 'NAME_TAKEN' });
     expect(things.refuse('THING_CLOSED', 'closed')).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'THING_CLOSED' });
-    expect(Object.keys(things.reasons)).toEqual(['NAME_TAKEN', 'THING_CLOSED', 'ALREADY_EXISTS', 'STILL_REFERENCED']);
+    // Any POST or PATCH may meet its Idempotency-Key still in use, whatever the module.
+    expect(Object.keys(things.reasons)).toEqual(['NAME_TAKEN', 'THING_CLOSED', 'ALREADY_EXISTS', 'STILL_REFERENCED', 'IDEMPOTENCY_KEY_IN_USE']);
   });
 
   it('reach GraphQL clients in extensions, next to the code', () => {
