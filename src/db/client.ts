@@ -26,6 +26,13 @@ export interface DatabaseClientOptions {
 export interface Sql {
   query<Row extends Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
   /**
+   * A statement that sorts or hashes tens of thousands of rows (a report's
+   * grouping), with `work_mem` raised for it alone (`SET LOCAL` in a
+   * transaction of its own): under the default 4 MB, a year of a million
+   * entries' day totals is sorted on disk (115 ms instead of about 40).
+   */
+  queryLarge<Row extends Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  /**
    * The rows of a statement in batches, read through a server-side cursor
    * in a read-only transaction on a connection of its own: constant memory
    * however many rows. Stopping early (a `break`, a client gone) closes the
@@ -33,6 +40,9 @@ export interface Sql {
    */
   cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number): AsyncGenerator<Row[]>;
 }
+
+/** What `queryLarge` gives a statement to sort and hash in: a year of a million entries' day totals needs about 8 MB. */
+const largeWorkMem = '32MB';
 
 export type QueryObserver = (sql: string, params: readonly unknown[]) => void;
 
@@ -87,6 +97,23 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
     async query<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
       onQuery?.(text, values);
       return (await pool.query<Row>(text, values as unknown[])).rows;
+    },
+    async queryLarge<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
+      const connection = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await connection.query(`BEGIN READ ONLY; SET LOCAL work_mem = '${largeWorkMem}'`);
+        onQuery?.(text, values);
+        const { rows } = await connection.query<Row>(text, values as unknown[]);
+        await connection.query('COMMIT');
+        return rows;
+      } catch (error) {
+        broken = error as Error;
+        await connection.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
     },
     async *cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number) {
       const connection = await pool.connect();

@@ -257,7 +257,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
       const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[]) => {
         const { text, values } = summaryStatement(access, source, range, filter, dimensions);
-        return sql.query<Row>(text, values);
+        return sql.queryLarge<Row>(text, values);
       };
       type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
       type SecondRow = FirstRow & { key1: string | null; label1: string | null };
