@@ -85,7 +85,10 @@ export async function ensureBuilt(root) {
       format: 'esm',
       platform: 'node',
       target: 'node20',
+      // Lines only, not the sources themselves: Node loads every map (stack traces), and the TypeScript
+      // text of each file would stay in memory with it.
       sourcemap: true,
+      sourcesContent: false,
       logLevel: 'warning',
     });
     fs.writeFileSync(stamp, `${wanted}\n`);

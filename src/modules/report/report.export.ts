@@ -8,8 +8,9 @@
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
-import PDFDocument from 'pdfkit';
+// exceljs and pdfkit (with its fonts) are loaded on the first export that needs them: a process that
+// never exports does not hold them (some 10 MB of an API process at rest).
+import type ExcelJS from 'exceljs';
 import type { ExportRow, ReportGroup, ReportSummary, ReportTotals } from './report.service.js';
 
 export const exportFormats = ['json', 'csv', 'xlsx', 'pdf'] as const;
@@ -126,7 +127,8 @@ function heldByWorksheet(sheet: ExcelJS.Worksheet): number {
 function xlsxOf<Row>(table: Table<Row>): Readable {
   const out = new PassThrough();
   void (async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const { default: Excel } = await import('exceljs');
+    const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const sheet = workbook.addWorksheet('Report');
     sheet.addRow([table.title]).commit();
     for (const line of table.details) sheet.addRow([line]).commit();
@@ -152,37 +154,38 @@ function xlsxOf<Row>(table: Table<Row>): Readable {
 
 function pdfOf<Row>(table: Table<Row>): Readable {
   const out = new PassThrough();
-  const document = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 36, info: { Title: table.title } });
-  document.pipe(out);
-  let page = 1;
-  const number = () => {
-    // At the foot, outside the flow of the table (no margin below, so it never adds a page).
-    const bottom = document.page.margins.bottom;
-    document.page.margins.bottom = 0;
-    document.fontSize(8).text(`Page ${page}`, 36, document.page.height - 24, { width: document.page.width - 72, align: 'center', lineBreak: false });
-    document.page.margins.bottom = bottom;
-    document.x = 36;
-    document.y = 36;
-  };
-  document.on('pageAdded', () => {
-    page += 1;
-    number();
-  });
-  const columns = table.columns.filter((column) => column.width !== undefined);
-  const line = (cells: string[], bold = false) => {
-    const y = document.y;
-    if (y > document.page.height - 60) document.addPage();
-    const top = document.y;
-    let x = 36;
-    document.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
-    columns.forEach((column, index) => {
-      document.text(cells[index] ?? '', x, top, { width: (column.width as number) - 4, lineBreak: false, ellipsis: true });
-      x += column.width as number;
-    });
-    document.x = 36;
-    document.y = top + 12;
-  };
   void (async () => {
+    const { default: PDFDocument } = await import('pdfkit');
+    const document = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 36, info: { Title: table.title } });
+    document.pipe(out);
+    let page = 1;
+    const number = () => {
+      // At the foot, outside the flow of the table (no margin below, so it never adds a page).
+      const bottom = document.page.margins.bottom;
+      document.page.margins.bottom = 0;
+      document.fontSize(8).text(`Page ${page}`, 36, document.page.height - 24, { width: document.page.width - 72, align: 'center', lineBreak: false });
+      document.page.margins.bottom = bottom;
+      document.x = 36;
+      document.y = 36;
+    };
+    document.on('pageAdded', () => {
+      page += 1;
+      number();
+    });
+    const columns = table.columns.filter((column) => column.width !== undefined);
+    const line = (cells: string[], bold = false) => {
+      const y = document.y;
+      if (y > document.page.height - 60) document.addPage();
+      const top = document.y;
+      let x = 36;
+      document.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
+      columns.forEach((column, index) => {
+        document.text(cells[index] ?? '', x, top, { width: (column.width as number) - 4, lineBreak: false, ellipsis: true });
+        x += column.width as number;
+      });
+      document.x = 36;
+      document.y = top + 12;
+    };
     number();
     document.font('Helvetica-Bold').fontSize(14).text(table.title, 36, 36);
     document.font('Helvetica').fontSize(9);
