@@ -27,6 +27,7 @@
  *                       rest-post (or `requests` for all four), and domain, reports, invoices, events
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree sharing node_modules) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
+ *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor), e.g. --max-semi-space-size=8
  *   BENCH_CPU_PROFILE=<dir>  write a V8 CPU profile of each Tally process (and the baseline's) into <dir>;
  *                       `node test/bench/profile-summary.mjs <file>` lists its top frames
  */
@@ -172,7 +173,14 @@ async function startServer(name: Server['name'], command: string[], env: Record<
       : [];
   const child = spawn(process.execPath, [...profile, ...command], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      // Node flags for Tally (and the baseline), not the floor: BENCH_NODE_OPTIONS=--max-semi-space-size=8
+      ...(name !== 'floor' && process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
