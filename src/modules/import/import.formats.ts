@@ -15,10 +15,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
+import type { ImportSource } from '../../generated/prisma/enums.js';
 import { nextDate, zonedInstant } from '../../lib/time.js';
 
-export const importSources = ['toggl', 'clockify', 'harvest', 'kimai', 'generic'] as const;
-export type ImportSource = (typeof importSources)[number];
+/** The sources, one list: the database's enum (prisma/schema.prisma). */
+export type { ImportSource };
 
 /** The fields a generic file's `mapping` may name: field -> the file's column header. */
 export const genericMappingFields = [

@@ -190,4 +190,3 @@ export async function releaseFile(db: Db, files: FileStorage, key: string): Prom
 }
 
 export type ImportService = ReturnType<typeof createImportService>;
-export type { ImportStatus };
