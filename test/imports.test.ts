@@ -8,10 +8,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './helpers/eventually.js';
+import { togglCsv } from './helpers/imports.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, seeder, type SeededTenant, type Team } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -258,21 +258,6 @@ describe('what an import writes', () => {
 
   it('a job that fails half way goes on after its last committed batch: no row twice, none lost', async () => {
     const tenant = await seeder(server, provider).tenant();
-    const header = [
-      'User',
-      'Email',
-      'Client',
-      'Project',
-      'Task',
-      'Description',
-      'Billable',
-      'Start date',
-      'Start time',
-      'End date',
-      'End time',
-      'Duration',
-      'Tags',
-    ];
     const rows = Array.from({ length: 1200 }, (_, index) => {
       const day = new Date(Date.UTC(2025, 0, 1) + index * 86_400_000).toISOString().slice(0, 10);
       return [
@@ -291,7 +276,7 @@ describe('what an import writes', () => {
         '',
       ];
     });
-    const file = `\uFEFF${stringify([header, ...rows])}`;
+    const file = togglCsv(rows);
     // The second batch's transaction fails, as if the database went away in the middle of it.
     await pool.query(`CREATE FUNCTION refuse_once() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.description = 'the row the database refuses once' THEN RAISE EXCEPTION 'simulated failure'; END IF; RETURN NEW; END $$`);

@@ -75,19 +75,22 @@ function toJsonValue(value: unknown): Prisma.InputJsonValue {
   return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))) as Prisma.InputJsonValue;
 }
 
+/** An event as its row stores it. */
+function eventRowOf(event: EventInput) {
+  const actor = actorReference(event.actor);
+  return {
+    tenantId: event.tenantId,
+    type: event.type,
+    actorType: actor.type,
+    actorId: actor.id,
+    subjectId: event.subjectId ?? null,
+    data: toJsonValue(event.data),
+  };
+}
+
 /** Writes one event row inside the caller's transaction. */
 export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
-  const actor = actorReference(event.actor);
-  await tx.event.create({
-    data: {
-      tenantId: event.tenantId,
-      type: event.type,
-      actorType: actor.type,
-      actorId: actor.id,
-      subjectId: event.subjectId ?? null,
-      data: toJsonValue(event.data),
-    },
-  });
+  await tx.event.create({ data: eventRowOf(event) });
 }
 
 /**
@@ -98,17 +101,17 @@ export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
  */
 export async function recordEvents(tx: Tx, events: readonly EventInput[]): Promise<void> {
   if (events.length === 0) return;
-  const actors = events.map((event) => actorReference(event.actor));
+  const rows = events.map(eventRowOf);
   await tx.$executeRawUnsafe(
     `INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
      SELECT uuidv7()::text, e.tenant, e.type, e.actor_type::"ActorType", e.actor, e.subject, e.data::jsonb
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS e(tenant, type, actor_type, actor, subject, data, position)
       ORDER BY e.position`,
-    events.map((event) => event.tenantId),
-    events.map((event) => event.type),
-    actors.map((actor) => actor.type),
-    actors.map((actor) => actor.id),
-    events.map((event) => event.subjectId ?? null),
-    events.map((event) => JSON.stringify(toJsonValue(event.data))),
+    rows.map((row) => row.tenantId),
+    rows.map((row) => row.type),
+    rows.map((row) => row.actorType),
+    rows.map((row) => row.actorId),
+    rows.map((row) => row.subjectId),
+    rows.map((row) => JSON.stringify(row.data)),
   );
 }

@@ -128,6 +128,10 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** The 409 of a key whose first request has not answered yet. */
+const stillRunning = (): AppError =>
+  commonConflict('IDEMPOTENCY_KEY_IN_USE', `A request with this ${idempotencyKeyHeader} is still running; retry shortly`, { headers: { 'retry-after': '1' } });
+
 interface KeyRow extends Record<string, unknown> {
   outcome: 'claimed' | 'existing';
   fingerprint: string | null;
@@ -221,9 +225,7 @@ export function createIdempotency({ sql, log: processLog }: { sql: Pick<Sql, 'qu
               throw new AppError('IDEMPOTENCY_KEY_REUSED', `The ${idempotencyKeyHeader} was used for another request (another method, path, query or body)`);
             }
             if (row.status === 'running' || row.responseStatus === null) {
-              throw commonConflict('IDEMPOTENCY_KEY_IN_USE', `A request with this ${idempotencyKeyHeader} is still running; retry shortly`, {
-                headers: { 'retry-after': '1' },
-              });
+              throw stillRunning();
             }
             log.debug({ status: row.responseStatus }, 'replayed the stored answer of an idempotent request');
             return {
@@ -233,9 +235,7 @@ export function createIdempotency({ sql, log: processLog }: { sql: Pick<Sql, 'qu
             } satisfies HttpResult;
           }
           // Three statements in a row each saw the key change under them: as good as still running.
-          throw commonConflict('IDEMPOTENCY_KEY_IN_USE', `A request with this ${idempotencyKeyHeader} is still running; retry shortly`, {
-            headers: { 'retry-after': '1' },
-          });
+          throw stillRunning();
         },
         async settle(result) {
           if (claimToken === undefined) return;

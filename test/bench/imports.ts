@@ -8,29 +8,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stringify } from 'csv-stringify/sync';
+import { togglCsv } from '../helpers/imports.js';
 import { startTally, stop, type Process } from './events.js';
 
 const rows = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
 
 /** A Toggl detailed report (README of test/fixtures/imports): one entry a day and person slot, 09:00 onwards. */
 function togglFile(count: number): Buffer {
-  const header = [
-    'User',
-    'Email',
-    'Client',
-    'Project',
-    'Task',
-    'Description',
-    'Billable',
-    'Start date',
-    'Start time',
-    'End date',
-    'End time',
-    'Duration',
-    'Tags',
-    'Amount (EUR)',
-  ];
   const body = Array.from({ length: count }, (_, index) => {
     const person = index % 20;
     const day = new Date(Date.UTC(2024, 0, 1) + Math.floor(index / 20) * 86_400_000).toISOString().slice(0, 10);
@@ -53,7 +37,7 @@ function togglFile(count: number): Buffer {
       index % 4 === 0 ? '' : (minutes * 1.5).toFixed(2),
     ];
   });
-  return Buffer.from(`\uFEFF${stringify([header, ...body])}`);
+  return Buffer.from(togglCsv(body));
 }
 
 export async function measureImports({

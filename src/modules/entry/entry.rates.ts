@@ -74,16 +74,8 @@ export async function ratesFor(
   { tenantId, tenantUserId, projectId }: { tenantId: string; tenantUserId: string; projectId: string | null },
   settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
 ): Promise<CopiedRates> {
-  const [row] = await tx.$queryRaw<RateRow[]>`
-    SELECT u.id AS "tenantUserId", p.id AS "projectId",
-           pm."hourlyRate" AS "memberRate", p."hourlyRate" AS "projectRate", c."hourlyRate" AS "clientRate",
-           u."hourlyRate" AS "ownRate", u."costRate" AS "costRate", c.currency AS currency
-      FROM tenant_users u
-      LEFT JOIN projects p ON p.id = ${projectId} AND p."tenantId" = ${tenantId}
-      LEFT JOIN clients c ON c.id = p."clientId"
-      LEFT JOIN project_members pm ON pm."projectId" = p.id AND pm."tenantUserId" = u.id
-     WHERE u.id = ${tenantUserId} AND u."tenantId" = ${tenantId}`;
-  return copiedRates(row, settings);
+  const rates = await ratesForMany(tx, tenantId, [{ tenantUserId, projectId }], settings);
+  return rates.get(rateKey(tenantUserId, projectId)) as CopiedRates;
 }
 
 /** `minutes` at `rate` per hour, rounded half-up to cents. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
+import { Parameters } from '../../db/parameters.js';
 import { envelopeOf, type EventEnvelope } from '../../events/envelope.js';
 import { eventTypes } from '../../events/outbox.js';
 import type { ActorType } from '../../generated/prisma/enums.js';
@@ -70,11 +71,8 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
    * transactions that have all ended can no longer be joined by earlier ones.
    */
   async function feedPage(access: TenantAccess, filters: FeedFilters & { after?: string | undefined }, limit: number): Promise<FeedEvent[]> {
-    const values: unknown[] = [];
-    const bind = (value: unknown): string => {
-      values.push(value);
-      return `$${values.length}`;
-    };
+    const parameters = new Parameters();
+    const bind = parameters.add;
     const conditions = [`e."tenantId" = ${bind(access.tenantId)}`, 'e.txid < pg_snapshot_xmin(pg_current_snapshot())'];
     if (filters.after !== undefined) {
       // An id of another tenant, an unknown one and a pruned one are refused alike: the answer says nothing of other tenants.
@@ -94,7 +92,7 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
     if (filters.to !== undefined) conditions.push(`e."createdAt" < ${bind(filters.to)}`);
     const rows = await sql.query<EventRow>(
       `SELECT ${eventColumns} FROM events e WHERE ${conditions.join(' AND ')} ORDER BY e.txid, e.id LIMIT ${bind(limit)}`,
-      values,
+      parameters.values,
     );
     return rows.map(feedEventOf);
   }

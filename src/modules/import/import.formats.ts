@@ -43,8 +43,8 @@ export const genericMappingFields = [
 export type GenericMappingField = (typeof genericMappingFields)[number];
 export type GenericMapping = Partial<Record<GenericMappingField, string>>;
 
-/** One row read as an entry. */
-export interface ImportedEntry {
+/** What a format makes of a row, before the shared rules (zero length, fingerprint) apply. */
+interface RowValues {
   /** Trimmed and lower-cased; null when the file has none. */
   email: string | null;
   /** The person's display name (Harvest: first and last name). */
@@ -58,12 +58,16 @@ export interface ImportedEntry {
   tags: string[];
   startedAt: Date;
   endedAt: Date;
-  /** round(seconds / 60): 30 s round up. */
-  durationMinutes: number;
   /** Decimal strings ("135.00"), null when the file has none. */
   billableRate: string | null;
   billableAmount: string | null;
   costRate: string | null;
+}
+
+/** One row read as an entry. */
+export interface ImportedEntry extends RowValues {
+  /** round(seconds / 60): 30 s round up. */
+  durationMinutes: number;
   /** The source and the row's normalised fields, hashed: the same row has the same fingerprint in any file. */
   fingerprint: string;
 }
@@ -206,23 +210,6 @@ const withoutFormulaGuard = (value: string): string => {
 
 /** A row by column name. */
 type Row = (column: string) => string | undefined;
-
-/** What a format makes of a row before the shared rules (zero length, fingerprint) apply. */
-interface RowValues {
-  email: string | null;
-  userName: string | null;
-  client: string | null;
-  project: string | null;
-  task: string | null;
-  description: string;
-  billable: boolean | null;
-  tags: string[];
-  startedAt: Date;
-  endedAt: Date;
-  billableRate: string | null;
-  billableAmount: string | null;
-  costRate: string | null;
-}
 
 interface Format {
   /** Checks the header (ImportFileError) and returns how to read its rows. */

@@ -86,8 +86,8 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
   }
 
   /** Ends the import: done or failed, its file released, `import.completed` recorded (the importer is notified). */
-  async function finish(found: Import, actor: Actor, outcome: { status: 'done' } | { status: 'failed'; lastError: string }): Promise<void> {
-    await db.$transaction(async (tx) => {
+  async function finish(found: Import, actor: Actor, outcome: { status: 'done' } | { status: 'failed'; lastError: string }): Promise<Import> {
+    const ended = await db.$transaction(async (tx) => {
       const ended = await tx.import.update({
         where: { id: found.id },
         data: { status: outcome.status, finishedAt: new Date(), fileKey: null, lastError: outcome.status === 'failed' ? outcome.lastError : null },
@@ -100,8 +100,10 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
         subjectId: found.id,
         data: { ...shown, rows: ended.imported + ended.skipped + ended.failed },
       });
+      return ended;
     });
     if (found.fileKey) await releaseFile(db, files, found.fileKey);
+    return ended;
   }
 
   return {
@@ -110,7 +112,10 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
       const found = await db.import.findUnique({ where: { id: importId } });
       if (!found || found.status === 'done' || found.status === 'failed') return;
       const actor = await actorOf(found);
-      if (found.fileKey === null) return finish(found, actor, { status: 'failed', lastError: 'The file is gone; upload it again' });
+      if (found.fileKey === null) {
+        await finish(found, actor, { status: 'failed', lastError: 'The file is gone; upload it again' });
+        return;
+      }
       const tenant = await db.tenant.findUniqueOrThrow({ where: { id: found.tenantId }, select: { settings: true } });
       const context: BatchContext = {
         tenantId: found.tenantId,
@@ -165,17 +170,16 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
         if (!(error instanceof ImportFileError)) {
           runLog.warn({ err: error }, 'the import stopped; the job is retried and goes on after the last batch that committed');
           // What the importer sees meanwhile: still running, and that it paused (not the database's own words).
-          const reached = await db.import.findUnique({ where: { id: found.id }, select: { rowsDone: true } }).catch(() => null);
-          await db.import
-            .update({ where: { id: found.id }, data: { lastError: `Stopped after row ${String(reached?.rowsDone ?? 0)}; the job retries from there` } })
-            .catch(() => undefined);
+          await db.$executeRaw`UPDATE imports SET "lastError" = 'Stopped after row ' || "rowsDone" || '; the job retries from there', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = ${found.id}`.catch(
+            () => undefined,
+          );
           throw error;
         }
         runLog.info({ reason: error.message }, 'the import file cannot be read');
-        return finish(started, actor, { status: 'failed', lastError: error.message });
+        await finish(started, actor, { status: 'failed', lastError: error.message });
+        return;
       }
-      await finish(started, actor, { status: 'done' });
-      const ended = await db.import.findUniqueOrThrow({ where: { id: importId } });
+      const ended = await finish(started, actor, { status: 'done' });
       runLog.info(
         { rows: ended.rowsDone, imported: ended.imported, skipped: ended.skipped, failed: ended.failed, ms: Date.now() - startedAt },
         'import finished',
