@@ -2,6 +2,8 @@
 // self time, and time by package (node_modules/<name>, our src/, node itself).
 //   node test/bench/profile-summary.mjs <file.cpuprofile> [top=30]
 //   PROFILE_PACKAGE=fets node test/bench/profile-summary.mjs ...   only that package's frames
+//   PROFILE_UNDER=findMany,dispatch node test/bench/profile-summary.mjs ...   also the time spent in and under
+//     the functions of these names (each sample counted once per name, however deep the recursion)
 import fs from 'node:fs';
 
 const [file, topArgument] = process.argv.slice(2);
@@ -53,3 +55,26 @@ for (const [name, micros] of [...byFunction]
   .filter(([name]) => !/^\((idle|program)\)/.test(name))
   .slice(0, top))
   console.log(`  ${percent(micros)}  ${name}`);
+
+// Inclusive time: a sample counts for a name when that function is anywhere on its stack.
+const under = (process.env.PROFILE_UNDER ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
+if (under.length > 0) {
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const inclusive = new Map(under.map((name) => [name, 0]));
+  for (const [id, micros] of selfMicros) {
+    const seen = new Set();
+    for (let current = id; current !== undefined; current = parentOf.get(current)) {
+      const name = byId.get(current)?.callFrame.functionName;
+      if (inclusive.has(name) && !seen.has(name)) {
+        seen.add(name);
+        inclusive.set(name, inclusive.get(name) + micros);
+      }
+    }
+  }
+  console.log('\nin and under (inclusive):');
+  for (const [name, micros] of inclusive) console.log(`  ${percent(micros)}  ${name}`);
+}
