@@ -70,6 +70,21 @@ describe('notes over REST', () => {
     expect(all.body).toHaveLength(5);
   });
 
+  it('reads the instants it wrote whatever the process time zone (reads go through plain SQL, writes through Prisma)', async () => {
+    const zone = process.env.TZ;
+    // pg reads a `timestamp` column in the process's zone unless told otherwise; Prisma writes UTC.
+    process.env.TZ = 'Pacific/Auckland';
+    try {
+      const created = await alpha.api.post<Note>(notesPath(alpha.tenant.id), { content: 'written in one zone' });
+      const fetched = await alpha.api.get<Note>(`${notesPath(alpha.tenant.id)}/${created.body.id}`);
+      const listed = await alpha.api.get<Note[]>(notesPath(alpha.tenant.id), { query: { limit: 1 } });
+      expect(fetched.body.createdAt).toBe(created.body.createdAt);
+      expect(listed.body[0]).toEqual(created.body);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
   it('answers an unknown note with a 404 problem', async () => {
     const response = await alpha.api.get<Problem>(`${notesPath(alpha.tenant.id)}/0199a1f0-0000-7000-8000-000000000000`);
     expect(response.status).toBe(404);

@@ -41,6 +41,19 @@ export interface Sql {
   cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number): AsyncGenerator<Row[]>;
 }
 
+/**
+ * How `sql` reads values: as Prisma does where the two differ. A `timestamp`
+ * (without time zone) holds UTC, as Prisma writes it; pg would read it in the
+ * process's local zone. Prisma's own statements bring their own parsers
+ * (@prisma/adapter-pg passes them per query), so this changes only ours.
+ */
+const plainSqlTypes = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === pg.types.builtins.TIMESTAMP && format !== 'binary') return (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
 /** What `queryLarge` gives a statement to sort and hash in: a year of a million entries' day totals needs about 8 MB. */
 const largeWorkMem = '32MB';
 
@@ -71,7 +84,7 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
   // end() resolves as soon as it has *asked* each client to end, before the
   // sockets close, and a database stopped in that gap fails every one of them.
   // A request waits at most 3 s for a connection: when the database is down it gets a 503 quickly, not a hang.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 3_000 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 3_000, types: plainSqlTypes });
   const connections = new Set<pg.PoolClient>();
   pool.on('connect', (connection) => {
     connections.add(connection);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Sql } from '../../db/client.js';
 import { newestFirst, tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
@@ -31,11 +31,22 @@ export const UpdateNoteArgs = args({ tenantId, id: noteId, input: UpdateNoteDto 
 export type NoteQuery = PrismaQuery<Prisma.NoteInclude, Prisma.NoteSelect>;
 export type NotePageQuery = PrismaPageQuery<Prisma.NoteInclude, Prisma.NoteWhereUniqueInput>;
 
+/** A note's columns, as the plain reads select them: the whole `Note` row. */
+const noteColumns = 'id, "tenantId", "tenantUserId", content, "createdAt", "updatedAt"';
+
 /**
  * Notes: everyone in a tenant reads and writes them; members and managers may
  * change or delete only the notes they wrote.
+ *
+ * A read that wants the plain row (REST, and GraphQL selections without the
+ * author) is one statement through `sql`: Prisma's fixed cost per statement
+ * and per row (its result mapping turns each timestamp from text into a
+ * tagged value into a Date) was 0.19 ms of CPU for a page of 50 and 0.13 ms
+ * for one note over pg's, most of what a REST read costs beyond the
+ * hand-written floor. Reads that include relations stay with Prisma, which
+ * loads them in the same round trip.
  */
-export function createNoteService({ db }: { db: Db }) {
+export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
   async function findOwn(tx: Prisma.TransactionClient, access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Note> {
     const note = await tx.note.findFirst({ where: { id, ...access.scope('read', 'Note') } });
     if (!note) throw notFound('Note', id);
@@ -47,7 +58,13 @@ export function createNoteService({ db }: { db: Db }) {
     /** The tenant's notes, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListNotesArgs>, query: NoteQuery = {}): Promise<Note[]> {
       access.assert('read', 'Note');
-      return db.note.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      if (shapesResult(query)) return db.note.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      // The order of `newestFirst`, on the tenant's (tenantId, createdAt, id) index.
+      return sql.query<Note>(`SELECT ${noteColumns} FROM notes WHERE "tenantId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2 OFFSET $3`, [
+        access.tenantId,
+        page.limit,
+        page.offset,
+      ]);
     },
 
     /**
@@ -62,7 +79,9 @@ export function createNoteService({ db }: { db: Db }) {
     /** One note of the tenant; 404 when it belongs to another tenant. */
     async get(access: TenantAccess, id: string, query: NoteQuery = {}): Promise<Note> {
       access.assert('read', 'Note');
-      const note = await db.note.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const note = shapesResult(query)
+        ? await db.note.findFirst({ ...query, where: { id, tenantId: access.tenantId } })
+        : (await sql.query<Note>(`SELECT ${noteColumns} FROM notes WHERE id = $1 AND "tenantId" = $2`, [id, access.tenantId]))[0];
       if (!note) throw notFound('Note', id);
       return note;
     },
