@@ -5,7 +5,6 @@
  * notifications later.
  */
 import type { Tx } from '../db/client.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import { actorReference, type Actor } from '../auth/actor.js';
 
 export const eventTypes = [
@@ -70,12 +69,12 @@ export interface EventInput {
   data: unknown;
 }
 
-/** Dates become ISO strings, decimals strings, bigints strings: the JSON the API itself returns. */
-function toJsonValue(value: unknown): Prisma.InputJsonValue {
-  return JSON.parse(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item))) as Prisma.InputJsonValue;
+/** The event's data as JSON text: dates become ISO strings, decimals strings, bigints strings, as the API shows them. */
+function jsonOf(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
 }
 
-/** An event as its row stores it. */
+/** An event as its row stores it (`data` as JSON text). */
 function eventRowOf(event: EventInput) {
   const actor = actorReference(event.actor);
   return {
@@ -84,13 +83,23 @@ function eventRowOf(event: EventInput) {
     actorType: actor.type,
     actorId: actor.id,
     subjectId: event.subjectId ?? null,
-    data: toJsonValue(event.data),
+    data: jsonOf(event.data),
   };
 }
 
+/*
+ * Both writers are plain INSERTs rather than `tx.event.create`: every change
+ * in Tally writes an event, and Prisma's create reads the row back and maps
+ * it, which nobody here uses (0.13 ms of CPU of each write, measured on a
+ * note's create), and needed the data as a parsed JSON value that it then
+ * printed again. The id is a UUIDv7 as Prisma's default would make it.
+ */
+
 /** Writes one event row inside the caller's transaction. */
 export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
-  await tx.event.create({ data: eventRowOf(event) });
+  const row = eventRowOf(event);
+  await tx.$executeRaw`INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
+    VALUES (uuidv7()::text, ${row.tenantId}, ${row.type}, ${row.actorType}::"ActorType", ${row.actorId}, ${row.subjectId}, ${row.data}::jsonb)`;
 }
 
 /**
@@ -112,6 +121,6 @@ export async function recordEvents(tx: Tx, events: readonly EventInput[]): Promi
     rows.map((row) => row.actorType),
     rows.map((row) => row.actorId),
     rows.map((row) => row.subjectId),
-    rows.map((row) => JSON.stringify(row.data)),
+    rows.map((row) => row.data),
   );
 }
