@@ -9,7 +9,6 @@ import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
 import type { HttpResult } from '../lib/problem.js';
 import type { Metrics } from './metrics.js';
 import type { Logger } from '../lib/logger.js';
-import { jsonBodyLimit } from '../rest/body.js';
 import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from './idempotency.js';
 
 type ResultWithErrors = { errors?: readonly GraphQLError[] };
@@ -86,22 +85,6 @@ function limits(): Plugin<GraphQLContext> {
   };
 }
 
-/**
- * A body declared over 1 MiB is refused before it is read, with our code;
- * yoga's own limit (set to the same size) stops a chunked body that grows
- * past it while streaming.
- */
-function declaredBodyLimit(): Plugin<GraphQLContext> {
-  return {
-    onRequestParse({ request }) {
-      const declared = Number(request.headers.get('content-length'));
-      if (Number.isFinite(declared) && declared > jsonBodyLimit) {
-        throw createGraphQLError('The body is larger than 1 MiB', { extensions: { http: { status: 413 }, code: 'PAYLOAD_TOO_LARGE' } });
-      }
-    },
-  };
-}
-
 /** Whether a GraphQL answer failed on our side (an error coded INTERNAL or UNAVAILABLE): it comes as a 200 all the same. */
 function failedOnOurSide(body: string): boolean {
   try {
@@ -125,6 +108,8 @@ function idempotentOperations(idempotency: Idempotency): Plugin<GraphQLContext, 
   const claims = new WeakMap<object, IdempotentRequest>();
   return {
     onRequestParse({ request, serverContext, requestParser, setRequestParser, endResponse, fetchAPI }) {
+      // Most requests carry no key: nothing to copy or check.
+      if (!request.headers.has('idempotency-key')) return;
       const refusal = (error: AppError): Response => {
         const { status, headers, body } = graphqlRefusal(error, serverContext.requestId);
         return new fetchAPI.Response(body as string, { status, headers });
@@ -232,7 +217,11 @@ export function createGraphQLServer({
     batching: false,
     // The server applies the one CORS policy of every path; yoga's own would reflect any Origin with credentials.
     cors: false,
-    maxRequestBodySize: jsonBodyLimit,
+    // The server reads the body (src/http/server.ts, within the 1 MiB JSON limit) and hands yoga the text:
+    // yoga's own limit would pipe it through a counting stream again. There are no GraphQL uploads (files
+    // go through REST), so no multipart either.
+    maxRequestBodySize: false,
+    multipart: false,
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: 'Tally GraphQL', credentials: 'include' },
     // Codes and masking are applied by errorCodes(); yoga's own masking would hide our messages.
@@ -246,7 +235,6 @@ export function createGraphQLServer({
     // Each distinct document is compiled once (graphql-jit) and run as plain code after that.
     plugins: [
       ...(metrics ? [operationMetrics(metrics)] : []),
-      declaredBodyLimit(),
       // After yoga's own parsers (they come first), so that it wraps the one that takes the request.
       ...(idempotency ? [idempotentOperations(idempotency)] : []),
       limits(),
