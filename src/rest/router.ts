@@ -307,6 +307,8 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
   });
   // The order the router tries routes in must reach every row (`/users/me` before `/users/{id}`).
   assertReachable([...sofaRegistrationOrder(routes), ...natives]);
+  // Read once: the router is a Proxy that binds a fresh function on every read of a method.
+  const handleRouted = router.handleRequest;
 
   async function resultOf(response: Response): Promise<HttpResult> {
     const headers: Record<string, string> = {};
@@ -339,7 +341,7 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
         // @whatwg-node/server copies every own property of the server context, with its descriptor, into a
         // fresh object per request; a context whose properties are inherited leaves that copy empty (the
         // handlers read them through the prototype, and `call.answer` stays the one object both sides see).
-        const response = (await router.handleRequest(routed, Object.create(call) as RestCall)) as Response;
+        const response = (await handleRouted(routed, Object.create(call) as RestCall)) as Response;
         result = call.answer.replay ?? call.answer.result ?? (await resultOf(response));
         return result;
       } catch (error) {
