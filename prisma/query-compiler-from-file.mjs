@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const generated = path.join(import.meta.dirname, '../src/generated/prisma/internal/class.ts');
-const importOfTheText = /const \{ wasm \} = await import\(("@prisma\/client\/runtime\/query_compiler_[a-z]+_bg\.postgresql\.wasm-base64\.mjs")\)\n(\s*)return await decodeBase64AsWasm\(wasm\)/;
+const importOfTheText =
+  /const \{ wasm \} = await import\(("@prisma\/client\/runtime\/query_compiler_[a-z]+_bg\.postgresql\.wasm-base64\.mjs")\)\n(\s*)return await decodeBase64AsWasm\(wasm\)/;
 
 const source = fs.readFileSync(generated, 'utf8');
 const found = importOfTheText.exec(source);

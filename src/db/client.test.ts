@@ -25,7 +25,10 @@ describe('utcTimestampOf', () => {
       const instant = new Date(Math.floor(Math.random() * 8_000_000_000_000) - 2_000_000_000_000);
       const iso = instant.toISOString();
       // PostgreSQL's text: a space for the T, no zone, trailing zeros of the fraction dropped.
-      const text = iso.slice(0, 23).replace('T', ' ').replace(/\.?0+$/, '');
+      const text = iso
+        .slice(0, 23)
+        .replace('T', ' ')
+        .replace(/\.?0+$/, '');
       expect(utcTimestampOf(text).getTime(), text).toBe(instant.getTime());
     }
   });

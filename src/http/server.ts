@@ -153,7 +153,10 @@ function watchBodyIdle(request: IncomingMessage, idleMs: number, onStall: () => 
  * frameworks that read bodies first (Express's body parsers): the URL, method
  * and headers from the Node request, the body as given.
  */
-function withReadBody(request: IncomingMessage, body: string | undefined): IncomingMessage | { req: IncomingMessage; method: string | undefined; headers: IncomingMessage['headers']; body: string } {
+function withReadBody(
+  request: IncomingMessage,
+  body: string | undefined,
+): IncomingMessage | { req: IncomingMessage; method: string | undefined; headers: IncomingMessage['headers']; body: string } {
   return body === undefined ? request : { req: request, method: request.method, headers: request.headers, body };
 }
 
