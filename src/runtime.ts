@@ -20,9 +20,9 @@ import { createDatabaseClient, type Db, type QueryObserver, type Sql } from './d
 import { openDatabaseServer } from './db/database.js';
 import { createPgListener } from './db/listener.js';
 import { migrateDatabase } from './db/migrations.js';
-import { lazyJobQueue, startJobs, type JobQueue, type JobRunner } from './events/jobs.js';
+import { lazyJobQueue, startJobs, type JobQueue, type JobRunner, type QueueDepth } from './events/jobs.js';
 import { createLiveEvents } from './events/live.js';
-import { createMetrics, type Metrics } from './http/metrics.js';
+import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket } from './http/websocket.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -99,15 +99,6 @@ function compileWebAssemblyLightly(): void {
   v8.setFlagsFromString('--liftoff-only');
 }
 
-/** The metrics of a process that serves or works: its pool, and the queues as pg-boss counts them. */
-function metricsOf(poolUse: Parameters<typeof createMetrics>[0]['poolUse'], runner: JobRunner): Metrics {
-  return createMetrics({
-    poolUse,
-    queueDepths: async () =>
-      (await runner.boss.getQueues()).map((queue) => ({ name: queue.name, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount })),
-  });
-}
-
 export async function createRuntime({
   config,
   roles,
@@ -134,31 +125,34 @@ export async function createRuntime({
     stack.defer(() => listener.close());
     const live = createLiveEvents({ listener, log: log.child({ component: 'live' }) });
 
+    // Worker processes run pg-boss from the start; every other process (API, CLI) starts it on its first
+    // enqueue, or when /metrics asks for the queues (src/events/jobs.ts says why).
     let jobs: JobQueue;
     let runner: JobRunner | undefined;
-    if (serves || works) {
+    let queueDepths: () => Promise<QueueDepth[]>;
+    if (works) {
       // What jobs hold (the OCR engine's thread) is freed once pg-boss has stopped: deferred before it.
-      if (works) stack.defer(() => closeModuleWork());
-      runner = await startJobs({
+      stack.defer(() => closeModuleWork());
+      const started = await startJobs({
         databaseUrl: database.url,
-        sql,
         log: log.child({ component: 'jobs' }),
         queues: moduleQueues,
         works,
         ...(superviseIntervalSeconds ? { superviseIntervalSeconds } : {}),
       });
-      const started = runner;
       stack.defer(() => started.stop({ graceful: true, timeoutMs: 20_000 }));
-      jobs = runner;
+      runner = started;
+      jobs = started;
+      queueDepths = () => started.queueDepths();
     } else {
-      // The CLI enqueues rarely (a sync run): pg-boss starts only then.
-      const lazy = lazyJobQueue(() => startJobs({ databaseUrl: database.url, sql, log, queues: moduleQueues, works: false }));
+      const lazy = lazyJobQueue(() => startJobs({ databaseUrl: database.url, log: log.child({ component: 'jobs' }), queues: moduleQueues, works: false }));
       stack.defer(() => lazy.stop());
       jobs = lazy;
+      queueDepths = () => lazy.queueDepths();
     }
     const dependencies = { db, sql, log, config, secrets, jobs, live };
     const services = createServices(dependencies);
-    const metrics = runner ? metricsOf(client.poolUse, runner) : undefined;
+    const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths }) : undefined;
 
     // Workers first: once the process says it listens, it runs everything its role has.
     let workers: Workers | undefined;
@@ -170,7 +164,7 @@ export async function createRuntime({
 
     let app: App | undefined;
     let url: string | undefined;
-    if (serves && runner && metrics) {
+    if (serves && metrics) {
       app = createApp({ config, secrets, log, db, sql, services, metrics, embeddedDatabase: database.embedded !== undefined });
       const built = app;
       // No request comes any more: what the rate limits counted only here goes to the store while it still can.

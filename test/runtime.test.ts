@@ -57,6 +57,20 @@ async function otherConnections(): Promise<number> {
   }
 }
 
+/** Connections to the test database that name themselves `applicationName`. */
+async function connectionsNamed(applicationName: string): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const result = await client.query<{ count: string }>('SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [
+      applicationName,
+    ]);
+    return Number(result.rows[0]?.count);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('the runtime', () => {
   it('builds no HTTP app in a worker-only process, and stops once however often it is asked', async () => {
     const runtime = await createRuntime({ config: configFor(await freePort(), 'worker'), roles: ['worker'], log, bootstrap: false });
@@ -65,6 +79,19 @@ describe('the runtime', () => {
     expect(runtime.workers).toBeDefined();
     await Promise.all([runtime.stop(), runtime.stop(), runtime[Symbol.asyncDispose]()]);
     await eventually(async () => expect(await otherConnections()).toBe(0));
+  });
+
+  it('starts pg-boss in an API-only process only once it is needed (here: /metrics asks for the queues), on a connection of its own', async () => {
+    const runtime = await createRuntime({ config: configFor(await freePort(), 'api'), roles: ['api'], log, bootstrap: false });
+    try {
+      expect(await fetch(`${runtime.url}/health`).then((answer) => answer.status)).toBe(200);
+      expect(await connectionsNamed('tally-jobs')).toBe(0);
+      await runtime.app?.metrics.render();
+      expect(await connectionsNamed('tally-jobs')).toBe(1);
+    } finally {
+      await runtime.stop();
+    }
+    await eventually(async () => expect(await connectionsNamed('tally-jobs')).toBe(0));
   });
 
   it('tears down what it built when a start fails halfway (the port is taken): no connection is left open', async () => {

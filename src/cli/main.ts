@@ -17,7 +17,6 @@ import type { Services } from '../modules/services.js';
 import { parseInput } from '../lib/dto.js';
 import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';
 import { CreateTenantDto } from '../modules/tenant/tenant.service.js';
-import { seed } from './seed.js';
 
 const usage = `Usage: tally <command> [options]
 
@@ -194,6 +193,8 @@ async function seedDatabase(config: Config, args: string[]): Promise<void> {
     progress: process.stderr.isTTY === true,
   };
   const started = performance.now();
+  // Loaded by this command alone (its progress bar among it), not by every `tally` process.
+  const { seed } = await import('./seed.js');
   const tenants = await withData(config, ({ services, sql }) => seed(services, sql, options));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(

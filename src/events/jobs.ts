@@ -10,8 +10,9 @@
  * Processing is at least once: a worker that dies holding a job has it
  * retried after the queue's `expireInSeconds`, so handlers are idempotent.
  */
-import { PgBoss, fromPrisma, type ConstructorOptions, type Queue } from 'pg-boss';
-import type { Sql, Tx } from '../db/client.js';
+import type { ConstructorOptions, PgBoss, Queue } from 'pg-boss';
+import pg from 'pg';
+import type { Tx } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 
 export const jobSchema = 'pgboss';
@@ -50,15 +51,23 @@ export interface JobQueue {
   sendMany<Data extends object>(tx: Tx, queue: QueueDefinition<Data>, items: readonly Data[]): Promise<void>;
 }
 
+/** A queue's jobs by state, as pg-boss counts them (for /metrics). */
+export interface QueueDepth {
+  name: string;
+  ready: number;
+  deferred: number;
+  active: number;
+}
+
 export interface JobRunner extends JobQueue {
   /** The pg-boss instance, for the worker runtime. */
   boss: PgBoss;
+  queueDepths(): Promise<QueueDepth[]>;
   stop(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
 export interface StartJobsOptions {
   databaseUrl: string;
-  sql: Sql;
   log: Logger;
   queues: readonly QueueDefinition[];
   /** Works the queues: its own connections, wake-ups by LISTEN/NOTIFY, expiry supervision. */
@@ -83,12 +92,24 @@ async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinition[]): P
 }
 
 /**
- * pg-boss for this process. API-only processes enqueue through the
- * process's pool (no extra connections, no polling); worker processes get
- * pg-boss's own pool and its LISTEN connection.
+ * pg-boss for this process. Worker processes get pg-boss's own pool and its
+ * LISTEN connection. Other processes only enqueue (inside the caller's
+ * transaction) and read queue depths: pg-boss's own statements go through
+ * one connection of its own (no polling), never the request pool, since
+ * such a process starts pg-boss on its first enqueue (lazyJobQueue), when
+ * every connection of the pool may be held by a transaction waiting for it.
+ * pg-boss itself is loaded then: 6 MB of heap an API process that never
+ * enqueues does without.
  */
-export async function startJobs({ databaseUrl, sql, log, queues, works, superviseIntervalSeconds = 10 }: StartJobsOptions): Promise<JobRunner> {
+export async function startJobs({ databaseUrl, log, queues, works, superviseIntervalSeconds = 10 }: StartJobsOptions): Promise<JobRunner> {
+  const { PgBoss, fromPrisma } = await import('pg-boss');
   const common: ConstructorOptions = { schema: jobSchema, schedule: false };
+  let ownConnection: pg.Client | undefined;
+  if (!works) {
+    ownConnection = new pg.Client({ connectionString: databaseUrl, application_name: 'tally-jobs' });
+    ownConnection.on('error', (error) => log.warn({ reason: error.message }, 'the job queue connection was lost'));
+    await ownConnection.connect();
+  }
   const options: ConstructorOptions = works
     ? {
         ...common,
@@ -104,17 +125,25 @@ export async function startJobs({ databaseUrl, sql, log, queues, works, supervis
       }
     : {
         ...common,
-        db: { executeSql: async (text, values) => ({ rows: await sql.query(text, values ?? []) }) },
+        db: { executeSql: async (text, values) => ({ rows: (await (ownConnection as pg.Client).query(text, values ?? [])).rows }) },
         supervise: false,
       };
   const boss = new PgBoss(options);
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
-  await boss.start();
-  await ensureQueues(boss, queues);
+  try {
+    await boss.start();
+    await ensureQueues(boss, queues);
+  } catch (error) {
+    await ownConnection?.end().catch(() => undefined);
+    throw error;
+  }
 
   return {
     boss,
+    async queueDepths() {
+      return (await boss.getQueues()).map((queue) => ({ name: queue.name, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount }));
+    },
     async send(tx, queue, data, { startAfter, singletonKey } = {}) {
       await boss.send(queue.name, data, { ...(startAfter ? { startAfter } : {}), ...(singletonKey ? { singletonKey } : {}), db: fromPrisma(tx) });
     },
@@ -128,14 +157,29 @@ export async function startJobs({ databaseUrl, sql, log, queues, works, supervis
     },
     async stop({ graceful = true, timeoutMs = 20_000 } = {}) {
       await boss.stop({ graceful, timeout: timeoutMs, close: true });
+      await ownConnection?.end().catch(() => undefined);
     },
   };
 }
 
-/** A JobQueue that starts pg-boss on first use (the CLI seldom enqueues). */
-export function lazyJobQueue(start: () => Promise<JobRunner>): JobQueue & { stop(): Promise<void> } {
+/**
+ * A JobQueue that starts pg-boss on first use: the CLI seldom enqueues, and
+ * an API process only for some requests (an upload, an import, a mailbox
+ * run) or when /metrics asks for the queues. A start that failed is tried
+ * again by the next use.
+ */
+export function lazyJobQueue(start: () => Promise<JobRunner>): JobQueue & Pick<JobRunner, 'queueDepths'> & { stop(): Promise<void> } {
   let runner: Promise<JobRunner> | undefined;
-  const started = () => (runner ??= start());
+  const started = (): Promise<JobRunner> => {
+    if (!runner) {
+      const starting = start();
+      runner = starting;
+      starting.catch(() => {
+        if (runner === starting) runner = undefined;
+      });
+    }
+    return runner;
+  };
   return {
     async send(tx, queue, data, options) {
       await (await started()).send(tx, queue, data, options);
@@ -143,8 +187,13 @@ export function lazyJobQueue(start: () => Promise<JobRunner>): JobQueue & { stop
     async sendMany(tx, queue, items) {
       if (items.length > 0) await (await started()).sendMany(tx, queue, items);
     },
+    async queueDepths() {
+      return (await started()).queueDepths();
+    },
     async stop() {
-      if (runner) await (await runner).stop({ graceful: true, timeoutMs: 5_000 });
+      const current = runner;
+      runner = undefined;
+      if (current) await (await current.catch(() => undefined))?.stop({ graceful: true, timeoutMs: 5_000 });
     },
   };
 }

@@ -8,13 +8,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolUse } from '../db/client.js';
-
-export interface QueueDepth {
-  name: string;
-  ready: number;
-  deferred: number;
-  active: number;
-}
+import type { QueueDepth } from '../events/jobs.js';
 
 export interface Metrics {
   /** One answered HTTP request: its route template (`/tenants/{tenantId}/notes`), not its path. */

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Busboy } from '@fastify/busboy';
+import type { Busboy } from '@fastify/busboy';
 import { nulByteMessage } from '../lib/nul-bytes.js';
 import { AppError, validationFailed } from '../lib/errors.js';
 
@@ -121,17 +121,19 @@ export interface MultipartResult<FileResult> {
  * `onFile`. Over the size limit the upload stops at once with 413; the
  * consumer's stream is destroyed, so it can clean up what it wrote.
  */
-export function readMultipart<FileResult>(
+export async function readMultipart<FileResult>(
   request: IncomingMessage,
   { fileField, maxFileBytes = uploadLimit, onFile, release }: MultipartOptions<FileResult>,
 ): Promise<MultipartResult<FileResult>> {
   const contentType = request.headers['content-type'] ?? '';
   if (mediaTypeOf(contentType) !== 'multipart/form-data') {
-    return Promise.reject(new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as multipart/form-data with the file in "${fileField}"`));
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Send the body as multipart/form-data with the file in "${fileField}"`);
   }
   const bodyLimit = maxFileBytes + multipartFieldLimit.count * multipartFieldLimit.bytes;
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > bodyLimit) return Promise.reject(payloadTooLarge(maxFileBytes));
+  if (Number.isFinite(declared) && declared > bodyLimit) throw payloadTooLarge(maxFileBytes);
+  // Loaded by the first upload, not by every API process. The body waits meanwhile: nothing reads it yet.
+  const { Busboy: createParser } = await import('@fastify/busboy');
 
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
@@ -157,7 +159,7 @@ export function readMultipart<FileResult>(
     }
 
     try {
-      parser = Busboy({
+      parser = createParser({
         headers: { ...request.headers, 'content-type': contentType },
         limits: {
           files: 1,

@@ -14,7 +14,6 @@
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { parse } from 'csv-parse';
 import type { ImportSource } from '../../generated/prisma/enums.js';
 import { nextDate, zonedInstant } from '../../lib/time.js';
 
@@ -485,8 +484,12 @@ export function looksLikeCsv(head: Buffer): boolean {
   return false;
 }
 
-/** The file's records as arrays of fields (blank lines are no records), and how to stop reading early. */
-function recordsOf(input: Input): { records: AsyncIterator<string[]>; close(): void } {
+/**
+ * The file's records as arrays of fields (blank lines are no records), and how to stop reading early.
+ * csv-parse is loaded by the first import, not by every API process.
+ */
+async function recordsOf(input: Input): Promise<{ records: AsyncIterator<string[]>; close(): void }> {
+  const { parse } = await import('csv-parse');
   const source = input instanceof Readable ? input : Readable.from(input as AsyncIterable<Buffer | string>);
   const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: true });
   source.on('error', (error) => parser.destroy(error));
@@ -516,7 +519,7 @@ function headerOf(first: IteratorResult<string[]>): string[] {
 
 /** Reads the header row only and checks it against the source (or the mapping). */
 export async function checkHeader(input: Input, options: ImportFormatOptions): Promise<void> {
-  const { records, close } = recordsOf(input);
+  const { records, close } = await recordsOf(input);
   try {
     formatOf(options).reader(headerOf(await records.next()));
   } catch (error) {
@@ -551,7 +554,7 @@ const fingerprintOf = (source: ImportSource, values: RowValues): string =>
  * fingerprint.
  */
 export async function* readImportRows(input: Input, options: ImportFormatOptions): AsyncGenerator<ParsedRow> {
-  const { records: iterator, close } = recordsOf(input);
+  const { records: iterator, close } = await recordsOf(input);
   try {
     let header: string[];
     let read: (row: Row) => RowValues;

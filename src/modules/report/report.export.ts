@@ -7,7 +7,6 @@
  */
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 // exceljs and pdfkit (with its fonts) are loaded on the first export that needs them: a process that
 // never exports does not hold them (some 10 MB of an API process at rest).
 import type ExcelJS from 'exceljs';
@@ -102,6 +101,7 @@ const csvChunkRows = 200;
 function csvOf<Row>(table: Table<Row>): Readable {
   return Readable.from(
     (async function* () {
+      const { stringify } = await import('csv-stringify/sync');
       yield stringify([table.columns.map((column) => column.header)]);
       for await (const batch of table.batches) {
         // Chunks of some 20 kB: short-lived strings the young generation collects, not large objects that pile up until a full GC.
