@@ -25,6 +25,7 @@ import { createLiveEvents } from './events/live.js';
 import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket } from './http/websocket.js';
+import { createIdleCollector } from './lib/idle-collector.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveSecrets } from './lib/secrets.js';
 import type { Services } from './modules/services.js';
@@ -48,6 +49,8 @@ export interface RuntimeOptions {
   superviseIntervalSeconds?: number;
   /** How often open WebSocket connections re-check their credential (default 30 s). */
   credentialRecheckMs?: number;
+  /** An API process that served requests collects its garbage once it has served none for this long (default 5 s; src/lib/idle-collector.ts). */
+  idleCollectionMs?: number;
 }
 
 export interface Runtime extends AsyncDisposable {
@@ -107,6 +110,7 @@ export async function createRuntime({
   onQuery,
   superviseIntervalSeconds,
   credentialRecheckMs,
+  idleCollectionMs = 5_000,
 }: RuntimeOptions): Promise<Runtime> {
   const serves = roles.includes('api');
   const works = roles.includes('worker');
@@ -175,11 +179,13 @@ export async function createRuntime({
         const created = await bootstrapDemoTenant({ config, db, services, log });
         if (created) printBootstrapKey(created, config.baseUrl);
       }
-      const server = createHttpServer(app, {
-        requestTimeoutMs: config.requestTimeoutMs,
-        headersTimeoutMs: config.headersTimeoutMs,
-        bodyIdleTimeoutMs: config.bodyIdleTimeoutMs,
-      });
+      const idle = createIdleCollector({ quietMs: idleCollectionMs, log });
+      stack.defer(() => idle.close());
+      const server = createHttpServer(
+        app,
+        { requestTimeoutMs: config.requestTimeoutMs, headersTimeoutMs: config.headersTimeoutMs, bodyIdleTimeoutMs: config.bodyIdleTimeoutMs },
+        idle,
+      );
       stack.defer(() => closeServer(server));
       const webSocket = attachGraphQLWebSocket(server, app, { live, ...(credentialRecheckMs ? { credentialRecheckMs } : {}) });
       stack.defer(() => webSocket.close());

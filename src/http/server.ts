@@ -15,6 +15,7 @@ import type { OriginPolicy } from '../auth/origins.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import { AppError } from '../lib/errors.js';
+import type { IdleCollector } from '../lib/idle-collector.js';
 import type { Logger } from '../lib/logger.js';
 import { problemResult, type HttpResult } from '../lib/problem.js';
 import { clientWentAway, readBody } from '../rest/body.js';
@@ -163,7 +164,7 @@ function withReadBody(
 const isDocsPath = (pathname: string): boolean =>
   pathname === '/docs' || pathname.startsWith('/docs/') || pathname === '/docs-json' || pathname === '/docs-yaml';
 
-export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTimeouts): http.Server {
+export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTimeouts, idle?: Pick<IdleCollector, 'busy'>): http.Server {
   async function serveGraphQL(request: IncomingMessage, response: ServerResponse, url: URL, state: RequestState): Promise<void> {
     const method = request.method ?? 'GET';
     // The GraphiQL page is public; every operation needs credentials.
@@ -238,6 +239,8 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
     // cached, since most carry a caller's data; the docs set their own caching.
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const url = new URL(request.url ?? '/', 'http://localhost');
+    // Probes and scrapes leave next to no garbage: they do not keep a resting process from collecting its own.
+    if (url.pathname !== '/health' && url.pathname !== '/metrics') idle?.busy();
     watchBodyIdle(request, timeouts.bodyIdleTimeoutMs, () => {
       state.log.debug({ method: request.method, path: url.pathname }, 'the request body stopped arriving');
       // Answered already (the rest of the body is being skipped): all that is left is to drop the connection.

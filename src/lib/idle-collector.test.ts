@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createIdleCollector, type IdleCollector } from './idle-collector.js';
+import { createLogger } from './logger.js';
+
+/** A logger whose lines the test reads. */
+function capturedLog() {
+  const lines: { msg: string }[] = [];
+  const log = createLogger('debug', {}, { write: (line: string) => lines.push(JSON.parse(line) as { msg: string }) });
+  return { log, collections: () => lines.filter((line) => line.msg === 'collected garbage while idle').length };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Old-generation garbage: objects that lived long enough to be promoted, then let go. */
+function promotedGarbage(megabytes: number): void {
+  let kept: { index: number; text: string }[] | undefined = [];
+  for (let index = 0; index < megabytes * 10_000; index++) kept.push({ index, text: `garbage ${index}` });
+  kept = undefined;
+}
+
+let collector: IdleCollector | undefined;
+afterEach(() => collector?.close());
+
+describe('the idle collector', () => {
+  it('collects once after work stops, freeing what the work left behind', async () => {
+    const { log, collections } = capturedLog();
+    collector = createIdleCollector({ quietMs: 100, log });
+    promotedGarbage(40);
+    collector.busy();
+    const before = process.memoryUsage().heapUsed;
+    await sleep(500);
+    expect(collections()).toBe(1);
+    expect(process.memoryUsage().heapUsed).toBeLessThan(before - 20 * 1024 * 1024);
+    // Quiet still, nothing served since: no second collection.
+    await sleep(300);
+    expect(collections()).toBe(1);
+  });
+
+  it('does not collect while work keeps coming, nor before any came', async () => {
+    const { log, collections } = capturedLog();
+    collector = createIdleCollector({ quietMs: 200, log });
+    await sleep(450);
+    expect(collections()).toBe(0);
+    for (let step = 0; step < 25; step++) {
+      collector.busy();
+      await sleep(20);
+    }
+    expect(collections()).toBe(0);
+    await sleep(600);
+    expect(collections()).toBe(1);
+  });
+});
