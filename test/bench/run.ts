@@ -27,7 +27,9 @@
  *                       rest-post (or `requests` for all four), and domain, reports, invoices, events
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree sharing node_modules) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
- *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor), e.g. --max-semi-space-size=8
+ *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
+ *                       start script (which they run with, as `npm start` does), e.g. --max-semi-space-size=4
+ *   BENCH_IDLE_SECONDS=10  how long a process rests before its idle memory is read
  *   BENCH_CPU_PROFILE=<dir>  write a V8 CPU profile of each Tally process (and the baseline's) into <dir>;
  *                       `node test/bench/profile-summary.mjs <file>` lists its top frames
  */
@@ -53,6 +55,8 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const noteCount = Number(process.env.BENCH_NOTES ?? 100_000);
 const otherNoteCount = Math.round(noteCount / 10);
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 100_000);
+/** How long a process rests before its idle memory is read (after the warm-up, and after the request scenarios). */
+const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 interface RequestSpec {
@@ -189,6 +193,12 @@ async function startServer(name: Server['name'], command: string[], env: Record<
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, () => output);
   return { name, url, child, rssPeakKb: 0, output: () => output };
+}
+
+/** The Node flags `npm start` gives Tally in a checkout (its package's start script: `node <flags> bin/tally.js serve`). */
+function startFlagsOf(directory: string): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(directory, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
+  return (/\bnode ((?:--\S+ )*)bin\/tally\.js\b/.exec(start)?.[1] ?? '').trim().split(' ').filter(Boolean);
 }
 
 /** Inserts rows much faster than any API would: the benchmark's data, not its subject. */
@@ -419,9 +429,12 @@ async function main(): Promise<void> {
     // The rate limit is on (its upsert is part of every request's cost), set far above what the load reaches.
     const tallyEnv = { ...env, ...secrets, NODE_ENV: 'production', ROLE: 'api', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '9999999' };
     servers.floor = await startServer('floor', ['test/bench/floor.mjs'], env);
-    servers.tally = await startServer('tally', ['dist/cli/main.js', 'serve'], tallyEnv);
+    // Tally runs as `npm start` runs it, with the Node flags of its package's start script.
+    servers.tally = await startServer('tally', [...startFlagsOf(projectRoot), 'dist/cli/main.js', 'serve'], tallyEnv);
     // The baseline migrates nothing: the database is this checkout's, a superset of what older code knows.
-    if (baselineDirectory) servers.baseline = await startServer('baseline', ['dist/cli/main.js', 'serve'], tallyEnv, baselineDirectory);
+    if (baselineDirectory) {
+      servers.baseline = await startServer('baseline', [...startFlagsOf(baselineDirectory), 'dist/cli/main.js', 'serve'], tallyEnv, baselineDirectory);
+    }
     const { tally, floor, baseline } = servers as Servers;
     const running = [floor, tally, ...(baseline ? [baseline] : [])];
     const startedRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
@@ -450,9 +463,11 @@ async function main(): Promise<void> {
 
     // Warm every server (JIT, connection pools, caches), then note what each holds at rest.
     for (const server of running) for (const scenario of scenarios) await load(server.url, specFor(scenario, server.name), { seconds: 1, concurrency: 4 });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Idle as the issue that set the goal measured it: 10 s after a warm-up.
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     const idleRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
 
+    let afterLoadRss: Record<string, number> | undefined;
     if (scenarios.length > 0) {
       const statements = new Map<string, Partial<Record<ServerName, number>>>();
       for (const scenario of scenarios) {
@@ -515,6 +530,8 @@ async function main(): Promise<void> {
         `${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = req/s / floor req/s, measured in the same rounds; CPU ms/req = the server process's CPU time per answer, ` +
           `less sensitive to a busy machine than req/s${baseline ? '; errors tally/floor/baseline' : ''})\n`,
       );
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      afterLoadRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
     }
 
     if (wanted('rest-list')) {
@@ -544,7 +561,8 @@ async function main(): Promise<void> {
     const mb = (kb: number | undefined) => format((kb ?? Number.NaN) / 1024, 0);
     for (const server of running) {
       process.stdout.write(
-        `RSS ${server.name}: ${mb(startedRss[server.name])} MB after start, ${mb(idleRss[server.name])} MB idle after warm-up, ${mb(server.rssPeakKb)} MB peak under load\n`,
+        `RSS ${server.name}: ${mb(startedRss[server.name])} MB after start, ${mb(idleRss[server.name])} MB idle (${idleSeconds} s after a warm-up), ` +
+          `${mb(server.rssPeakKb)} MB peak under load${afterLoadRss ? `, ${mb(afterLoadRss[server.name])} MB ${idleSeconds} s after the load` : ''}\n`,
       );
     }
   } catch (error) {
