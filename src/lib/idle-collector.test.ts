@@ -22,7 +22,12 @@ let collector: IdleCollector | undefined;
 afterEach(() => collector?.close());
 
 describe('the idle collector', () => {
-  it('collects once after work stops, freeing what the work left behind', async () => {
+  it('collects once after work stops, freeing what the work left behind, and Node warns of nothing', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
     const { log, collections } = capturedLog();
     collector = createIdleCollector({ quietMs: 100, log });
     promotedGarbage(40);
@@ -34,6 +39,8 @@ describe('the idle collector', () => {
     // Quiet still, nothing served since: no second collection.
     await sleep(300);
     expect(collections()).toBe(1);
+    process.off('warning', onWarning);
+    expect(warnings).toEqual([]);
   });
 
   it('does not collect while work keeps coming, nor before any came', async () => {
