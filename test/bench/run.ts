@@ -25,7 +25,7 @@
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
  *                       rest-post (or `requests` for all four), and domain, reports, invoices, events
- *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree sharing node_modules) and run it
+ *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
  *                       start script (which they run with, as `npm start` does), e.g. --max-semi-space-size=4
@@ -378,8 +378,8 @@ async function measureDomain(databaseUrl: string, tally: Server): Promise<void> 
 }
 
 /**
- * BENCH_BASELINE: that commit, checked out in a scratch worktree that shares
- * this checkout's node_modules, built to its own dist/. Its path.
+ * BENCH_BASELINE: that commit, checked out in a scratch worktree with its own
+ * dependencies (npm ci, which applies that commit's patches), built to its own dist/. Its path.
  */
 function buildBaseline(ref: string, scratch: string): string {
   const directory = path.join(scratch, 'baseline');
@@ -389,7 +389,9 @@ function buildBaseline(ref: string, scratch: string): string {
   };
   process.stdout.write(`building the baseline ${ref} in ${directory} ...\n`);
   git('worktree', 'add', '--detach', directory, ref);
-  fs.symlinkSync(path.join(projectRoot, 'node_modules'), path.join(directory, 'node_modules'));
+  // Its own dependencies, with its own patches of them (postinstall): ours would give it our patches' speed.
+  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: directory, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (install.status !== 0) throw new Error(`npm ci in the baseline ${ref} failed`);
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: directory, stdio: 'inherit' });
   if (build.status !== 0) throw new Error(`npm run build of ${ref} failed`);
   return directory;
