@@ -390,8 +390,8 @@ function buildBaseline(ref: string, scratch: string): string {
   process.stdout.write(`building the baseline ${ref} in ${directory} ...\n`);
   git('worktree', 'add', '--detach', directory, ref);
   // Its own dependencies, with its own patches of them (postinstall): ours would give it our patches' speed.
-  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: directory, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (install.status !== 0) throw new Error(`npm ci in the baseline ${ref} failed`);
+  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: directory, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm ci in the baseline ${ref} failed:\n${install.stderr}`);
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: directory, stdio: 'inherit' });
   if (build.status !== 0) throw new Error(`npm run build of ${ref} failed`);
   return directory;
