@@ -229,4 +229,27 @@ describe('a client that leaves mid-export', () => {
     // The pool is whole: a report still answers.
     expect((await team.admin.api.get(`/tenants/${t}/reports/summary`, { query: { ...period, groupBy: 'project' } })).status).toBe(200);
   });
+
+  it('is cut off, not fatal, when its database connection dies mid-export', async () => {
+    const t = team.tenant.id;
+    const exporting = `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state <> 'idle' AND query LIKE 'FETCH % FROM rows'`;
+    const response = await fetch(new URL(`/tenants/${t}/reports/detailed?from=2025-01-01&to=2025-12-31&format=csv`, server.url), { headers: asAdmin() });
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    await reader?.read();
+    const pid = await eventually(async () => {
+      const found = (await database.query<{ pid: number }>(exporting)).rows[0]?.pid;
+      expect(found).toBeDefined();
+      return found;
+    }, 5_000);
+    await database.query('SELECT pg_terminate_backend($1)', [pid]);
+    // The download ends short (the server cannot finish it), and the server carries on.
+    await expect(
+      (async () => {
+        for (;;) if ((await reader?.read())?.done) return;
+      })(),
+    ).rejects.toThrow();
+    expect((await fetch(new URL('/health', server.url))).status).toBe(200);
+    expect((await team.admin.api.get(`/tenants/${t}/reports/summary`, { query: { ...period, groupBy: 'project' } })).status).toBe(200);
+  });
 });

@@ -23,8 +23,19 @@ export interface DatabaseClientOptions {
  * per statement shows (measured: about 0.3 ms of CPU more than pg for a
  * one-row lookup). Each use sits behind a service function, typed by hand.
  */
-export interface Sql {
+/** One connection inside a transaction of `Sql.transaction`. */
+export interface SqlClient {
   query<Row extends Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Sql extends SqlClient {
+  /**
+   * `work` in one transaction on one connection: committed when it resolves,
+   * rolled back when it throws. For the few hot writes where Prisma's
+   * interactive transaction is the wall (measured: a note's create with its
+   * event took 1.55 ms of CPU through Prisma, 0.76 through this).
+   */
+  transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
    * A statement that sorts or hashes tens of thousands of rows (a report's
    * grouping), with `work_mem` raised for it alone (`SET LOCAL` in a
@@ -143,32 +154,74 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
   // meant (a 503 while the database is away, a conflict, or an internal error); this copy is for debugging.
   db.$on('error', (event) => log.debug({ prisma: event.message }, 'prisma error'));
   if (onQuery) db.$on('query', (event) => onQuery(event.query, JSON.parse(event.params) as unknown[]));
+  /**
+   * A pool connection for one transaction. A connection lost while checked
+   * out emits 'error', and the pool listens to idle ones only: without a
+   * listener here that ended the process (a report export whose connection
+   * the database dropped). The statement under way fails on its own; the
+   * connection is released as broken when it was lost or could not roll back.
+   */
+  async function checkOut() {
+    const connection = await pool.connect();
+    let broken: Error | undefined;
+    const lost = (error: Error): void => {
+      broken = error;
+    };
+    connection.on('error', lost);
+    return {
+      connection,
+      async rollback(): Promise<void> {
+        await connection.query('ROLLBACK').catch((error: Error) => {
+          broken ??= error;
+        });
+      },
+      release(): void {
+        connection.off('error', lost);
+        connection.release(broken);
+      },
+    };
+  }
+
+  /** `work` between `begin` and COMMIT on one connection; rolled back when it throws. */
+  async function inTransaction<T>(begin: string, work: (connection: pg.PoolClient) => Promise<T>): Promise<T> {
+    const { connection, rollback, release } = await checkOut();
+    try {
+      await connection.query(begin);
+      const result = await work(connection);
+      await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      await rollback();
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
   const sql: Sql = {
     async query<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
       onQuery?.(text, values);
       return (await pool.query<Row>(text, values as unknown[])).rows;
     },
-    async queryLarge<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
-      const connection = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await connection.query(`BEGIN READ ONLY; SET LOCAL work_mem = '${largeWorkMem}'`);
+    transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+      return inTransaction('BEGIN', (connection) =>
+        work({
+          async query<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
+            onQuery?.(text, values);
+            return (await connection.query<Row>(text, values as unknown[])).rows;
+          },
+        }),
+      );
+    },
+    queryLarge<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
+      return inTransaction(`BEGIN READ ONLY; SET LOCAL work_mem = '${largeWorkMem}'`, async (connection) => {
         onQuery?.(text, values);
-        const { rows } = await connection.query<Row>(text, values as unknown[]);
-        await connection.query('COMMIT');
-        return rows;
-      } catch (error) {
-        broken = error as Error;
-        await connection.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        connection.release(broken);
-      }
+        return (await connection.query<Row>(text, values as unknown[])).rows;
+      });
     },
     async *cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number) {
-      const connection = await pool.connect();
+      const { connection, rollback, release } = await checkOut();
       let finished = false;
-      let broken: Error | undefined;
       try {
         await connection.query('BEGIN READ ONLY');
         onQuery?.(text, values);
@@ -180,13 +233,10 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
         }
         await connection.query('COMMIT');
         finished = true;
-      } catch (error) {
-        broken = error as Error;
-        throw error;
       } finally {
-        // Ended early or failed: the transaction (and its cursor) goes; a connection that cannot roll back is not reused.
-        if (!finished) await connection.query('ROLLBACK').catch((error: Error) => (broken = error));
-        connection.release(broken);
+        // Ended early or failed: the transaction (and its cursor) goes.
+        if (!finished) await rollback();
+        release();
       }
     },
   };
