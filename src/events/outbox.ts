@@ -4,7 +4,7 @@
  * when its change was committed. Workers fan events out to webhooks and
  * notifications later.
  */
-import type { Tx } from '../db/client.js';
+import type { SqlClient, Tx } from '../db/client.js';
 import { actorReference, type Actor } from '../auth/actor.js';
 
 export const eventTypes = [
@@ -95,11 +95,15 @@ function eventRowOf(event: EventInput) {
  * printed again. The id is a UUIDv7 as Prisma's default would make it.
  */
 
-/** Writes one event row inside the caller's transaction. */
-export async function recordEvent(tx: Tx, event: EventInput): Promise<void> {
+const insertEvent = `INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
+  VALUES (uuidv7()::text, $1, $2, $3::"ActorType", $4, $5, $6::jsonb)`;
+
+/** Writes one event row inside the caller's transaction: Prisma's, or one of `Sql.transaction`. */
+export async function recordEvent(tx: Tx | SqlClient, event: EventInput): Promise<void> {
   const row = eventRowOf(event);
-  await tx.$executeRaw`INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
-    VALUES (uuidv7()::text, ${row.tenantId}, ${row.type}, ${row.actorType}::"ActorType", ${row.actorId}, ${row.subjectId}, ${row.data}::jsonb)`;
+  const values = [row.tenantId, row.type, row.actorType, row.actorId, row.subjectId, row.data];
+  if ('$executeRawUnsafe' in tx) await tx.$executeRawUnsafe(insertEvent, ...values);
+  else await tx.query(insertEvent, values);
 }
 
 /**

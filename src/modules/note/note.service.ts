@@ -86,15 +86,32 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
       return note;
     },
 
-    /** Creates a note authored by the caller and records `note.created`. */
+    /**
+     * Creates a note authored by the caller and records `note.created`. When
+     * the caller wants the plain row (REST, GraphQL without the author), the
+     * note and its event are two statements in one `sql` transaction: through
+     * Prisma's interactive transaction the same write took twice the CPU.
+     */
     async create(access: TenantAccess, data: z.output<typeof CreateNoteDto>, query: NoteQuery = {}): Promise<Note> {
       access.assert('create', 'Note');
-      return db.$transaction(async (tx) => {
-        const note = await tx.note.create({
-          data: { tenantId: access.tenantId, tenantUserId: access.tenantUserId, content: data.content },
+      const values = { tenantId: access.tenantId, tenantUserId: access.tenantUserId, content: data.content };
+      if (!shapesResult(query)) {
+        return sql.transaction(async (client) => {
+          // Timestamps in UTC, as Prisma writes them; the id a UUIDv7, as its default makes.
+          const [note] = await client.query<Note>(
+            `INSERT INTO notes (id, "tenantId", "tenantUserId", content, "createdAt", "updatedAt")
+             VALUES (uuidv7()::text, $1, $2, $3, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC') RETURNING ${noteColumns}`,
+            [values.tenantId, values.tenantUserId, values.content],
+          );
+          const created = note as Note;
+          await recordEvent(client, { tenantId: access.tenantId, type: 'note.created', actor: access.actor, subjectId: created.id, data: created });
+          return created;
         });
+      }
+      return db.$transaction(async (tx) => {
+        const note = await tx.note.create({ data: values });
         await recordEvent(tx, { tenantId: access.tenantId, type: 'note.created', actor: access.actor, subjectId: note.id, data: note });
-        return shapesResult(query) ? tx.note.findUniqueOrThrow({ ...query, where: { id: note.id } }) : note;
+        return tx.note.findUniqueOrThrow({ ...query, where: { id: note.id } });
       });
     },
 
