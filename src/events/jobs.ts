@@ -95,7 +95,7 @@ async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinition[]): P
  * pg-boss for this process. Worker processes get pg-boss's own pool and its
  * LISTEN connection. Other processes only enqueue (inside the caller's
  * transaction) and read queue depths: pg-boss's own statements go through
- * one connection of its own (no polling), never the request pool, since
+ * a pool of one connection of their own (no polling), never the request pool, since
  * such a process starts pg-boss on its first enqueue (lazyJobQueue), when
  * every connection of the pool may be held by a transaction waiting for it.
  * pg-boss itself is loaded then: 6 MB of heap an API process that never
@@ -104,11 +104,11 @@ async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinition[]): P
 export async function startJobs({ databaseUrl, log, queues, works, superviseIntervalSeconds = 10 }: StartJobsOptions): Promise<JobRunner> {
   const { PgBoss, fromPrisma } = await import('pg-boss');
   const common: ConstructorOptions = { schema: jobSchema, schedule: false };
-  let ownConnection: pg.Client | undefined;
+  // A pool of one: it reconnects after a lost connection (a database restart) and lets an idle one go.
+  let ownConnection: pg.Pool | undefined;
   if (!works) {
-    ownConnection = new pg.Client({ connectionString: databaseUrl, application_name: 'tally-jobs' });
-    ownConnection.on('error', (error) => log.warn({ reason: error.message }, 'the job queue connection was lost'));
-    await ownConnection.connect();
+    ownConnection = new pg.Pool({ connectionString: databaseUrl, application_name: 'tally-jobs', max: 1, idleTimeoutMillis: 30_000 });
+    ownConnection.on('error', (error) => log.warn({ reason: error.message }, 'an idle job queue connection was lost; the next use opens another'));
   }
   const options: ConstructorOptions = works
     ? {
@@ -125,7 +125,7 @@ export async function startJobs({ databaseUrl, log, queues, works, superviseInte
       }
     : {
         ...common,
-        db: { executeSql: async (text, values) => ({ rows: (await (ownConnection as pg.Client).query(text, values ?? [])).rows }) },
+        db: { executeSql: async (text, values) => ({ rows: (await (ownConnection as pg.Pool).query(text, values ?? [])).rows }) },
         supervise: false,
       };
   const boss = new PgBoss(options);
