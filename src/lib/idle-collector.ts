@@ -5,15 +5,18 @@
  * requests an API process kept its garbage, and the young generation it had
  * grown to, until V8's memory reducer came by, 25 s later or not at all
  * (measured: 173 MB resident 10 s after a load, 127 to 145 MB with this
- * collector; what V8 frees goes back to the system within a second or two).
- * So when a process that has done work since its last collection has done
- * none for `quietMs`, it has V8 collect once.
+ * collector, and some 10 MB less again about 8 s later, when the memory
+ * reducer this collection starts has run). So when a process that has done
+ * work since its last collection has done none for `quietMs`, it has V8
+ * collect once.
  *
  * The collection is `vm.measureMemory({ execution: 'eager' })`, which has V8
  * run a full collection at once to measure what is live. Not the `gc` of
  * `--expose-gc`: with V8's gc extension installed, on the global object or
  * in a fresh context (as the expose-gc package does), every Prisma write was
  * a third slower (REST POST, measured), whether or not gc was ever called.
+ * Nor `v8.queryObjects`, whose collection of all available garbage returns
+ * memory at once but held an idle API process for 615 ms.
  */
 import vm from 'node:vm';
 import type { Logger } from './logger.js';
