@@ -82,13 +82,13 @@ async function upload(caller: Caller, tenantId: string, file: Buffer | string, f
   };
 }
 
-async function finished(caller: Caller, tenantId: string, id: string): Promise<ImportBody> {
+async function finished(caller: Caller, tenantId: string, id: string, withinMs = 30_000): Promise<ImportBody> {
   return eventually(async () => {
     const response = await fetch(`${server.url}/tenants/${tenantId}/imports/${id}`, { headers: credentials(caller) });
     const body = (await response.json()) as ImportBody;
     expect(['done', 'failed']).toContain(body.status);
     return body;
-  }, 30_000);
+  }, withinMs);
 }
 
 async function importFixture(tenant: SeededTenant, file: string, extra: Record<string, string> = {}): Promise<ImportBody> {
@@ -303,6 +303,49 @@ describe('what an import writes', () => {
       await pool.query('DROP FUNCTION IF EXISTS refuse_once()');
     }
   });
+  it('ends failed, saying how far it got, when its job keeps failing; the same file uploaded again imports the rest', async () => {
+    const tenant = await seeder(server, provider).tenant();
+    const rows = Array.from({ length: 800 }, (_, index) => {
+      const day = new Date(Date.UTC(2025, 0, 1) + index * 86_400_000).toISOString().slice(0, 10);
+      const description = index === 600 ? 'the row the database always refuses' : `work ${index}`;
+      return ['Ada', 'ada@example.com', 'Acme', 'Site', '', description, 'Yes', day, '09:00:00', day, '10:00:00', '01:00:00', ''];
+    });
+    const file = togglCsv(rows);
+    await pool.query(`CREATE FUNCTION refuse_always() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.description = 'the row the database always refuses' THEN RAISE EXCEPTION 'simulated failure'; END IF; RETURN NEW; END $$`);
+    await pool.query(`CREATE TRIGGER refuse_always BEFORE INSERT ON entries FOR EACH ROW EXECUTE FUNCTION refuse_always()`);
+    try {
+      const started = await upload(tenant, tenant.id, file, { source: 'toggl', timezone: 'UTC' });
+      expect(started.status, started.text).toBe(202);
+      // Four attempts (the job's retry limit is 3), then the abandoned queue's worker ends the import.
+      const failed = await finished(tenant, tenant.id, started.body.id, 90_000);
+      expect(failed).toMatchObject({
+        status: 'failed',
+        counts: { rows: 500, imported: 500, skipped: 0, failed: 0 },
+        lastError: expect.stringMatching(/^Stopped after row 500 and gave up .*upload the file again/),
+      });
+      const { rows: kept } = await pool.query(`SELECT "fileKey" FROM imports WHERE id = $1`, [started.body.id]);
+      expect(kept[0].fileKey).toBeNull();
+      const { rows: jobs } = await pool.query(`SELECT state, retry_count FROM pgboss.job WHERE name = 'import.run' AND data->>'importId' = $1`, [
+        started.body.id,
+      ]);
+      expect(jobs).toEqual([{ state: 'failed', retry_count: 3 }]);
+      const events = await tenant.api.get<{ type: string; data: { status: string } }[]>(`/tenants/${tenant.id}/events`, {
+        query: { types: 'import.completed', subjectId: started.body.id },
+      });
+      expect(events.status, events.text).toBe(200);
+      expect(events.body.map((event) => [event.type, event.data.status])).toEqual([['import.completed', 'failed']]);
+
+      await pool.query('DROP TRIGGER refuse_always ON entries');
+      const again = await upload(tenant, tenant.id, file, { source: 'toggl', timezone: 'UTC' });
+      expect(again.status, again.text).toBe(202);
+      expect((await finished(tenant, tenant.id, again.body.id)).counts).toEqual({ rows: 800, imported: 300, skipped: 500, failed: 0 });
+      expect((await tenantState(tenant.id)).entries).toBe(800);
+    } finally {
+      await pool.query('DROP TRIGGER IF EXISTS refuse_always ON entries');
+      await pool.query('DROP FUNCTION IF EXISTS refuse_always()');
+    }
+  }, 120_000);
 });
 
 describe('bad input is refused with the field named, and nothing is written', () => {

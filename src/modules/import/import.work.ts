@@ -185,6 +185,21 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
         'import finished',
       );
     },
+
+    /**
+     * The import's job kept failing (the database or the worker, not the file): the import ends failed,
+     * saying how far it got, instead of staying `running`. Its file is released; uploading it again
+     * goes on where this one stopped, since the rows it imported are skipped by their fingerprints.
+     */
+    async abandon(importId: string, log: Logger): Promise<void> {
+      const found = await db.import.findUnique({ where: { id: importId } });
+      if (!found || found.status === 'done' || found.status === 'failed') return;
+      const lastError =
+        `Stopped after row ${found.rowsDone} and gave up after repeated failures on our side; ` +
+        (found.dryRun ? 'run the dry run again later' : 'upload the file again to import the rest (the rows imported so far are skipped)');
+      await finish(found, await actorOf(found), { status: 'failed', lastError });
+      log.error({ importId, tenantId: found.tenantId, rowsDone: found.rowsDone }, 'an import was abandoned after its job failed repeatedly');
+    },
   };
 }
 

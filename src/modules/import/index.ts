@@ -3,7 +3,7 @@ import { fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
 import { crud, nativeRoute } from '../../rest/route.js';
 import { defineModule, job, type JobContext } from '../module.js';
-import { importRunQueue } from './import.jobs.js';
+import { abandonedImportQueue, importRunQueue } from './import.jobs.js';
 import { createImportService, UploadImportFields, type ImportService, type IncomingImportFile } from './import.service.js';
 import { createImportWork, type ImportWork } from './import.work.js';
 import './import.graphql.js';
@@ -58,7 +58,10 @@ export const importModule = defineModule({
     }),
   ],
   createWork: createImportWork,
-  jobs: [job(importRunQueue, ({ importId }, { work, log }: JobContext<ImportWork>) => work.run(importId, log))],
+  jobs: [
+    job(importRunQueue, ({ importId }, { work, log }: JobContext<ImportWork>) => work.run(importId, log)),
+    job(abandonedImportQueue, ({ importId }, { work, log }: JobContext<ImportWork>) => work.abandon(importId, log)),
+  ],
 });
 
 declare module '../services.js' {
