@@ -4,6 +4,7 @@
  * connects, and 30 a minute per address on sign-in, answered 429
  * RATE_LIMITED with Retry-After and RateLimit-* headers.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectWs } from './helpers/graphql-ws.js';
 import { apiClient } from './helpers/http.js';
@@ -91,5 +92,50 @@ describe('rate limits across two processes', () => {
     const session = await fetch(`${(processes[0] as TallyProcess).url}/api/auth/session`);
     expect(session.status).toBe(200);
     expect(session.headers.get('ratelimit-limit')).toBe('600');
+  });
+
+  it('write a large budget to the store in batches of a two-hundredth of it, not of ten requests', async () => {
+    const large = await startTallyProcess('api', server.databaseUrl, { RATE_LIMIT_PER_MINUTE: '20000' });
+    processes.push(large);
+    const caller = await seeder(server).tenant();
+    const database = new pg.Client({ connectionString: server.databaseUrl });
+    await database.connect();
+    try {
+      // The store's writes of this caller's budget, counted by PostgreSQL itself.
+      await database.query('CREATE TABLE rate_limit_writes (key text NOT NULL)');
+      await database.query(`CREATE FUNCTION count_rate_limit_write() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO rate_limit_writes VALUES (NEW.key); RETURN NEW; END $$`);
+      await database.query(
+        'CREATE TRIGGER count_rate_limit_write AFTER INSERT OR UPDATE ON rate_limits FOR EACH ROW EXECUTE FUNCTION count_rate_limit_write()',
+      );
+      const client = apiClient(large.url, { apiKey: caller.key });
+      const requests = 2_000;
+      let sent = 0;
+      const statuses: number[] = [];
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (sent < requests) {
+            sent += 1;
+            statuses.push((await client.get(`/tenants/${caller.id}/notes`, { query: { limit: 1 } })).status);
+          }
+        }),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(requests);
+      // What is still counted only in memory reaches the store within 250 ms.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const { rows } = await database.query<{ writes: number }>('SELECT count(*)::int AS writes FROM rate_limit_writes WHERE key = $1', [
+        `caller:key:${caller.apiKeyId}`,
+      ]);
+      // Batches of 100 (20,000 / 200), and what a pause of 250 ms sends early: far fewer than one a ten requests (200).
+      expect(rows[0]?.writes).toBeGreaterThanOrEqual(requests / 100);
+      expect(rows[0]?.writes).toBeLessThan(requests / 40);
+      const { rows: stored } = await database.query<{ points: number }>('SELECT points FROM rate_limits WHERE key = $1', [`caller:key:${caller.apiKeyId}`]);
+      expect(stored[0]?.points).toBe(requests);
+    } finally {
+      await database.query('DROP TRIGGER IF EXISTS count_rate_limit_write ON rate_limits');
+      await database.query('DROP FUNCTION IF EXISTS count_rate_limit_write()');
+      await database.query('DROP TABLE IF EXISTS rate_limit_writes');
+      await database.end();
+    }
   });
 });

@@ -5,9 +5,10 @@
  * and per client address a minute on sign-in (`/api/auth/signin/*`,
  * `/api/auth/callback/*`). The counts live in PostgreSQL (rate-limiter-flexible's
  * store, table `rate_limits`). Far from its limit a caller's requests are
- * counted in memory and added to the store in batches (one upsert per ten
- * requests, or per 250 ms); near the limit every request asks the store, so
- * the limit holds exactly across processes. Once a caller is over budget this
+ * counted in memory and added to the store in batches (one upsert per batch,
+ * or per 250 ms; a batch is ten requests, or a two-hundredth of the budget
+ * when that is more); near the limit every request asks the store, so the
+ * limit holds exactly across processes. Once a caller is over budget this
  * process refuses it from memory for a few seconds at a time.
  *
  * If the store cannot be reached the request is let through (and logged):
@@ -40,9 +41,18 @@ export interface RateLimits {
 
 const windowSeconds = 60;
 const memoryBlockSeconds = 10;
-/** Requests counted in memory before they are sent to the store, and how long they may wait. */
-const flushEvery = 10;
+/**
+ * Requests counted in memory before they are sent to the store: ten, or a
+ * two-hundredth of the budget when that is more. A caller with a large
+ * budget (an import script, a sync) spending it fast would otherwise cost
+ * an upsert every ten requests (0.1 statements a request in the bench, at
+ * a budget of ten million); batches in proportion keep the bound below.
+ */
+const minimumBatch = 10;
+const batchShareOfBudget = 200;
+/** How long a counted request may wait before it is sent. */
 const flushAfterMs = 250;
+const batchOf = (store: RateLimiterPostgres): number => Math.max(minimumBatch, Math.floor(store.points / batchShareOfBudget));
 /** Keys remembered per budget; past it the memory starts over (each key then asks the store once). */
 const maxTrackedKeys = 100_000;
 const allowed: RateDecision = { headers: {} };
@@ -138,10 +148,10 @@ export function createRateLimits({
     }
   }
 
-  /** Sends what this process counted to the store, in the background: at once from `flushEvery` requests, else after `flushAfterMs`. */
+  /** Sends what this process counted to the store, in the background: at once from a batch of requests, else after `flushAfterMs`. */
   function flushSoon(store: RateLimiterPostgres, key: string, tally: Tally, now = false): void {
     if (closed || tally.sending > 0 || tally.pending === 0) return;
-    if (!now && tally.pending < flushEvery) {
+    if (!now && tally.pending < batchOf(store)) {
       tally.timer ??= setTimeout(() => {
         tally.timer = undefined;
         flushSoon(store, key, tally, true);
@@ -167,11 +177,12 @@ export function createRateLimits({
 
   /**
    * One request against a budget. Far from the limit, it is counted here and
-   * sent to the store in batches (every `flushEvery` requests or
+   * sent to the store in batches (`batchOf` requests, or after
    * `flushAfterMs`); in the last half of the budget every request goes to
    * the store with what is pending, so the limit is exact where it matters,
    * for all processes together (each holds at most two batches unsent, so
-   * this holds for up to budget / 40 processes: 15 at 600 a minute).
+   * this holds for up to budget / 40 processes below a budget of 2,000 a
+   * minute, 15 at 600, and for up to 50 processes above it).
    */
   async function consume(store: RateLimiterPostgres | undefined, key: string, what: string): Promise<RateDecision> {
     if (!store) return allowed;
@@ -183,7 +194,7 @@ export function createRateLimits({
       tally = undefined;
     }
     // Other processes may hold up to two batches each unsent: the last half of the budget is counted exactly.
-    const slack = Math.max(2 * flushEvery, Math.ceil(store.points / 2));
+    const slack = Math.max(2 * batchOf(store), Math.ceil(store.points / 2));
     if (tally && tally.total + tally.sending + tally.pending + 1 <= store.points - slack) {
       tally.pending += 1;
       const used = tally.total + tally.sending + tally.pending;
