@@ -222,19 +222,35 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
     async *cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number) {
       const { connection, rollback, release } = await checkOut();
       let finished = false;
+      let ahead: Promise<Row[]> | undefined;
+      const fetchBatch = (): Promise<Row[]> => {
+        const batch = connection.query<Row>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM rows`).then(({ rows }) => rows);
+        // Marked as handled now: it is awaited later, and a connection lost while the caller writes out the
+        // batch before must fail that await, not the process (an unhandled rejection).
+        batch.catch(() => undefined);
+        return batch;
+      };
       try {
         await connection.query('BEGIN READ ONLY');
         onQuery?.(text, values);
         await connection.query(`DECLARE rows NO SCROLL CURSOR FOR ${text}`, values as unknown[]);
+        ahead = fetchBatch();
         for (;;) {
-          const { rows } = await connection.query<Row>(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM rows`);
+          const rows = await ahead;
           if (rows.length === 0) break;
+          // The next batch is asked for before this one is handed over: the database reads it while the caller
+          // writes this one out, instead of each waiting for the other (an export's rows/s: the sum of both
+          // sides' time per batch became the larger of the two). At most two batches are held.
+          ahead = fetchBatch();
           yield rows;
         }
+        ahead = undefined;
         await connection.query('COMMIT');
         finished = true;
       } finally {
-        // Ended early or failed: the transaction (and its cursor) goes.
+        // Ended early or failed: a batch still being read is awaited (its failure is the rollback's concern), then
+        // the transaction (and its cursor) goes.
+        await ahead?.catch(() => undefined);
         if (!finished) await rollback();
         release();
       }
