@@ -46,6 +46,8 @@ interface Summary {
 
 const dimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
 type Dimension = (typeof dimensions)[number];
+/** entries, minutes, billable minutes, billable amount, cost amount. */
+type Sums = [number, number, number, number, number];
 
 const team = (settings?: Json): Promise<Team> => seedTeam(server, provider, { approvalRequired: true, ...settings });
 
@@ -226,6 +228,13 @@ describe('every grouping pair', () => {
     const list = (await admin.api.post<{ id: string }>(`/tenants/${t}/task-lists`, { name: 'List' })).body.id;
     const tasks = [null, (await admin.api.post<{ id: string }>(`/tenants/${t}/task-lists/${list}/tasks`, { title: 'Task' })).body.id];
     const people = [member, colleague, manager];
+    // Cost rates, so that cost amounts add up to something (entries copy them when written).
+    for (const [person, costRate] of [
+      [member, '40'],
+      [colleague, '33.33'],
+    ] as const) {
+      expect((await admin.api.patch(`/tenants/${t}/users/${person.id}`, { costRate })).status).toBe(200);
+    }
     // Starts around midnights and the daylight-saving changes of New York and Berlin (8 and 29 March, 1 November).
     const anchors = ['2026-03-08T06:00:00Z', '2026-03-29T00:30:00Z', '2026-11-01T05:30:00Z', '2026-02-28T04:59:00Z', '2026-12-31T23:45:00Z'];
     for (let index = 0; index < 60; index += 1) {
@@ -267,12 +276,15 @@ describe('every grouping pair', () => {
           month: `to_char(${local}::date, 'YYYY-MM')`,
         }[dimension];
       };
-      const sqlTotals = async (dimensionsOf: Dimension[]): Promise<Map<string, [number, number, number]>> => {
+      const sqlTotals = async (dimensionsOf: Dimension[]): Promise<Map<string, Sums>> => {
         const tagged = dimensionsOf.includes('tag');
         const keys = dimensionsOf.map((dimension) => keyOf(dimension, timezone));
-        const rows = await server.app.db.$queryRawUnsafe<{ key: string; entries: number; minutes: number; billable: number }[]>(
+        const rows = await server.app.db.$queryRawUnsafe<
+          { key: string; entries: number; minutes: number; billable: number; billableAmount: string; costAmount: string }[]
+        >(
           `SELECT concat_ws('|', ${keys.map((key) => `coalesce(${key}, '-')`).join(', ') || "''"}) AS key, count(*)::int AS entries,
-                  sum("durationMinutes")::int AS minutes, coalesce(sum("durationMinutes") FILTER (WHERE billable), 0)::int AS billable
+                  sum("durationMinutes")::int AS minutes, coalesce(sum("durationMinutes") FILTER (WHERE billable), 0)::int AS billable,
+                  sum("billableAmount")::text AS "billableAmount", sum("costAmount")::text AS "costAmount"
              FROM entries e ${tagged ? `LEFT JOIN LATERAL unnest(CASE WHEN cardinality(e.tags) = 0 THEN ARRAY[NULL]::text[] ELSE e.tags END) tag ON true` : ''}
             WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
               AND ((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE '${timezone}')::date BETWEEN $2::date AND $3::date
@@ -281,7 +293,7 @@ describe('every grouping pair', () => {
           from,
           to,
         );
-        return new Map(rows.map((row) => [row.key, [row.entries, row.minutes, row.billable]]));
+        return new Map(rows.map((row) => [row.key, [row.entries, row.minutes, row.billable, Number(row.billableAmount), Number(row.costAmount)]]));
       };
       const all = await sqlTotals([]);
       for (const groupBy of dimensions) {
@@ -292,9 +304,16 @@ describe('every grouping pair', () => {
           expect(answer.status, JSON.stringify(query)).toBe(200);
           const summary = answer.body;
           const label = `${timezone} ${groupBy} x ${subGroupBy ?? '-'}`;
-          const triple = (totals: Totals): [number, number, number] => [totals.entries, totals.durationMinutes, totals.billableMinutes];
-          expect(triple(summary.totals), label).toEqual(all.get(''));
-          const actualGroups = new Map(summary.groups.map((group) => [group.key ?? '-', triple(group.totals)]));
+          // Amounts are exact decimal strings: equal decimals read as equal numbers.
+          const sums = (totals: Totals): Sums => [
+            totals.entries,
+            totals.durationMinutes,
+            totals.billableMinutes,
+            Number(totals.billableAmount),
+            Number(totals.costAmount),
+          ];
+          expect(sums(summary.totals), label).toEqual(all.get(''));
+          const actualGroups = new Map(summary.groups.map((group) => [group.key ?? '-', sums(group.totals)]));
           expect(actualGroups, label).toEqual(expectedGroups);
           if (groupBy !== 'tag') {
             // The groups add up to the totals (a tag grouping counts an entry once per tag: it does not).
@@ -304,7 +323,7 @@ describe('every grouping pair', () => {
           if (subGroupBy) {
             const expectedSub = await sqlTotals([groupBy, subGroupBy]);
             const actualSub = new Map(
-              summary.groups.flatMap((group) => (group.subGroups ?? []).map((sub) => [`${group.key ?? '-'}|${sub.key ?? '-'}`, triple(sub.totals)] as const)),
+              summary.groups.flatMap((group) => (group.subGroups ?? []).map((sub) => [`${group.key ?? '-'}|${sub.key ?? '-'}`, sums(sub.totals)] as const)),
             );
             expect(actualSub, label).toEqual(expectedSub);
           }

@@ -70,7 +70,7 @@ export interface SummaryRow {
   totals: ReportTotals;
 }
 
-const amount = (value: ReportTotals['billableAmount']): number | null => (value === null ? null : Number(value.toFixed(2)));
+const amount = (value: ReportTotals['billableAmount']): number | null => (value === null ? null : Number(value));
 
 export const summaryColumns: readonly Column<SummaryRow>[] = [
   { header: 'Group', value: (row) => row.group, width: 150 },

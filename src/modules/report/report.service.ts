@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Sql } from '../../db/client.js';
 import { Parameters } from '../../db/parameters.js';
-import { Prisma, type Entry } from '../../generated/prisma/client.js';
+import type { Prisma, Entry } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
@@ -10,7 +10,7 @@ import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.ser
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
 import { exportFormats } from './report.export.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
-import { entriesSource, type ReportRange, reportWhere, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
+import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
 
 export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];
@@ -77,9 +77,9 @@ export interface ReportTotals {
   entries: number;
   durationMinutes: number;
   billableMinutes: number;
-  /** Null for a caller who may not read rates. */
-  billableAmount: Prisma.Decimal | null;
-  costAmount: Prisma.Decimal | null;
+  /** Exact decimal text ("1234.5"); null for a caller who may not read rates. */
+  billableAmount: string | null;
+  costAmount: string | null;
 }
 
 export interface ReportGroup {
@@ -155,8 +155,8 @@ const emptyTotals = (seesRates: boolean): ReportTotals => ({
   entries: 0,
   durationMinutes: 0,
   billableMinutes: 0,
-  billableAmount: seesRates ? new Prisma.Decimal(0) : null,
-  costAmount: seesRates ? new Prisma.Decimal(0) : null,
+  billableAmount: seesRates ? '0' : null,
+  costAmount: seesRates ? '0' : null,
 });
 
 function totalsOf(row: TotalsRow, seesRates: boolean): ReportTotals {
@@ -164,37 +164,9 @@ function totalsOf(row: TotalsRow, seesRates: boolean): ReportTotals {
     entries: row.entries,
     durationMinutes: Number(row.durationMinutes ?? 0),
     billableMinutes: Number(row.billableMinutes ?? 0),
-    billableAmount: seesRates ? new Prisma.Decimal(row.billableAmount ?? 0) : null,
-    costAmount: seesRates ? new Prisma.Decimal(row.costAmount ?? 0) : null,
+    billableAmount: seesRates ? (row.billableAmount ?? '0') : null,
+    costAmount: seesRates ? (row.costAmount ?? '0') : null,
   };
-}
-
-/** The totals of `rows` added up (amounts as exact decimals). */
-function sumOf(rows: readonly TotalsRow[]): TotalsRow {
-  let billableAmount = new Prisma.Decimal(0);
-  let costAmount = new Prisma.Decimal(0);
-  let entries = 0;
-  let durationMinutes = 0;
-  let billableMinutes = 0;
-  for (const row of rows) {
-    entries += row.entries;
-    durationMinutes += Number(row.durationMinutes ?? 0);
-    billableMinutes += Number(row.billableMinutes ?? 0);
-    billableAmount = billableAmount.plus(row.billableAmount ?? 0);
-    costAmount = costAmount.plus(row.costAmount ?? 0);
-  }
-  return { entries, durationMinutes, billableMinutes, billableAmount: billableAmount.toString(), costAmount: costAmount.toString() };
-}
-
-/** Sub-group rows added up into their groups (key0, label0), in order of first appearance. */
-function rolledUp<Row extends TotalsRow & { key0: string | null; label0: string | null }>(rows: readonly Row[]) {
-  const byGroup = new Map<string | null, Row[]>();
-  for (const row of rows) {
-    const group = byGroup.get(row.key0);
-    if (group) group.push(row);
-    else byGroup.set(row.key0, [row]);
-  }
-  return [...byGroup.values()].map((group) => ({ key0: group[0]?.key0 ?? null, label0: group[0]?.label0 ?? null, ...sumOf(group) }));
 }
 
 /** Built once: a collator per comparison (what localeCompare does) costs microseconds each. */
@@ -255,28 +227,27 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const range = periodOf(access, period);
       const seesRates = access.can('read', 'Rate');
       const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
-      const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[]) => {
-        const { text, values } = summaryStatement(access, source, range, filter, dimensions);
+      const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
+        const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
         return sql.queryLarge<Row>(text, values);
       };
       type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
       type SecondRow = FirstRow & { key1: string | null; label1: string | null };
       let totalsRow: TotalsRow | undefined;
-      let firstRows: FirstRow[];
+      let firstRows: FirstRow[] = [];
       let secondRows: SecondRow[] = [];
       if (groupBy === 'tag' || subGroupBy === 'tag') {
         // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
         [totalsRow] = await run<TotalsRow>([]);
         firstRows = await run<FirstRow>([groupBy]);
         if (subGroupBy) secondRows = await run<SecondRow>([groupBy, subGroupBy]);
-      } else if (subGroupBy) {
-        // Otherwise one statement at the finest grouping, added up here: one pass over the rows.
-        secondRows = await run<SecondRow>([groupBy, subGroupBy]);
-        firstRows = rolledUp(secondRows);
-        totalsRow = sumOf(firstRows);
       } else {
-        firstRows = await run<FirstRow>([groupBy]);
-        totalsRow = sumOf(firstRows);
+        // Otherwise one statement: the finest groups, rolled up into the groups and the totals.
+        for (const row of await run<SecondRow & RolledUpRow>(subGroupBy ? [groupBy, subGroupBy] : [groupBy], true)) {
+          if (row.depth === 0) totalsRow = row;
+          else if (row.depth === 1) firstRows.push(row);
+          else secondRows.push(row);
+        }
       }
       const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
         isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');

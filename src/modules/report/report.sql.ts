@@ -42,15 +42,31 @@ export type TotalsRow = {
   entries: number;
   durationMinutes: string | number | null;
   billableMinutes: string | number | null;
+  /** Exact decimal text, without trailing zeros ("1234.5"), as Prisma's Decimal prints. */
   billableAmount: string | null;
   costAmount: string | null;
 };
 
+/** A row of a rolled-up summary: how many of its dimensions it is grouped by (0: the totals). */
+export type RolledUpRow = TotalsRow & { depth: number };
+
+/** The totals of the rows of `e`, amounts still numeric (text only at the end: sums of sums stay exact). */
 const totalsOver = (entries: string) => `coalesce(${entries}, 0)::int AS entries,
   coalesce(sum(e."durationMinutes"), 0)::bigint AS "durationMinutes",
   coalesce(sum(e."durationMinutes") FILTER (WHERE e.billable), 0)::bigint AS "billableMinutes",
-  coalesce(sum(e."billableAmount"), 0)::text AS "billableAmount",
-  coalesce(sum(e."costAmount"), 0)::text AS "costAmount"`;
+  coalesce(sum(e."billableAmount"), 0) AS "billableAmount",
+  coalesce(sum(e."costAmount"), 0) AS "costAmount"`;
+
+/** The totals of grouped rows `g` added up again (a ROLLUP's groups). */
+const totalsOfGroups = `coalesce(sum(g.entries), 0)::int AS entries,
+  coalesce(sum(g."durationMinutes"), 0)::bigint AS "durationMinutes",
+  coalesce(sum(g."billableMinutes"), 0)::bigint AS "billableMinutes",
+  coalesce(sum(g."billableAmount"), 0) AS "billableAmount",
+  coalesce(sum(g."costAmount"), 0) AS "costAmount"`;
+
+/** The totals of `g` as they are returned: amounts as decimal text without trailing zeros. */
+const totalsReturned = `g.entries, g."durationMinutes", g."billableMinutes",
+  trim_scale(g."billableAmount")::text AS "billableAmount", trim_scale(g."costAmount")::text AS "costAmount"`;
 
 export const entriesSource: SummarySource = {
   name: 'entries',
@@ -181,6 +197,15 @@ const keyText = (dimension: ReportDimension, key: string): string => {
  * One statement over the report's source grouped by `dimensions` (none: the
  * totals), as key0/label0, key1/label1 and the totals, with its own
  * parameters: grouped by the keys alone, then named.
+ *
+ * With `rollUp`, the groups of each leading part of the dimensions and the
+ * totals come in the same statement (`GROUP BY ROLLUP` over the grouped
+ * rows), each row with its `depth`: 2 for a sub-group, 1 for a group, 0 for
+ * the totals. The database adds the amounts up exactly, once, over the few
+ * grouped rows; adding them up in JavaScript took Decimal objects by the
+ * thousand (a 1M project x week summary has 5,353 sub-groups). Only for
+ * dimensions where a group is the sum of its sub-groups: not with a tag
+ * (an entry with two tags is in two tag groups, and once in the totals).
  */
 export function summaryStatement(
   access: TenantAccess,
@@ -188,6 +213,7 @@ export function summaryStatement(
   range: ReportRange,
   filter: ReportFilter,
   dimensions: ReportDimension[],
+  { rollUp = false }: { rollUp?: boolean } = {},
 ): { text: string; values: unknown[] } {
   const parameters = new Parameters();
   // Bound only where a time dimension uses it: every parameter of a statement must appear in it.
@@ -199,13 +225,19 @@ export function summaryStatement(
   const grouped =
     `SELECT ${[...keys, source.totals].join(', ')} FROM ${source.table} e ${inner.join(' ')} WHERE ${where}` +
     (keys.length ? ` GROUP BY ${keys.map((_, index) => index + 1).join(', ')}` : '');
-  if (dimensions.length === 0) return { text: grouped, values: parameters.values };
+  if (dimensions.length === 0) return { text: `SELECT ${totalsReturned} FROM (${grouped}) g`, values: parameters.values };
+  const groupKeys = dimensions.map((_, index) => `g.key${index}`);
+  // GROUPING(key) is 1 where a row adds that key's groups up.
+  const rows = rollUp
+    ? `(SELECT ${groupKeys.join(', ')}, ${totalsOfGroups}, ${dimensions.length} - (${groupKeys.map((key) => `GROUPING(${key})`).join(' + ')}) AS depth
+         FROM (${grouped}) g GROUP BY ROLLUP (${groupKeys.join(', ')}))`
+    : `(${grouped})`;
   const labels = sqls.map((dimension, index) => dimension.label(`g.key${index}`, index));
   const columns = dimensions.flatMap((dimension, index) => [
     `${keyText(dimension, `g.key${index}`)} AS key${index}`,
     `${labels[index]?.label} AS label${index}`,
   ]);
-  const text = `SELECT ${columns.join(', ')}, g.entries, g."durationMinutes", g."billableMinutes", g."billableAmount", g."costAmount"
-    FROM (${grouped}) g ${labels.map((label) => label.join ?? '').join(' ')}`;
+  const text = `SELECT ${columns.join(', ')}, ${totalsReturned}${rollUp ? ', g.depth' : ''}
+    FROM ${rows} g ${labels.map((label) => label.join ?? '').join(' ')}`;
   return { text, values: parameters.values };
 }
