@@ -26,7 +26,6 @@ import { createHealthCheck } from './http/health.js';
 import type { Logger } from './lib/logger.js';
 import type { HttpResult } from './lib/problem.js';
 import type { Secrets } from './lib/secrets.js';
-import type { OpenApiDocument } from './rest/openapi.js';
 import type { Platform } from './rest/route.js';
 import { openApiDocumentOf } from './rest/rest-api.js';
 import { createRestApi, type RestApi } from './rest/router.js';
@@ -40,7 +39,6 @@ export interface App {
   db: Db;
   services: Services;
   schema: GraphQLSchema;
-  openApi: OpenApiDocument;
   auth: LazyAuth;
   origins: OriginPolicy;
   authenticator: Authenticator;
@@ -92,21 +90,19 @@ export function createApp({ config, secrets, log, db, sql, services, metrics, em
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
   const idempotency = createIdempotency({ sql, log });
   const rest = createRestApi({ schema, table: routeTable, platform, gate, contextFor, publicPrefixes, log, idempotency });
-  const openApi = openApiDocumentOf(rest, config.baseUrl, version);
   return {
     config,
     log,
     db,
     services,
     schema,
-    openApi,
     auth,
     origins,
     authenticator,
     graphql: createGraphQLServer({ schema, log, metrics, idempotency }),
     rest,
     platform,
-    docs: createDocsHandler(openApi),
+    docs: createDocsHandler(() => openApiDocumentOf(rest, config.baseUrl, version)),
     health: createHealthCheck({ db, version, embeddedDatabase }),
     gate,
     limits,

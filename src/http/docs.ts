@@ -1,6 +1,8 @@
 /**
  * /docs (Swagger UI, served from swagger-ui-dist: no CDN), /docs-json and
- * /docs-yaml. Everything is serialised once when the server starts.
+ * /docs-yaml. The document is built and serialised once, when it is first
+ * asked for: most API processes never serve it, and holding it (the document,
+ * its JSON, and the collation data its sorting maps in) cost some 4 MB each.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -69,22 +71,32 @@ export interface DocsHandler {
   handle(pathname: string, ifNoneMatch: string | undefined): Promise<HttpResult | undefined>;
 }
 
-export function createDocsHandler(document: OpenApiDocument): DocsHandler {
+/** `documentOf` builds the OpenAPI document; it is called once, on the first request for it. */
+export function createDocsHandler(documentOf: () => OpenApiDocument): DocsHandler {
   const files = new Map<string, Cached>([
     ['/docs', cached(page, 'text/html; charset=utf-8', securityHeaders)],
     ['/docs/', cached(page, 'text/html; charset=utf-8', securityHeaders)],
     ['/docs/init.js', cached(initScript, 'text/javascript; charset=utf-8')],
-    ['/docs-json', cached(`${JSON.stringify(document, null, 2)}\n`, 'application/json; charset=utf-8')],
   ]);
+  let document: OpenApiDocument | undefined;
+  const theDocument = (): OpenApiDocument => {
+    document ??= documentOf();
+    return document;
+  };
+  let json: Cached | undefined;
+  const jsonDocument = (): Cached => {
+    json ??= cached(`${JSON.stringify(theDocument(), null, 2)}\n`, 'application/json; charset=utf-8');
+    return json;
+  };
   // The YAML form (and the YAML library) only when someone asks for it.
   let yaml: Promise<Cached> | undefined;
   const yamlDocument = (): Promise<Cached> =>
-    (yaml ??= import('yaml').then(({ stringify }) => cached(stringify(document, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8')));
+    (yaml ??= import('yaml').then(({ stringify }) => cached(stringify(theDocument(), { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8')));
   const assetCache = new Map<string, Cached>();
 
   return {
     async handle(pathname, ifNoneMatch) {
-      let file = pathname === '/docs-yaml' ? await yamlDocument() : files.get(pathname);
+      let file = pathname === '/docs-yaml' ? await yamlDocument() : pathname === '/docs-json' ? jsonDocument() : files.get(pathname);
       const asset = pathname.startsWith('/docs/') ? pathname.slice('/docs/'.length) : undefined;
       if (!file && asset !== undefined && assets[asset]) {
         file = assetCache.get(asset);

@@ -214,9 +214,16 @@ function specificity(segments: PathSegment[]): string {
   return segments.map((segment) => ('literal' in segment ? '1' : '0')).join('');
 }
 
-/** Routes in the order a router that tries them one by one must hold them: the more specific path first. */
+/**
+ * Routes in the order a router that tries them one by one must hold them: the more specific path first.
+ * Specificities are strings of 0 and 1, compared by code unit (localeCompare would map ICU's collation data
+ * into every process at start for the same order).
+ */
 export function byPrecedence<Route extends CompiledRoute>(routes: readonly Route[]): Route[] {
-  return [...routes].sort((a, b) => specificity(b.segments).localeCompare(specificity(a.segments)));
+  return [...routes].sort((a, b) => {
+    const [first, second] = [specificity(b.segments), specificity(a.segments)];
+    return first < second ? -1 : first > second ? 1 : 0;
+  });
 }
 
 /** Whether `template` matches every path `other` matches (a parameter where `other` has a literal shadows it). */

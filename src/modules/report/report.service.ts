@@ -169,14 +169,23 @@ function totalsOf(row: TotalsRow, seesRates: boolean): ReportTotals {
   };
 }
 
-/** Built once: a collator per comparison (what localeCompare does) costs microseconds each. */
-const names = new Intl.Collator();
+/**
+ * Built once, on the first report that sorts by name: a collator per comparison (what localeCompare does) costs
+ * microseconds each, and building one maps ICU's collation data into the process (2.7 MB resident), which an
+ * API process that never reports need not hold.
+ */
+let collator: Intl.Collator | undefined;
+const names = (): Intl.Collator => {
+  collator ??= new Intl.Collator();
+  return collator;
+};
 
 /** Time groups in time order; the others by time spent, most first, then by name. */
 function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup[] {
   // Time keys are ISO dates: their text order is time order (and far cheaper than a locale's).
   if (isTimeDimension(dimension)) return groups.sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
-  return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || names.compare(a.label, b.label));
+  const byName = names();
+  return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || byName.compare(a.label, b.label));
 }
 
 /** With `fillGaps`, every period of the range, the empty ones with zero totals. */
