@@ -340,25 +340,27 @@ describe('the plan of every tenant list', () => {
     expect(tenantScanProblems(await explain(spent as Statement), 'entries', 'projectId')).toEqual([]);
   });
 
-  it("reads a summary from the tenant's day totals by index, and a member's from their own entries", async () => {
-    // The entries of the test above, in both tenants, are in their day totals too.
+  it("reads a summary from the tenant's week and day totals by index, and a member's from their own entries", async () => {
+    // The entries of the test above, in both tenants, are in their day and week totals too.
     await database.query('ANALYZE entry_day_totals');
+    await database.query('ANALYZE entry_week_totals');
     const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-    const query = { from: day(4 * 365), to: day(0), groupBy: 'project', subGroupBy: 'week' };
-    const summaryOf = async (caller: { api: SeededTenant['api'] }, table: string) => {
+    const summaryOf = async (caller: { api: SeededTenant['api'] }, groupBy: string, subGroupBy: string, table: string) => {
       statements.length = 0;
+      const query = { from: day(4 * 365), to: day(0), groupBy, subGroupBy };
       expect((await caller.api.get(`/tenants/${own.id}/reports/summary`, { query })).status).toBe(200);
-      const read = statements.filter((statement) => statement.sql.includes(`FROM ${table} e`));
+      const read = statements.filter((statement) => new RegExp(`FROM ${table}\\b`).test(statement.sql));
       // One statement: groups and totals are added up from the sub-groups.
       expect(read, `the summary's statement over ${table}`).toHaveLength(1);
-      return read;
+      return read[0] as Statement;
     };
-    for (const statement of await summaryOf(own, 'entry_day_totals')) {
-      expect(tenantScanProblems(await explain(statement), 'entry_day_totals'), statement.sql).toEqual([]);
-    }
-    for (const statement of await summaryOf(ownMember, 'entries')) {
-      expect(tenantScanProblems(await explain(statement), 'entries'), statement.sql).toEqual([]);
-    }
+    // By week: whole weeks from the week totals, the days at the ends from the day totals.
+    const byWeek = await explain(await summaryOf(own, 'project', 'week', 'entry_week_totals'));
+    expect(tenantScanProblems(byWeek, 'entry_week_totals')).toEqual([]);
+    expect(tenantScanProblems(byWeek, 'entry_day_totals')).toEqual([]);
+    // By day: the day totals alone.
+    expect(tenantScanProblems(await explain(await summaryOf(own, 'project', 'day', 'entry_day_totals')), 'entry_day_totals')).toEqual([]);
+    expect(tenantScanProblems(await explain(await summaryOf(ownMember, 'project', 'week', 'entries')), 'entries')).toEqual([]);
   });
 
   it("reads the change feed and an entry's history by the tenant's index, past other tenants' newer events", async () => {

@@ -1,9 +1,11 @@
 /**
- * The day totals behind fast summaries (entry_day_totals, kept by triggers
- * on entries): after many writers at once (creates, edits, timers stopped,
- * submissions and approvals, deletions, one statement changing many entries,
- * a task deleted under its entries) and a change of the tenant's time zone in
- * the middle of them, they equal a plain aggregation of the entries.
+ * The day and week totals behind fast summaries (entry_day_totals and
+ * entry_week_totals, kept by triggers on entries): after many writers at once
+ * (creates, edits, timers stopped, submissions and approvals, deletions, one
+ * statement changing many entries, a task deleted under its entries) and
+ * changes of the tenant's time zone and first day of the week in the middle
+ * of them, they equal a plain aggregation of the entries; and summaries read
+ * from them equal those read from the entries.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +31,7 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** What entry_day_totals holds for the tenant (rows of zeros left out), and what the entries add up to. */
+/** What entry_day_totals and entry_week_totals hold for the tenant (rows of zeros left out), and what the entries add up to. */
 async function compare(tenantId: string) {
   const key = `"tenantId", day, "projectId", billable, status`;
   const held = await database.query(
@@ -37,25 +39,45 @@ async function compare(tenantId: string) {
        FROM entry_day_totals WHERE "tenantId" = $1 AND entries <> 0 ORDER BY ${key}`,
     [tenantId],
   );
-  const expected = await database.query(
-    `SELECT e."tenantId", ((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date AS day,
-            coalesce(e."projectId", '') AS "projectId", e.billable, e.status,
-            count(*)::int AS entries, coalesce(sum(e."durationMinutes"), 0)::int AS minutes,
-            coalesce(sum(e."billableAmount"), 0)::numeric(16, 2)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(16, 2)::text AS cost_amount
-       FROM entries e JOIN tenants t ON t.id = e."tenantId"
-      WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+  // The local day, and the first day of its week, written out here rather than taken from the migration.
+  const local = `((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date`;
+  const weekOf = `${local} - CASE coalesce(t.settings->>'weekStart', 'monday')
+                                WHEN 'sunday' THEN extract(dow FROM ${local})::int
+                                WHEN 'saturday' THEN (extract(dow FROM ${local})::int + 1) % 7
+                                ELSE extract(isodow FROM ${local})::int - 1 END`;
+  const expectedBy = (period: string) =>
+    database.query(
+      `SELECT e."tenantId", ${period} AS day, coalesce(e."projectId", '') AS "projectId", e.billable, e.status,
+              count(*)::int AS entries, coalesce(sum(e."durationMinutes"), 0)::int AS minutes,
+              coalesce(sum(e."billableAmount"), 0)::numeric(16, 2)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(16, 2)::text AS cost_amount
+         FROM entries e JOIN tenants t ON t.id = e."tenantId"
+        WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
+        GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+      [tenantId],
+    );
+  const heldWeeks = await database.query(
+    `SELECT "tenantId", week AS day, "projectId", billable, status, entries, "durationMinutes"::int AS minutes,
+            "billableAmount"::text AS billable_amount, "costAmount"::text AS cost_amount
+       FROM entry_week_totals WHERE "tenantId" = $1 AND entries <> 0 ORDER BY 1, 2, 3, 4, 5`,
     [tenantId],
   );
   const zeros = await database.query(
-    `SELECT count(*)::int AS n FROM entry_day_totals WHERE "tenantId" = $1 AND entries = 0 AND ("durationMinutes" <> 0 OR "billableAmount" <> 0 OR "costAmount" <> 0)`,
+    `SELECT count(*)::int AS n FROM (SELECT entries, "durationMinutes", "billableAmount", "costAmount" FROM entry_day_totals WHERE "tenantId" = $1
+                                      UNION ALL SELECT entries, "durationMinutes", "billableAmount", "costAmount" FROM entry_week_totals WHERE "tenantId" = $1) t
+      WHERE entries = 0 AND ("durationMinutes" <> 0 OR "billableAmount" <> 0 OR "costAmount" <> 0)`,
     [tenantId],
   );
-  return { held: held.rows, expected: expected.rows, inconsistentZeros: zeros.rows[0]?.n };
+  return {
+    held: held.rows,
+    expected: (await expectedBy(local)).rows,
+    heldWeeks: heldWeeks.rows,
+    expectedWeeks: (await expectedBy(weekOf)).rows,
+    inconsistentZeros: zeros.rows[0]?.n,
+  };
 }
 
-describe('the day totals', () => {
-  it('stay exact under concurrent writes of every kind and a time-zone change among them', async () => {
+describe('the day and week totals', () => {
+  it('stay exact under concurrent writes of every kind, with changes of the time zone and the week start among them', async () => {
     const team: Team = await seedTeam(server, provider, { timezone: 'Europe/Berlin', defaultHourlyRate: '80', approvalRequired: true });
     const { tenant, member, colleague, manager, admin } = team;
     const t = tenant.id;
@@ -139,22 +161,35 @@ describe('the day totals', () => {
       (async () => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         check(await admin.api.patch(`/tenants/${t}`, { settings: { timezone: 'America/New_York' } }), 200);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        check(await admin.api.patch(`/tenants/${t}`, { settings: { weekStart: 'sunday' } }), 200);
       })(),
     ]);
     // A task deleted under its entries (the database sets their taskId to null).
     check(await admin.api.delete(`/tenants/${t}/task-lists/${list}/tasks/${task}`), 204);
 
-    const { held, expected, inconsistentZeros } = await compare(t);
+    const { held, expected, heldWeeks, expectedWeeks, inconsistentZeros } = await compare(t);
     expect(expected.length).toBeGreaterThan(10);
     expect(expected.some((row) => row.status === 'approved')).toBe(true);
     expect(held).toEqual(expected);
+    expect(heldWeeks).toEqual(expectedWeeks);
     expect(inconsistentZeros).toBe(0);
 
-    // The summary read from them equals the one read from the entries (another time zone reads the entries).
-    const query = { from: '2026-02-01', to: '2026-04-30', groupBy: 'project', subGroupBy: 'week' };
-    const fast = (await admin.api.get<Json>(`/tenants/${t}/reports/summary`, { query })).body;
-    const slow = (await admin.api.get<Json>(`/tenants/${t}/reports/summary`, { query: { ...query, timezone: 'America/New_York' } })).body;
-    expect(fast).toEqual(slow);
+    // The summaries read from them equal those read from the entries: US/Eastern is America/New_York under
+    // another name, which a summary reads from the entries (only the tenant's own zone reads the totals).
+    // Wednesday to Wednesday: whole weeks from the week totals, the days at both ends from the day totals.
+    for (const [groupBy, subGroupBy] of [
+      ['project', undefined],
+      ['project', 'week'],
+      ['week', 'billable'],
+      ['status', 'day'],
+    ] as const) {
+      const query = { from: '2026-03-04', to: '2026-04-01', groupBy, ...(subGroupBy ? { subGroupBy } : {}) };
+      const fast = (await admin.api.get<Json>(`/tenants/${t}/reports/summary`, { query })).body;
+      const slow = (await admin.api.get<Json>(`/tenants/${t}/reports/summary`, { query: { ...query, timezone: 'US/Eastern' } })).body;
+      expect({ ...fast, timezone: 'US/Eastern' }, JSON.stringify(query)).toEqual(slow);
+      expect((fast as { totals: { entries: number } }).totals.entries).toBeGreaterThan(10);
+    }
   });
 
   it('follow a tenant deleted with its entries and timers stopped in SQL, and are built for entries written before them', async () => {
@@ -169,11 +204,15 @@ describe('the day totals', () => {
     const afterTimer = await compare(t);
     expect(afterTimer.held).toEqual(afterTimer.expected);
     expect(afterTimer.held).toHaveLength(2);
-    // A rebuild (what the migration runs for existing entries) gives the same rows.
-    const before = (await compare(t)).held;
+    expect(afterTimer.heldWeeks).toEqual(afterTimer.expectedWeeks);
+    // A rebuild (what the migrations run for existing entries) gives the same rows.
+    const before = await compare(t);
     await database.query(`SELECT entry_day_totals_rebuild($1, 'Asia/Kolkata')`, [t]);
-    expect((await compare(t)).held).toEqual(before);
+    const rebuilt = await compare(t);
+    expect([rebuilt.held, rebuilt.heldWeeks]).toEqual([before.held, before.heldWeeks]);
     await database.query('DELETE FROM tenants WHERE id = $1', [t]);
-    expect((await database.query('SELECT count(*)::int AS n FROM entry_day_totals WHERE "tenantId" = $1', [t])).rows[0]?.n).toBe(0);
+    for (const table of ['entry_day_totals', 'entry_week_totals']) {
+      expect((await database.query(`SELECT count(*)::int AS n FROM ${table} WHERE "tenantId" = $1`, [t])).rows[0]?.n, table).toBe(0);
+    }
   });
 });

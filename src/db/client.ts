@@ -41,8 +41,10 @@ export interface Sql extends SqlClient {
    * grouping), with `work_mem` raised for it alone (`SET LOCAL` in a
    * transaction of its own): under the default 4 MB, a year of a million
    * entries' day totals is sorted on disk (115 ms instead of about 40).
+   * `parallel: false` keeps it in one process, for statements whose rows are
+   * too few to pay for starting workers.
    */
-  queryLarge<Row extends Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  queryLarge<Row extends Record<string, unknown>>(text: string, values?: readonly unknown[], options?: { parallel?: boolean }): Promise<Row[]>;
   /**
    * The rows of a statement in batches, read through a server-side cursor
    * in a read-only transaction on a connection of its own: constant memory
@@ -213,8 +215,9 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
         }),
       );
     },
-    queryLarge<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
-      return inTransaction(`BEGIN READ ONLY; SET LOCAL work_mem = '${largeWorkMem}'`, async (connection) => {
+    queryLarge<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = [], { parallel = true }: { parallel?: boolean } = {}) {
+      const settings = `SET LOCAL work_mem = '${largeWorkMem}'${parallel ? '' : '; SET LOCAL max_parallel_workers_per_gather = 0'}`;
+      return inTransaction(`BEGIN READ ONLY; ${settings}`, async (connection) => {
         onQuery?.(text, values);
         return (await connection.query<Row>(text, values as unknown[])).rows;
       });

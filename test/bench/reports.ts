@@ -157,7 +157,7 @@ export async function measureReports(bench: ReportBench): Promise<void> {
     await database.query("BEGIN READ ONLY; SET LOCAL work_mem = '32MB'");
     const plan = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
     await database.query('COMMIT');
-    process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (project x week, 1M, from ${source.table}):\n`);
+    process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (project x week, 1M, from ${source.reads}):\n`);
     process.stdout.write(`${plan.rows.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
   } finally {
     await database.end();

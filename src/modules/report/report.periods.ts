@@ -22,6 +22,18 @@ export function weekOf(date: string, weekStart: WeekStart): string {
   return isoDay(addDays(day, -back));
 }
 
+/**
+ * The whole weeks of the days `from` to `to` (inclusive): the first one's first day, and the first day of the
+ * week after the last one (`afterLast`, exclusive). Undefined when no week lies wholly inside.
+ */
+export function wholeWeeksBetween(from: string, to: string, weekStart: WeekStart): { first: string; afterLast: string } | undefined {
+  const startOfFrom = weekOf(from, weekStart);
+  const first = startOfFrom === from ? from : isoDay(addDays(dayOf(startOfFrom), 7));
+  // The weeks that end by `to` are those that start before the week holding the day after it.
+  const afterLast = weekOf(isoDay(addDays(dayOf(to), 1)), weekStart);
+  return first < afterLast ? { first, afterLast } : undefined;
+}
+
 /** Every bucket key from the one holding `from` to the one holding `to`, in order. */
 export function bucketsBetween(dimension: TimeDimension, from: string, to: string, weekStart: WeekStart): string[] {
   const keys: string[] = [];

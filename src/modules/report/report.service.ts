@@ -238,7 +238,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
       const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
         const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
-        return sql.queryLarge<Row>(text, values);
+        return sql.queryLarge<Row>(text, values, { parallel: source.parallel });
       };
       type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
       type SecondRow = FirstRow & { key1: string | null; label1: string | null };
