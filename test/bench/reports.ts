@@ -9,9 +9,9 @@
  *   and how much the API process's RSS grows while it streams (sampled every
  *   20 ms; the body is read as it comes, never held whole);
  * - a second tenant with BENCH_REPORT_BIG_ENTRIES (1,000,000) entries: how
- *   long its seed took, the same summaries, and the EXPLAIN (ANALYZE,
- *   BUFFERS) of the summary's grouped statement as the API builds it
- *   (BENCH_REPORT_BIG_ENTRIES=0 leaves this out).
+ *   long its seed took, its day and week totals, the same summaries, and the
+ *   EXPLAIN (ANALYZE, BUFFERS) of the summary's statement as the API builds
+ *   and runs it (BENCH_REPORT_BIG_ENTRIES=0 leaves this out).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -136,8 +136,11 @@ export async function measureReports(bench: ReportBench): Promise<void> {
     // A database in service has vacuumed what it wrote: without this, autovacuum works through the million
     // new entries while the summaries are timed, on the same two cores.
     await database.query('VACUUM (ANALYZE)');
-    const { rows: dayTotals } = await database.query(`SELECT count(*)::int AS n FROM entry_day_totals WHERE "tenantId" = $1`, [big.tenantId]);
-    process.stdout.write(`  its entry_day_totals rows: ${dayTotals[0]?.n}\n`);
+    const { rows: totals } = await database.query(
+      `SELECT (SELECT count(*)::int FROM entry_day_totals WHERE "tenantId" = $1) AS days, (SELECT count(*)::int FROM entry_week_totals WHERE "tenantId" = $1) AS weeks`,
+      [big.tenantId],
+    );
+    process.stdout.write(`  its entry_day_totals rows: ${totals[0]?.days}; entry_week_totals rows: ${totals[0]?.weeks}\n`);
     await summaries(bench, big.tenantId, big.key, `${bigEntryCount / 1_000_000}M`);
 
     // The plan of the grouped statement behind the 1M project x week summary, built as the API builds it.
@@ -152,9 +155,9 @@ export async function measureReports(bench: ReportBench): Promise<void> {
       settings: settingsOf({ settings: tenant.settings as never }),
     };
     const source = summarySourceOf(access, range, ['project', 'week'], {});
-    const { text, values } = summaryStatement(access, source, range, {}, ['project', 'week']);
-    // As the API runs it (Sql.queryLarge): with work_mem raised for the statement.
-    await database.query("BEGIN READ ONLY; SET LOCAL work_mem = '32MB'");
+    const { text, values } = summaryStatement(access, source, range, {}, ['project', 'week'], { rollUp: true });
+    // As the API runs it (Sql.queryLarge): with work_mem raised for the statement, and without parallel workers over the totals.
+    await database.query(`BEGIN READ ONLY; SET LOCAL work_mem = '32MB'${source.parallel ? '' : '; SET LOCAL max_parallel_workers_per_gather = 0'}`);
     const plan = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
     await database.query('COMMIT');
     process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (project x week, 1M, from ${source.reads}):\n`);
