@@ -94,6 +94,17 @@ describe('the runtime', () => {
     await eventually(async () => expect(await connectionsNamed('tally-jobs')).toBe(0));
   });
 
+  it('collects the garbage of its start once it is quiet, before any request comes', async () => {
+    const lines: { msg: string }[] = [];
+    const captured = createLogger('debug', {}, { write: (line: string) => lines.push(JSON.parse(line) as { msg: string }) });
+    const runtime = await createRuntime({ config: configFor(await freePort(), 'api'), roles: ['api'], log: captured, bootstrap: false, idleCollectionMs: 100 });
+    try {
+      await eventually(() => expect(lines.filter((line) => line.msg === 'collected garbage while idle')).toHaveLength(1), 3_000);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   it('tears down what it built when a start fails halfway (the port is taken): no connection is left open', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
