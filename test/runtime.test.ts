@@ -99,7 +99,7 @@ describe('the runtime', () => {
     const captured = createLogger('debug', {}, { write: (line: string) => lines.push(JSON.parse(line) as { msg: string }) });
     const runtime = await createRuntime({ config: configFor(await freePort(), 'api'), roles: ['api'], log: captured, bootstrap: false, idleCollectionMs: 100 });
     try {
-      await eventually(() => expect(lines.filter((line) => line.msg === 'collected garbage while idle')).toHaveLength(1), 3_000);
+      await eventually(async () => expect(lines.filter((line) => line.msg === 'collected garbage while idle')).toHaveLength(1), 3_000);
     } finally {
       await runtime.stop();
     }

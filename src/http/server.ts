@@ -240,7 +240,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     const url = new URL(request.url ?? '/', 'http://localhost');
     // Probes and scrapes leave next to no garbage: they do not keep a resting process from collecting its own.
-    if (url.pathname !== '/health' && url.pathname !== '/metrics') idle?.busy();
+    const done = url.pathname !== '/health' && url.pathname !== '/metrics' ? idle?.busy() : undefined;
     watchBodyIdle(request, timeouts.bodyIdleTimeoutMs, () => {
       state.log.debug({ method: request.method, path: url.pathname }, 'the request body stopped arriving');
       // Answered already (the rest of the body is being skipped): all that is left is to drop the connection.
@@ -267,6 +267,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
         await send(response, problemResult(appError, requestId), state);
       }
     } finally {
+      done?.();
       const seconds = (performance.now() - started) / 1000;
       app.metrics.request(request.method ?? 'GET', routeOf(url.pathname, state), response.statusCode, seconds);
       const actor = state.actor;

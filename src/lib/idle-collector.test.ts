@@ -43,7 +43,7 @@ describe('the idle collector', () => {
     const { log, collections } = capturedLog();
     collector = createIdleCollector({ quietMs: 100, log });
     promotedGarbage(40);
-    collector.busy();
+    collector.busy()();
     const before = process.memoryUsage().heapUsed;
     await sleep(500);
     expect(collections()).toBe(1);
@@ -61,11 +61,22 @@ describe('the idle collector', () => {
     await sleep(450);
     expect(collections()).toBe(0);
     for (let step = 0; step < 25; step++) {
-      collector.busy();
+      collector.busy()();
       await sleep(20);
     }
     expect(collections()).toBe(0);
     await sleep(600);
+    expect(collections()).toBe(1);
+  });
+
+  it('does not collect while a piece of work is under way, however long it takes (a download)', async () => {
+    const { log, collections } = capturedLog();
+    collector = createIdleCollector({ quietMs: 100, log });
+    const done = collector.busy();
+    await sleep(500);
+    expect(collections()).toBe(0);
+    done();
+    await sleep(300);
     expect(collections()).toBe(1);
   });
 

@@ -32,8 +32,12 @@ import type { Logger } from './logger.js';
 export type Collect = () => Promise<void>;
 
 export interface IdleCollector {
-  /** Counts one piece of work (a request); cheap enough for every one. */
-  busy(): void;
+  /**
+   * Counts one piece of work (a request) as under way until the function it returns is called: a process
+   * with work under way is not quiet, however long that work takes (a download that streams for a minute).
+   * Cheap enough for every request.
+   */
+  busy(): () => void;
   close(): void;
 }
 
@@ -65,14 +69,16 @@ export const measuringCollect: Collect = async () => {
 
 export function createIdleCollector({ quietMs, log, collect = measuringCollect }: { quietMs: number; log: Logger; collect?: Collect }): IdleCollector {
   let served = 0;
+  let underWay = 0;
   let servedAtLastLook = 0;
   let servedAtLastCollection = 0;
   let quietLooks = 0;
   let collecting = false;
-  // Looked at every half of `quietMs`: quiet once two looks in a row saw no work, so after `quietMs` to 1.5 `quietMs`.
+  // Looked at every half of `quietMs`: quiet once two looks in a row saw no new work and none under way, so after
+  // `quietMs` to 1.5 `quietMs`.
   const timer = setInterval(
     () => {
-      quietLooks = served === servedAtLastLook ? quietLooks + 1 : 0;
+      quietLooks = served === servedAtLastLook && underWay === 0 ? quietLooks + 1 : 0;
       servedAtLastLook = served;
       if (quietLooks < 2 || served === servedAtLastCollection || collecting) return;
       servedAtLastCollection = served;
@@ -91,6 +97,13 @@ export function createIdleCollector({ quietMs, log, collect = measuringCollect }
   return {
     busy() {
       served += 1;
+      underWay += 1;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        underWay -= 1;
+      };
     },
     close() {
       clearInterval(timer);
