@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, nextDate, startOfDay, zonedInstant } from './time.js';
+import { localDate, nextDate, startOfDay, zonedInstant, isoTimestamp } from './time.js';
 
 describe('dates in a time zone', () => {
   it('start a day at local midnight, in winter and in summer', () => {
@@ -40,5 +40,35 @@ describe('dates in a time zone', () => {
     expect(at('2026-10-25', 3, 30)).toBe('2026-10-25T02:30:00.000Z');
     expect(at('2026-07-15', 0, 0, 'America/New_York')).toBe(startOfDay('2026-07-15', 'America/New_York').toISOString());
     expect(at('2026-01-15', 9, 15, 'Asia/Kolkata')).toBe('2026-01-15T03:45:00.000Z');
+  });
+});
+
+describe('isoTimestamp', () => {
+  it('prints what toISOString prints: the edges of years, months, leap days and the range it handles itself', () => {
+    for (const text of [
+      '1970-01-01T00:00:00.000Z',
+      '1969-12-31T23:59:59.999Z',
+      '2024-02-29T12:34:56.789Z',
+      '2100-02-28T23:59:59.999Z',
+      '2100-03-01T00:00:00.000Z',
+      '2000-02-29T00:00:00.001Z',
+      '0000-01-01T00:00:00.000Z',
+      '0001-03-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.999Z',
+      '1582-10-15T01:02:03.004Z',
+    ]) {
+      expect(isoTimestamp(new Date(text))).toBe(text);
+    }
+  });
+
+  it('agrees with toISOString on a hundred thousand random instants, and outside years 0000 to 9999', () => {
+    for (let index = 0; index < 100_000; index++) {
+      const instant = new Date(Math.floor(Math.random() * 320_000_000_000_000) - 62_167_219_200_000);
+      expect(isoTimestamp(instant)).toBe(instant.toISOString());
+    }
+    for (const text of ['-000001-12-31T23:59:59.999Z', '+010000-01-01T00:00:00.000Z', '+275760-09-13T00:00:00.000Z']) {
+      expect(isoTimestamp(new Date(text))).toBe(text);
+    }
+    expect(() => isoTimestamp(new Date(Number.NaN))).toThrow(RangeError);
   });
 });

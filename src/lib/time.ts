@@ -116,3 +116,42 @@ export function isTimeZone(value: string): boolean {
     return false;
   }
 }
+
+const twoDigits = Array.from({ length: 100 }, (_, value) => String(value).padStart(2, '0'));
+const threeDigits = Array.from({ length: 1000 }, (_, value) => String(value).padStart(3, '0'));
+const dayMs = 86_400_000;
+/** The first instants of the years 0000 and 10000: between them an ISO timestamp has four year digits. */
+const yearZero = -62_167_219_200_000;
+const yearTenThousand = 253_402_300_800_000;
+
+/**
+ * `date.toISOString()`, by arithmetic: every timestamp of every list is
+ * printed, and V8's own took 400 to 800 ns each here (a tenth of a GraphQL
+ * list of 50 notes' CPU), this some 140. The calendar date is Howard
+ * Hinnant's days-to-civil algorithm
+ * (https://howardhinnant.github.io/date_algorithms.html#civil_from_days).
+ * Years outside 0000-9999, and invalid dates, go to toISOString (which
+ * prints six-digit years, or throws).
+ */
+export function isoTimestamp(date: Date): string {
+  const time = date.getTime();
+  if (!(time >= yearZero && time < yearTenThousand)) return date.toISOString();
+  const days = Math.floor(time / dayMs);
+  let rest = time - days * dayMs;
+  const shifted = days + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  rest -= seconds * 1000;
+  return `${twoDigits[Math.floor(year / 100)]}${twoDigits[year % 100]}-${twoDigits[month]}-${twoDigits[day]}T${twoDigits[hours]}:${twoDigits[minutes]}:${twoDigits[seconds]}.${threeDigits[rest]}Z`;
+}
