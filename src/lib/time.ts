@@ -107,14 +107,26 @@ export function nextDate(date: string): string {
 
 export const isDate = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
+/**
+ * Zones already asked about. Learning whether a zone exists builds a DateTimeFormat (tens of microseconds),
+ * and every report and entry write asks about the tenant's own. Bounded: clients may send any text.
+ */
+const knownZones = new Map<string, boolean>();
+
 /** An IANA time zone this runtime knows (`Europe/Berlin`). */
 export function isTimeZone(value: string): boolean {
+  const known = knownZones.get(value);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (knownZones.size >= 1000) knownZones.clear();
+  knownZones.set(value, valid);
+  return valid;
 }
 
 const twoDigits = Array.from({ length: 100 }, (_, value) => String(value).padStart(2, '0'));
