@@ -183,7 +183,7 @@ const names = (): Intl.Collator => {
 /** Time groups in time order; the others by time spent, most first, then by name. */
 function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup[] {
   // Time keys are ISO dates: their text order is time order (and far cheaper than a locale's).
-  if (isTimeDimension(dimension)) return groups.sort((a, b) => (String(a.key) < String(b.key) ? -1 : String(a.key) > String(b.key) ? 1 : 0));
+  if (isTimeDimension(dimension)) return groups.sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : (a.key ?? '') > (b.key ?? '') ? 1 : 0));
   const byName = names();
   return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || byName.compare(a.label, b.label));
 }
