@@ -22,8 +22,8 @@ ALTER TABLE "entry_week_totals" ADD CONSTRAINT "entry_week_totals_tenantId_fkey"
 -- are the day totals added up by the week each day is in, the tenant's weeks (its time zone and weekStart),
 -- and are kept exact the same way: by entry_day_totals_apply, in the statement trigger of every write to
 -- entries, with the same locks (day rows first, then week rows, each in key order, so that two writers
--- never wait on each other in a circle); rebuilt with the day totals when the time zone changes, and on
--- their own when weekStart changes.
+-- never wait on each other in a circle: two statements, since the parts of one statement run in no set
+-- order); rebuilt with the day totals when the time zone changes, and on their own when weekStart changes.
 ALTER TABLE "entry_week_totals" SET (parallel_workers = 0);
 
 -- The first day of the week `day` is in, for a week starting on `week_start` (monday, sunday or saturday):
