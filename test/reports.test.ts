@@ -147,6 +147,10 @@ describe('the summary', () => {
       [{ ...base, subGroupBy: 'project' }, 'subGroupBy'],
       [{ ...base, timezone: 'Mars/Olympus' }, 'timezone'],
       [{ groupBy: 'project' }, 'from'],
+      // A date that is not one is named, not a 500 (the range check ran on it).
+      [{ ...base, from: '-1', to: '2099-12-31' }, 'from'],
+      [{ ...base, from: '2026-02-30' }, 'from'],
+      [{ ...base, to: 'tomorrow' }, 'to'],
     ] as const) {
       const answer = await admin.api.get<Problem>(`/tenants/${t}/reports/summary`, { query });
       expect(answer.status, field).toBe(400);
@@ -155,6 +159,21 @@ describe('the summary', () => {
         field,
       ).toContain(field);
     }
+    for (const [query, field] of [
+      [{ from: '-1', to: '2026-01-31' }, 'from'],
+      [{ from: '2026-01-01', to: '2026-1-31' }, 'to'],
+    ] as const) {
+      const answer = await admin.api.get<Problem>(`/tenants/${t}/reports/detailed`, { query });
+      expect(answer.status, field).toBe(400);
+      expect(answer.body.errors?.map((error) => error.path)).toEqual([field]);
+    }
+    const graphql = await admin.api.graphql(
+      `query ($t: ID!) { reportSummary(tenantId: $t, from: "2026-02-30", to: "2026-03-31", groupBy: project) { groupBy } }`,
+      {
+        t,
+      },
+    );
+    expect(graphql.body).toMatchObject({ errors: [{ extensions: { code: 'VALIDATION_FAILED', errors: [{ path: 'from' }] } }] });
     const foreign = await admin.api.get<Summary>(`/tenants/${t}/reports/summary`, { query: { ...base, projectId: theirs.id } });
     expect(foreign.status).toBe(200);
     expect(foreign.body.totals.entries).toBe(0);

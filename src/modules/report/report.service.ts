@@ -4,7 +4,7 @@ import type { Db, Sql } from '../../db/client.js';
 import { Parameters } from '../../db/parameters.js';
 import type { Prisma, Entry } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
+import { isDate, isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
@@ -35,12 +35,17 @@ const periodFields = {
   timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional().describe("IANA time zone; default the tenant's"),
 };
 
-/** `to` not before `from`, and at most five years after it. */
+/**
+ * `to` not before `from`, and less than five years after it. Zod runs this even when `from` or `to` failed its own
+ * check (a refinement of the object sees the raw text), so it compares only text shaped like dates, as text: no Date
+ * is built from what a client sent.
+ */
 function checkRange(period: { from: string; to: string }, context: z.RefinementCtx): void {
+  if (!isDate(period.from) || !isDate(period.to)) return;
   if (period.to < period.from) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-  const [year, month, day] = period.from.split('-').map(Number) as [number, number, number];
-  const limit = new Date(Date.UTC(year + maxYears, month - 1, day)).toISOString().slice(0, 10);
-  if (period.to >= limit) context.addIssue({ code: 'custom', path: ['to'], message: `must be less than ${maxYears} years after from` });
+  const limitYear = Number(period.from.slice(0, 4)) + maxYears;
+  const limit = `${String(limitYear).padStart(4, '0')}${period.from.slice(4)}`;
+  if (limitYear <= 9999 && period.to >= limit) context.addIssue({ code: 'custom', path: ['to'], message: `must be less than ${maxYears} years after from` });
 }
 
 export const ReportFilterDto = dto('ReportFilter', 'Which entries a report covers (besides its period).', filterFields);
