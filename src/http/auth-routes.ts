@@ -68,7 +68,20 @@ async function fromFetchResponse(response: Response): Promise<HttpResult> {
     if (name !== 'set-cookie') headers[name] = value;
   });
   const body = await response.text();
+  if (response.status >= 400) throw refusalOfAuthAnswer(response.status, body);
   return { status: response.status, headers, cookies: response.headers.getSetCookie(), ...(body === '' ? {} : { body }) };
+}
+
+/** A refusal better-auth answered itself (`{message, code}`), as our problem: every 4xx of ours is problem+json. */
+function refusalOfAuthAnswer(status: number, body: string): AppError {
+  let detail = body;
+  try {
+    detail = String((JSON.parse(body) as { message?: unknown }).message ?? body);
+  } catch {
+    // Not JSON: the text is the detail.
+  }
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', detail);
+  return fromAuthError(Object.assign(new Error(detail), { statusCode: status, body: { message: detail } }));
 }
 
 function json(value: unknown, cookies: string[] = []): HttpResult {

@@ -165,7 +165,13 @@ const idempotencyKeyParameter = {
 
 /** The problems a route may answer; public routes document their own, and these. */
 function errorResponsesOf(route: CompiledRoute): readonly ProblemResponse[] {
-  if (route.access.kind === 'public') return alwaysPossible;
+  if (route.access.kind === 'public') {
+    // Every row validates its path and query parameters, and a path with a NUL is found nowhere: a public row too,
+    // unless it words those answers itself.
+    const own = route.kind === 'native' ? route.responses : {};
+    const hasParameter = route.segments.some((segment) => 'param' in segment);
+    return [...(own['400'] ? [] : ['BadRequest' as const]), ...(hasParameter && !own['404'] ? ['NotFound' as const] : []), ...alwaysPossible];
+  }
   const responses: ProblemResponse[] = ['BadRequest', 'Unauthorized'];
   if (route.access.kind === 'tenant' || route.access.kind === 'superadmin' || route.path.includes('{tenantId}')) responses.push('Forbidden');
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
