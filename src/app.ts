@@ -30,7 +30,7 @@ import type { Platform } from './rest/route.js';
 import { openApiDocumentOf } from './rest/rest-api.js';
 import { createRestApi, type RestApi } from './rest/router.js';
 import { routeTable } from './routes.js';
-import { schema } from './schema.js';
+import { schema, schemaWithRestTypes } from './schema.js';
 import { version } from './version.js';
 
 export interface App {
@@ -89,7 +89,7 @@ export function createApp({ config, secrets, log, db, sql, services, metrics, em
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
   const idempotency = createIdempotency({ sql, log });
-  const rest = createRestApi({ schema, table: routeTable, platform, gate, contextFor, publicPrefixes, log, idempotency });
+  const rest = createRestApi({ schema: schemaWithRestTypes, table: routeTable, platform, gate, contextFor, publicPrefixes, log, idempotency });
   return {
     config,
     log,

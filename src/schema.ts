@@ -5,6 +5,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { builder } from './graphql/builder.js';
 import { operationExtensionsOf } from './graphql/operations.js';
+import { withoutRestOnlyTypes } from './graphql/rest-only.js';
 // Importing the modules registers each one's types, queries and mutations on the builder.
 import './modules/index.js';
 
@@ -24,6 +25,11 @@ export function assertEveryOperationDeclaresAccess(built: GraphQLSchema): void {
   }
 }
 
-/** Built once per process. Field order follows the definitions, so the printed SDL is stable. */
-export const schema = builder.toSchema();
+/**
+ * Every type the modules declare, REST-only ones too (src/graphql/rest-only.ts): what REST compiles its rows and
+ * renders its records against. Built once per process. Field order follows the definitions, so the printed SDL is stable.
+ */
+export const schemaWithRestTypes = builder.toSchema();
+/** The schema GraphQL serves (and schema/schema.graphql prints). */
+export const schema = withoutRestOnlyTypes(schemaWithRestTypes);
 assertEveryOperationDeclaresAccess(schema);

@@ -7,11 +7,12 @@
  */
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
+import ExcelJS from 'exceljs';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Problem, Project } from './generated/openapi/types.gen.js';
 import { eventually } from './helpers/eventually.js';
-import { download as downloadFile, pdfText } from './helpers/files.js';
+import { download as downloadFile, pdfText, pdfWords } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -86,8 +87,8 @@ describe('the detailed CSV', () => {
     expect(
       rows.map((row) => [row.Date, row.Start, row.End, row.Minutes, row.Member, row.Client, row.Project, row.Description, row['Billable amount']]),
     ).toEqual([
-      ['2026-06-10', '14:00', '16:15', '135', json[0]?.memberName, 'Café "Zürich", GmbH', 'Ünïcode, "quoted"', 'Kaffee ☕', '225'],
-      ['2026-06-03', '10:00', '11:00', '60', json[1]?.memberName, '', '', '', '0'],
+      ['2026-06-10', '14:00', '16:15', '135', json[0]?.memberName, 'Café "Zürich", GmbH', 'Ünïcode, "quoted"', 'Kaffee ☕', '225.00'],
+      ['2026-06-03', '10:00', '11:00', '60', json[1]?.memberName, '', '', '', '0.00'],
       [
         '2026-06-02',
         '00:30',
@@ -100,8 +101,9 @@ describe('the detailed CSV', () => {
         '111.67',
       ],
     ]);
-    expect(rows[2]).toMatchObject({ Tags: 'deep, work', Billable: 'yes', Status: 'draft', 'Hourly rate': '100', Currency: 'EUR', Hours: '1.12' });
-    expect(rows.map((row) => row['Billable amount'])).toEqual(json.map((row) => String(Number(row.billableAmount))));
+    expect(rows[2]).toMatchObject({ Tags: 'deep, work', Billable: 'yes', Status: 'draft', 'Hourly rate': '100.00', Currency: 'EUR', Hours: '1.12' });
+    // The JSON's exact decimals, with the currency's two minor units.
+    expect(rows.map((row) => row['Billable amount'])).toEqual(json.map((row) => Number(row.billableAmount).toFixed(2)));
   });
 
   it('leaves amounts out for a member, who sees their own entries only', async () => {
@@ -128,7 +130,7 @@ describe('the summary as files', () => {
     const headerAt = sheet.findIndex((row) => row[0] === 'Group');
     expect(sheet[0]?.[0]).toBe('Summary report');
     expect(sheet.slice(1, headerAt).map((row) => row[0])).toContain('Period: 2026-06-01 to 2026-06-30 (Europe/Berlin)');
-    expect(sheet[headerAt]).toEqual(['Group', 'Sub-group', 'Entries', 'Minutes', 'Hours', 'Billable minutes', 'Billable amount', 'Cost amount']);
+    expect(sheet[headerAt]).toEqual(['Group', 'Sub-group', 'Entries', 'Minutes', 'Hours', 'Billable minutes', 'Billable amount', 'Cost amount', 'Currency']);
     const body = sheet.slice(headerAt + 1);
     const expected = summary.groups.flatMap((group) => [
       [group.label, null, group.totals],
@@ -147,11 +149,12 @@ describe('the summary as files', () => {
           t.billableMinutes,
           Number(t.billableAmount),
           Number(t.costAmount),
+          'EUR',
         ];
       }),
     );
     // Numbers, not text that looks like one.
-    for (const row of body) for (const cell of row.slice(2)) expect(typeof cell).toBe('number');
+    for (const row of body) for (const cell of row.slice(2, -1)) expect(typeof cell).toBe('number');
     expect(body.at(-1)?.slice(0, 4)).toEqual(['Total', null, 3, 262]);
   });
 
@@ -167,7 +170,7 @@ describe('the summary as files', () => {
     expect(text).toContain('Period: 2026-06-01 to 2026-06-30 (Europe/Berlin)');
     expect(text).toContain('Filters: billable = true');
     expect(text).toContain('Week of 2026-06-08');
-    expect(text).toMatch(/Total\s+2\s+202\s+3\.37\s+202\s+336\.67\s+0\n/);
+    expect(text).toMatch(/Total\s+2\s+202\s+3\.37\s+202\s+336\.67\s+0\.00\s+EUR\n/);
     expect(text).toContain('Page 1');
   });
 
@@ -185,6 +188,100 @@ describe('the summary as files', () => {
     const pages = text.split('\f').filter((page) => page.trim() !== '');
     expect(pages.length).toBeGreaterThanOrEqual(3);
     for (const [index, page] of pages.entries()) expect(page).toContain(`Page ${index + 1}`);
+  });
+});
+
+describe('what a reader sees', () => {
+  it('starts the rows below a wrapped header, and right-aligns numbers under their headers, in the PDF', async () => {
+    const query = { ...period, groupBy: 'project', subGroupBy: 'week' };
+    const summary = (await team.admin.api.get<Summary>(`/tenants/${team.tenant.id}/reports/summary`, { query })).body;
+    const rows = summary.groups.reduce((count, group) => count + 1 + (group.subGroups?.length ?? 0), 1);
+    const { bytes } = await download('summary', { ...query, format: 'pdf' }, asAdmin());
+    const words = (await pdfWords(bytes)).filter((word) => word.page === 1);
+    const header = words.find((word) => word.text === 'Sub-group');
+    // "Billable minutes" and "Billable amount" wrap: their second line is the lowest of the header.
+    const secondLine = words.filter((word) => word.text === 'minutes' || word.text === 'amount');
+    expect(secondLine.length).toBeGreaterThanOrEqual(2);
+    const headerBottom = Math.max(...secondLine.map((word) => word.yMax));
+    expect(header && header.yMax <= headerBottom).toBe(true);
+    const firstRow = words.filter((word) => word.yMin > headerBottom);
+    const firstRowTop = Math.min(...firstRow.map((word) => word.yMin));
+    expect(firstRowTop).toBeGreaterThan(headerBottom);
+    for (const title of ['Entries', 'Hours', 'amount']) {
+      const edge = words.find((word) => word.text === title && word.yMax <= headerBottom)?.xMax as number;
+      const column = words.filter((word) => word.yMin > headerBottom && /^[\d,]+(\.\d+)?$/.test(word.text) && Math.abs(word.xMax - edge) < 0.6);
+      // One number per row, each ending where its header ends.
+      expect(column.length, title).toBe(rows);
+    }
+  });
+
+  it('shows money with its currency’s minor units in every format, as numbers with a number format in XLSX', async () => {
+    const { tenant, admin, member } = team;
+    const t = tenant.id;
+    const august = { from: '2026-08-01', to: '2026-08-31' };
+    for (const [name, currency, hourlyRate, startedAt] of [
+      ['Tokyo KK', 'JPY', '1000', '2026-08-03T08:00:00Z'],
+      ['Kuwait WLL', 'KWD', '12.5', '2026-08-04T08:00:00Z'],
+    ] as const) {
+      const client = (await admin.api.post<{ id: string }>(`/tenants/${t}/clients`, { name, currency, hourlyRate })).body;
+      const project = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: `${name} project`, clientId: client.id })).body;
+      const endedAt = new Date(Date.parse(startedAt) + 67 * 60_000).toISOString();
+      expect((await member.api.post(`/tenants/${t}/entries`, { startedAt, endedAt, projectId: project.id })).status).toBe(201);
+    }
+    const json = (await admin.api.get<Json[]>(`/tenants/${t}/reports/detailed`, { query: august })).body;
+    expect(json.map((row) => [row.currency, row.hourlyRate, row.billableAmount])).toEqual([
+      ['KWD', '12.5', '13.96'],
+      ['JPY', '1000', '1116.67'],
+    ]);
+
+    const csv = parse((await download('detailed', { ...august, format: 'csv' }, asAdmin())).bytes, { columns: true }) as Record<string, string>[];
+    expect(csv.map((row) => [row.Currency, row['Hourly rate'], row['Billable amount']])).toEqual([
+      ['KWD', '12.500', '13.960'],
+      ['JPY', '1000', '1117'],
+    ]);
+
+    const xlsx = (await download('detailed', { ...august, format: 'xlsx' }, asAdmin())).bytes;
+    const sheet = await readSheet(xlsx);
+    const headerAt = sheet.findIndex((row) => row[0] === 'Date');
+    const headers = sheet[headerAt] as string[];
+    const amountAt = headers.indexOf('Billable amount');
+    expect(sheet.slice(headerAt + 1).map((row) => [row[headers.indexOf('Currency')], row[amountAt]])).toEqual([
+      ['KWD', 13.96],
+      ['JPY', 1116.67],
+    ]);
+    // The formats and alignment, read by exceljs's reader (read-excel-file reads values only).
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx as unknown as ArrayBuffer);
+    const cells = book.worksheets[0]?.getColumn(amountAt + 1);
+    const styles: { numFmt: string | undefined; align: string | undefined }[] = [];
+    cells?.eachCell((cell, row) => {
+      if (row > headerAt + 1) styles.push({ numFmt: cell.numFmt, align: cell.alignment?.horizontal });
+    });
+    expect(styles).toEqual([
+      { numFmt: '#,##0.000', align: 'right' },
+      { numFmt: '#,##0', align: 'right' },
+    ]);
+
+    const text = await pdfText((await download('detailed', { ...august, format: 'pdf' }, asAdmin())).bytes);
+    expect(text).toMatch(/13\.960\s+KWD/);
+    expect(text).toMatch(/1,117\s+JPY/);
+  });
+
+  it('hides rates and amounts from a member in every format, as the JSON does', async () => {
+    const query = { ...period, groupBy: 'project' };
+    const json = (await team.member.api.get<Summary>(`/tenants/${team.tenant.id}/reports/summary`, { query })).body;
+    expect(json.totals.billableAmount).toBeNull();
+    const csv = parse((await download('summary', { ...query, format: 'csv' }, asMember())).bytes, { columns: true }) as Record<string, string>[];
+    expect(csv.length).toBeGreaterThan(1);
+    expect(csv.every((row) => row['Billable amount'] === '' && row['Cost amount'] === '')).toBe(true);
+    const sheet = await readSheet((await download('detailed', { ...period, format: 'xlsx' }, asMember())).bytes);
+    const headers = sheet.find((row) => row[0] === 'Date') as string[];
+    const body = sheet.slice(sheet.indexOf(headers) + 1);
+    expect(body.length).toBe(2);
+    for (const name of ['Hourly rate', 'Billable amount', 'Cost rate', 'Cost amount'])
+      expect(body.map((row) => row[headers.indexOf(name)])).toEqual([null, null]);
+    const text = await pdfText((await download('summary', { ...query, format: 'pdf' }, asMember())).bytes);
+    expect(text).toMatch(/Total\s+2\s+127\s+2\.12\s+67\s+EUR\n/);
   });
 });
 

@@ -7,7 +7,7 @@ import { printSchema } from 'graphql';
 import { loadConfig } from '../config.js';
 import { compileRestApi, openApiDocumentOf } from '../rest/rest-api.js';
 import { routeTable } from '../routes.js';
-import { schema } from '../schema.js';
+import { schema, schemaWithRestTypes } from '../schema.js';
 import { version } from '../version.js';
 
 export const artifactPaths = {
@@ -22,5 +22,5 @@ export function renderGraphQLSchema(): string {
 /** The document as served with the default BASE_URL. */
 export function renderOpenApi(): string {
   const { baseUrl } = loadConfig({});
-  return `${JSON.stringify(openApiDocumentOf(compileRestApi(schema, routeTable), baseUrl, version), null, 2)}\n`;
+  return `${JSON.stringify(openApiDocumentOf(compileRestApi(schemaWithRestTypes, routeTable), baseUrl, version), null, 2)}\n`;
 }

@@ -312,21 +312,25 @@ function nativeBodyOf(route: CompiledNativeRoute): Record<string, unknown> | und
   };
 }
 
+/** A native row's JSON body: its GraphQL type's (one, or a list), or the JSON Schema it gives. */
+function jsonSchemaOf(response: NativeResponse, responses: ResponseSchemas, restSchema: GraphQLSchema): JsonSchema {
+  if (response.graphqlType === undefined) return response.schema ?? {};
+  const type = restSchema.getType(response.graphqlType);
+  if (!type || !isObjectType(type)) throw new Error(`a native route answers with ${response.graphqlType}, which is not an object type`);
+  const one = new GraphQLNonNull(type);
+  return responses.of(response.list ? new GraphQLNonNull(new GraphQLList(one)) : one);
+}
+
 function nativeResponseOf(status: string, response: NativeResponse, responses: ResponseSchemas, restSchema: GraphQLSchema): Record<string, unknown> {
   let content: Record<string, unknown> | undefined;
   if (Number(status) >= 400 && response.schema === undefined && response.contentType === undefined) {
     // Every error is a problem document, whatever the route.
     content = { 'application/problem+json': { schema: ref('Problem') } };
-  } else if (response.graphqlType !== undefined) {
-    const type = restSchema.getType(response.graphqlType);
-    if (!type || !isObjectType(type)) throw new Error(`a native route answers with ${response.graphqlType}, which is not an object type`);
-    const one = new GraphQLNonNull(type);
-    content = { 'application/json': { schema: responses.of(response.list ? new GraphQLNonNull(new GraphQLList(one)) : one) } };
-  } else if (response.schema || response.contentType) {
+  } else if (response.graphqlType !== undefined || response.schema || response.contentType) {
     // JSON, files, or either (a report: JSON by default, a file for `format=csv|xlsx|pdf`).
     const types = typeof response.contentType === 'string' ? [response.contentType] : (response.contentType ?? []);
     content = {
-      ...(response.schema ? { 'application/json': { schema: response.schema } } : {}),
+      ...(response.graphqlType !== undefined || response.schema ? { 'application/json': { schema: jsonSchemaOf(response, responses, restSchema) } } : {}),
       ...Object.fromEntries(types.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
     };
   }

@@ -74,7 +74,7 @@ export interface NativeResponse {
   graphqlType?: string;
   /** A JSON array of `graphqlType` (a feed), not one of them. */
   list?: boolean;
-  /** Another body type (a download): its media type, or the ones it may be. */
+  /** Another body type (a download): its media type, or the ones it may be (besides the JSON, when it has one). */
   contentType?: string | readonly string[];
 }
 
@@ -106,8 +106,16 @@ export interface NativeRequest<Parameters = Record<string, unknown>, Body = unkn
     onFile: (file: IncomingFile) => Promise<FileResult>,
     release?: (file: FileResult) => Promise<void>,
   ): Promise<MultipartResult<FileResult>>;
-  /** Answers with `record` as REST shows its GraphQL type (`Invoice`): the resource as this request left it. */
-  respond(typeName: string, record: object, status: SuccessStatus): Promise<HttpResult>;
+  /**
+   * Answers with `record` as REST shows its GraphQL type (`Invoice`): the resource as this request left it. An
+   * array answers a JSON array of them (a row whose response is a `list`).
+   */
+  respond(typeName: string, record: object | readonly object[], status: SuccessStatus): Promise<HttpResult>;
+  /**
+   * Records of `typeName` as this caller may see them in a file (no GraphQL runs there): its Rate fields, nested
+   * ones too, null unless the caller may read rates. Built once per type. Only on rows with a permission.
+   */
+  visible<Row extends object>(typeName: string): (row: Row) => Row;
   context: GraphQLContext;
   /** The tenant guard's answer: on routes that need a permission (under `/tenants/{tenantId}`), always there. */
   access: Access;

@@ -252,6 +252,10 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
       async respond(typeName, record, status) {
         return { status, headers: { 'content-type': jsonType }, body: await records.render(typeName, record, context) };
       },
+      visible(typeName) {
+        if (!access) throw new Error(`${route.operationId} has no tenant permission: nothing decides what its caller sees`);
+        return records.visible(typeName, access);
+      },
       context,
       access,
       platform,

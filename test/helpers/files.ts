@@ -25,3 +25,41 @@ export async function pdfText(bytes: Buffer): Promise<string> {
     fs.rmSync(directory, { recursive: true, force: true });
   }
 }
+
+/** A word of a PDF page and its box, in points from the page's top left, as poppler's `pdftotext -bbox` reads it. */
+export interface PdfWord {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+}
+
+/** Every word of a PDF with where it stands. */
+export async function pdfWords(bytes: Buffer): Promise<PdfWord[]> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-pdf-'));
+  try {
+    const file = path.join(directory, 'report.pdf');
+    fs.writeFileSync(file, bytes);
+    const { stdout } = await promisify(execFile)('pdftotext', ['-bbox', file, '-'], { maxBuffer: 64 * 1024 * 1024 });
+    const words: PdfWord[] = [];
+    let page = 0;
+    for (const line of stdout.split('\n')) {
+      if (line.includes('<page ')) page += 1;
+      const word = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)<\/word>/.exec(line);
+      if (!word) continue;
+      const [, xMin, yMin, xMax, yMax, text] = word;
+      const unescaped = (text as string)
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&');
+      words.push({ page, text: unescaped, xMin: Number(xMin), yMin: Number(yMin), xMax: Number(xMax), yMax: Number(yMax) });
+    }
+    return words;
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}

@@ -4,7 +4,7 @@ import { tenantOperation } from '../../graphql/operations.js';
 import type { EventEnvelope } from '../../events/envelope.js';
 import { enums } from '../../lib/enums.js';
 import { validationFailed } from '../../lib/errors.js';
-import { EntryHistoryArgs, EventsConnectionArgs, type FeedEvent, TenantEventsArgs } from './event.service.js';
+import { EntryHistoryArgs, EventsConnectionArgs, type FeedEvent, feedPage, TenantEventsArgs } from './event.contract.js';
 
 const ActorRef = builder.objectRef<EventEnvelope['actor']>('EventActor').implement({
   description: 'Who caused an event: a user (their user id), an API key (its id), or the system.',
@@ -51,9 +51,6 @@ const tenantEvents = tenantOperation(TenantEventsArgs, ['read', 'Event']);
 const readEvents = tenantOperation(EventsConnectionArgs, ['read', 'Event']);
 const readHistory = tenantOperation(EntryHistoryArgs, ['read', 'EntryHistory']);
 
-const defaultPage = 100;
-const largestPage = 1000;
-
 builder.queryFields((t) => ({
   events: t.connection(
     {
@@ -67,8 +64,8 @@ builder.queryFields((t) => ({
           if (args.last != null || args.before != null) {
             throw validationFailed([{ path: 'last', message: 'the feed is read forwards: use first and after' }]);
           }
-          const first = args.first ?? defaultPage;
-          if (first < 1 || first > largestPage) throw validationFailed([{ path: 'first', message: `must be 1 to ${largestPage}` }]);
+          const first = args.first ?? feedPage.usual;
+          if (first < 1 || first > feedPage.largest) throw validationFailed([{ path: 'first', message: `must be 1 to ${feedPage.largest}` }]);
           const { events, hasMore } = await services.events.feedConnection(access, input, { after: args.after ?? undefined, first });
           return {
             edges: events.map((event) => ({ cursor: event.id, node: event })),

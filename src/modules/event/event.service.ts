@@ -1,49 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import { Parameters } from '../../db/parameters.js';
 import { envelopeOf, type EventEnvelope } from '../../events/envelope.js';
-import { eventTypes } from '../../events/outbox.js';
 import type { ActorType } from '../../generated/prisma/enums.js';
-import { args, fields, pagination } from '../../lib/dto.js';
-import { enums } from '../../lib/enums.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
 import type { ServiceDependencies } from '../module.js';
-
-const tenantId = fields.id('Tenant id');
-const eventTypeList = z.array(z.string().pipe(z.enum(eventTypes, { error: `must be an event type (${eventTypes.join(', ')})` }))).max(eventTypes.length);
-
-export const TenantEventsArgs = args({
-  tenantId,
-  types: eventTypeList.optional().describe('Only these event types (default: all)'),
-});
-
-/** What the change feed may be narrowed to, over REST (query parameters) and GraphQL (arguments) alike. */
-const feedFilters = {
-  types: eventTypeList.optional().describe('Only these event types, comma-separated (default: all)'),
-  subjectId: fields.id('Only events about this resource (an entry id, a project id...)').optional(),
-  actorType: enums.ActorType.schema('Only events caused by this kind of actor').optional(),
-  actorId: fields.id('Only events caused by this actor: a user id or an API key id').optional(),
-  from: fields.dateTime('Only events committed at or after this time').optional(),
-  to: fields.dateTime('Only events committed before this time').optional(),
-};
-
-export const EventFeedParameters = z.strictObject({
-  tenantId,
-  after: fields.id('The id of the last event already read: the feed goes on after it (leave out to start from the oldest)').optional(),
-  ...feedFilters,
-  limit: z.number().int().min(1).max(1000).default(100).describe('Events per page, 1 to 1000'),
-});
-export const EventsConnectionArgs = args({ tenantId, ...feedFilters });
-
-export const EntryHistoryArgs = args({ tenantId, id: fields.id('Entry id'), ...pagination });
-
-type FeedFilters = z.output<z.ZodObject<typeof feedFilters>>;
-
-/** An event as the feed and the history show it: the webhook envelope, plus what it is about. */
-export interface FeedEvent extends EventEnvelope {
-  /** The resource the event is about (the entry of `entry.deleted`). */
-  subjectId: string | null;
-}
+import type { EntryHistoryArgs, EventFeedParameters, EventsConnectionArgs, FeedEvent, FeedFilters, TenantEventsArgs } from './event.contract.js';
 
 interface EventRow extends Record<string, unknown> {
   id: string;

@@ -1,7 +1,8 @@
 import { nativeRoute } from '../../rest/route.js';
 import { defineModule, job, type JobContext } from '../module.js';
 import { eventPruneQueue } from './event.jobs.js';
-import { createEventService, EventFeedParameters, type EventService } from './event.service.js';
+import { EventFeedParameters } from './event.contract.js';
+import { createEventService, type EventService } from './event.service.js';
 import { createEventWork, type EventWork } from './event.work.js';
 import './event.graphql.js';
 
@@ -30,9 +31,8 @@ export const eventModule = defineModule({
       access: ['read', 'Event'],
       parameters: EventFeedParameters,
       responses: { '200': { description: 'The next events, oldest first (empty when there are none yet)', graphqlType: 'ChangeEvent', list: true } },
-      async handler({ access, parameters, context }) {
-        const events = await context.services.events.feed(access, parameters);
-        return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(events) };
+      async handler({ access, parameters, context, respond }) {
+        return respond('ChangeEvent', await context.services.events.feed(access, parameters), 200);
       },
     }),
     {

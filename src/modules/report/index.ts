@@ -2,87 +2,21 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import { contentDisposition } from '../../lib/content-disposition.js';
 import type { HttpResult } from '../../lib/problem.js';
 import { nativeRoute } from '../../rest/route.js';
-import { entryColumns, fileOf, mediaTypes, summaryColumns, summaryRows, type FileFormat, type Table } from './report.export.js';
 import { defineModule } from '../module.js';
-import { createReportService, DetailedParameters, type ReportFilter, type ReportService, SummaryParameters } from './report.service.js';
+import {
+  DetailedParameters,
+  type ExportRow,
+  type FileFormat,
+  mediaTypes,
+  type ReportFilter,
+  type ReportSummary,
+  SummaryParameters,
+} from './report.contract.js';
+import { entryColumns, fileOf, summaryColumns, summaryRows, type Table } from './report.export.js';
+import { createReportService, type ReportService } from './report.service.js';
 import './report.graphql.js';
 
 const reports = '/tenants/{tenantId}/reports';
-
-const json = (value: unknown) => ({
-  status: 200 as const,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
-  body: JSON.stringify(value),
-});
-
-/** The REST body of a summary: a JSON Schema written from the GraphQL types it mirrors. */
-const totalsSchema = {
-  type: 'object',
-  required: ['entries', 'durationMinutes', 'billableMinutes', 'billableAmount', 'costAmount'],
-  properties: {
-    entries: { type: 'integer', description: 'How many entries (an entry with two tags counts in each tag group, once in the totals)' },
-    durationMinutes: { type: 'integer' },
-    billableMinutes: { type: 'integer' },
-    billableAmount: { type: ['string', 'null'], description: 'A decimal string; null unless the caller may read rates' },
-    costAmount: { type: ['string', 'null'], description: 'A decimal string; null unless the caller may read rates' },
-  },
-} as const;
-const groupSchema = {
-  type: 'object',
-  required: ['key', 'label', 'totals'],
-  properties: {
-    key: { type: ['string', 'null'], description: 'The id, the value, or the first day of the period (2026-03-02; 2026-03 for a month); null for none' },
-    label: { type: 'string', description: 'A name, not an id' },
-    totals: totalsSchema,
-  },
-} as const;
-const summarySchema = {
-  type: 'object',
-  required: ['from', 'to', 'timezone', 'currency', 'groupBy', 'subGroupBy', 'totals', 'groups'],
-  properties: {
-    from: { type: 'string', format: 'date' },
-    to: { type: 'string', format: 'date' },
-    timezone: { type: 'string' },
-    currency: { type: 'string' },
-    groupBy: { type: 'string' },
-    subGroupBy: { type: ['string', 'null'] },
-    totals: totalsSchema,
-    groups: {
-      type: 'array',
-      items: { ...groupSchema, properties: { ...groupSchema.properties, subGroups: { type: 'array', items: groupSchema } } },
-    },
-  },
-} as const;
-const rate = { type: ['string', 'null'], description: 'A decimal string; null unless the caller may read rates' } as const;
-const detailedSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: {
-      id: { type: 'string' },
-      startedAt: { type: 'string', format: 'date-time' },
-      endedAt: { type: 'string', format: 'date-time' },
-      durationMinutes: { type: 'integer' },
-      description: { type: ['string', 'null'] },
-      billable: { type: 'boolean' },
-      tags: { type: 'array', items: { type: 'string' } },
-      status: { type: 'string' },
-      projectId: { type: ['string', 'null'] },
-      projectName: { type: ['string', 'null'] },
-      clientId: { type: ['string', 'null'] },
-      clientName: { type: ['string', 'null'] },
-      tenantUserId: { type: 'string' },
-      memberName: { type: 'string' },
-      taskId: { type: ['string', 'null'] },
-      taskTitle: { type: ['string', 'null'] },
-      hourlyRate: rate,
-      costRate: rate,
-      billableAmount: rate,
-      costAmount: rate,
-      currency: { type: ['string', 'null'] },
-    },
-  },
-} as const;
 
 /** With format=csv, xlsx or pdf: the report as a file, streamed. */
 const files = { contentType: Object.values(mediaTypes) };
@@ -126,17 +60,24 @@ export const reportModule = defineModule({
       access: ['read', 'Report'],
       parameters: SummaryParameters,
       responses: {
-        '200': { description: 'The summary (format=json), or the file (format=csv, xlsx or pdf)', schema: summarySchema, ...files, headers: fileHeaders },
+        '200': {
+          description: 'The summary (format=json), or the file (format=csv, xlsx or pdf)',
+          graphqlType: 'ReportSummary',
+          ...files,
+          headers: fileHeaders,
+        },
       },
-      async handler({ access, parameters, context }) {
+      async handler({ access, parameters, context, respond, visible }) {
         const { tenantId: _tenant, from, to, timezone, groupBy, subGroupBy, fillGaps, format, ...filter } = parameters;
         const summary = await context.services.reports.summary(access, { from, to, timezone, groupBy, subGroupBy, fillGaps }, filter);
-        if (format === 'json') return json(summary);
+        if (format === 'json') return respond('ReportSummary', summary, 200);
         return download(format, `tally-summary-${from}-${to}`, {
           title: 'Summary report',
           details: detailsOf(access, summary, filter, subGroupBy ? `${groupBy}, then ${subGroupBy}` : groupBy),
           columns: summaryColumns,
-          batches: [summaryRows(summary)],
+          batches: [summaryRows(visible<ReportSummary>('ReportSummary')(summary))],
+          // The totals, and each group that has sub-groups, in bold.
+          emphasised: (row) => row.level === 'total' || (row.level === 'group' && subGroupBy !== undefined),
         });
       },
     }),
@@ -154,20 +95,26 @@ export const reportModule = defineModule({
       responses: {
         '200': {
           description: 'A page of entries (format=json); a file holds every entry of the period',
-          schema: detailedSchema,
+          graphqlType: 'ReportEntry',
+          list: true,
           ...files,
           headers: fileHeaders,
         },
       },
-      async handler({ access, parameters, context }) {
+      async handler({ access, parameters, context, respond, visible }) {
         const { tenantId: _tenant, from, to, timezone, limit, offset, format, ...filter } = parameters;
-        if (format === 'json') return json(await context.services.reports.detailed(access, { from, to, timezone, limit, offset }, filter));
-        const zone = context.services.reports.timezoneOf(access, timezone);
+        const reports = context.services.reports;
+        if (format === 'json') return respond('ReportEntry', await reports.detailed(access, { from, to, timezone, limit, offset }, filter), 200);
+        // A file's row carries ReportEntry's rates and amounts under their names: the type's Rate rule hides them.
+        const seen = visible<ExportRow>('ReportEntry');
+        const rows = reports.exportRows(access, { from, to, timezone }, filter);
         return download(format, `tally-entries-${from}-${to}`, {
           title: 'Detailed report',
-          details: detailsOf(access, { from, to, timezone: zone }, filter),
+          details: detailsOf(access, { from, to, timezone: reports.timezoneOf(access, timezone) }, filter),
           columns: entryColumns,
-          batches: context.services.reports.exportRows(access, { from, to, timezone }, filter),
+          batches: (async function* () {
+            for await (const batch of rows) yield batch.map(seen);
+          })(),
         });
       },
     }),

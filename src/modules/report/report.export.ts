@@ -3,32 +3,32 @@
  * and PDF (pdfkit), each written as the rows come, so that an export of any
  * size takes constant memory, and stopped (its cursor closed) when the
  * client goes away. The same rows and totals as the JSON; dates and times in
- * the report's time zone; numbers are numbers in XLSX.
+ * the report's time zone.
+ *
+ * Each column says what it holds, and each format shows it so: money with
+ * its currency's minor units (205.50 EUR, 1,000 JPY), as text in CSV, as a
+ * number with a number format in XLSX; numbers right-aligned in XLSX and PDF.
  */
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 // exceljs and pdfkit (with its fonts) are loaded on the first export that needs them: a process that
 // never exports does not hold them (some 10 MB of an API process at rest).
 import type ExcelJS from 'exceljs';
-import type { ExportRow, ReportGroup, ReportSummary, ReportTotals } from './report.service.js';
+import type { ExportRow, FileFormat, ReportGroup, ReportSummary, ReportTotals } from './report.contract.js';
 
-export const exportFormats = ['json', 'csv', 'xlsx', 'pdf'] as const;
-export type ExportFormat = (typeof exportFormats)[number];
-export type FileFormat = Exclude<ExportFormat, 'json'>;
-
-export const mediaTypes: Record<FileFormat, string> = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pdf: 'application/pdf',
-};
-
-/** One column of an export: its header, and its cell of a row (a number where it is one). */
-interface Column<Row> {
+/**
+ * One column of an export: its header, its cell of a row, and what it holds:
+ * text; a count (entries, minutes); hours (two decimals); or money, decimal
+ * text in the currency `currency` names for the row.
+ */
+type Column<Row> = {
   header: string;
-  value(row: Row): string | number | null;
-  /** PDF column width, in points. */
-  width?: number;
-}
+  value(row: Row): string | number | boolean | null;
+  /** Its width in the PDF, which shows only the columns that have one. */
+  pdfWidth?: number;
+  /** What the PDF prints instead of the value (a group's name once, not on each of its sub-groups). */
+  printed?(row: Row): string;
+} & ({ kind: 'text' | 'count' | 'hours' } | { kind: 'money'; currency(row: Row): string | null });
 
 /** What an export writes: a title block, columns, and rows in batches. */
 export interface Table<Row> {
@@ -37,63 +37,138 @@ export interface Table<Row> {
   details: string[];
   columns: readonly Column<Row>[];
   batches: AsyncIterable<Row[]> | Iterable<Row[]>;
+  /** A row printed in bold (the totals). */
+  emphasised?(row: Row): boolean;
 }
 
-const decimal = (value: string | null): number | null => (value === null ? null : Number(value));
+const isNumeric = (column: { kind: string }): boolean => column.kind !== 'text';
+
+const minorUnits = new Map<string, number>();
+
+/** How many decimals `currency` is written with (EUR 2, JPY 0, KWD 3), as ICU knows it; 2 for a code it does not. */
+export function minorUnitsOf(currency: string | null): number {
+  if (currency === null) return 2;
+  let digits = minorUnits.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    minorUnits.set(currency, digits);
+  }
+  return digits;
+}
+
+/** Decimal text with exactly `digits` decimals, rounded half away from zero where it has more ("205.5" -> "205.50"). */
+export function fixedDecimal(value: string, digits: number): string {
+  const point = value.indexOf('.');
+  const decimals = point === -1 ? 0 : value.length - point - 1;
+  // Amounts are stored with two decimals: for most currencies the text is already right, or lacks zeros.
+  if (decimals === digits) return value;
+  if (decimals < digits) return `${value}${point === -1 ? '.' : ''}${'0'.repeat(digits - decimals)}`;
+  const negative = value.startsWith('-');
+  const whole = value.slice(negative ? 1 : 0, point);
+  const fraction = value.slice(point + 1);
+  const scaled = BigInt(`${whole}${fraction.slice(0, digits)}`) + ((fraction[digits] ?? '0') >= '5' ? 1n : 0n);
+  const padded = scaled.toString().padStart(digits + 1, '0');
+  const text = digits === 0 ? padded : `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
+  return negative && scaled !== 0n ? `-${text}` : text;
+}
+
+/** For people: thousands grouped ("1,234.50"). */
+const grouped = (text: string): string => text.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
+
 const hours = (minutes: number): number => Math.round((minutes / 60) * 100) / 100;
 
+/** A cell as text: what CSV writes, and PDF (grouped) prints. */
+function textOf<Row>(column: Column<Row>, row: Row, forPeople: boolean): string {
+  const value = column.value(row);
+  if (value === null) return '';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  switch (column.kind) {
+    case 'money': {
+      const text = fixedDecimal(String(value), minorUnitsOf(column.currency(row)));
+      return forPeople ? grouped(text) : text;
+    }
+    case 'hours':
+      return (value as number).toFixed(2);
+    case 'count':
+      return forPeople ? grouped(String(value)) : String(value);
+    case 'text':
+      return String(value);
+  }
+}
+
+/** The entry's currency, for its rates and amounts. */
+const entryCurrency = (row: ExportRow) => row.currency;
+
+/** Every column in CSV and XLSX; the PDF, for people on a page, shows the ten with a width (hours, not minutes). */
 export const entryColumns: readonly Column<ExportRow>[] = [
-  { header: 'Date', value: (row) => row.date, width: 58 },
-  { header: 'Start', value: (row) => row.start, width: 32 },
-  { header: 'End', value: (row) => row.end, width: 32 },
-  { header: 'Minutes', value: (row) => row.minutes, width: 40 },
-  { header: 'Hours', value: (row) => hours(row.minutes) },
-  { header: 'Member', value: (row) => row.member, width: 80 },
-  { header: 'Client', value: (row) => row.client, width: 70 },
-  { header: 'Project', value: (row) => row.project, width: 80 },
-  { header: 'Task', value: (row) => row.task },
-  { header: 'Description', value: (row) => row.description, width: 150 },
-  { header: 'Tags', value: (row) => row.tags },
-  { header: 'Billable', value: (row) => (row.billable ? 'yes' : 'no') },
-  { header: 'Status', value: (row) => row.status },
-  { header: 'Hourly rate', value: (row) => decimal(row.hourlyRate) },
-  { header: 'Billable amount', value: (row) => decimal(row.billableAmount), width: 60 },
-  { header: 'Cost rate', value: (row) => decimal(row.costRate) },
-  { header: 'Cost amount', value: (row) => decimal(row.costAmount) },
-  { header: 'Currency', value: (row) => row.currency },
+  { header: 'Date', kind: 'text', value: (row) => row.date, pdfWidth: 54 },
+  { header: 'Start', kind: 'text', value: (row) => row.start, pdfWidth: 30 },
+  { header: 'End', kind: 'text', value: (row) => row.end, pdfWidth: 30 },
+  { header: 'Minutes', kind: 'count', value: (row) => row.minutes },
+  { header: 'Hours', kind: 'hours', value: (row) => hours(row.minutes), pdfWidth: 40 },
+  { header: 'Member', kind: 'text', value: (row) => row.member, pdfWidth: 90 },
+  { header: 'Client', kind: 'text', value: (row) => row.client, pdfWidth: 90 },
+  { header: 'Project', kind: 'text', value: (row) => row.project, pdfWidth: 100 },
+  { header: 'Task', kind: 'text', value: (row) => row.task },
+  { header: 'Description', kind: 'text', value: (row) => row.description, pdfWidth: 180 },
+  { header: 'Tags', kind: 'text', value: (row) => row.tags },
+  { header: 'Billable', kind: 'text', value: (row) => row.billable },
+  { header: 'Status', kind: 'text', value: (row) => row.status },
+  { header: 'Hourly rate', kind: 'money', currency: entryCurrency, value: (row) => row.hourlyRate },
+  { header: 'Billable amount', kind: 'money', currency: entryCurrency, value: (row) => row.billableAmount, pdfWidth: 60 },
+  { header: 'Cost rate', kind: 'money', currency: entryCurrency, value: (row) => row.costRate },
+  { header: 'Cost amount', kind: 'money', currency: entryCurrency, value: (row) => row.costAmount },
+  { header: 'Currency', kind: 'text', value: (row) => row.currency, pdfWidth: 44 },
 ];
 
 /** A summary's groups as rows: each group, then its sub-groups, then the totals. */
 export interface SummaryRow {
+  level: 'group' | 'subGroup' | 'total';
   group: string;
   subGroup: string;
   totals: ReportTotals;
+  currency: string;
 }
 
-const amount = (value: ReportTotals['billableAmount']): number | null => (value === null ? null : Number(value));
+const summaryCurrency = (row: SummaryRow) => row.currency;
 
 export const summaryColumns: readonly Column<SummaryRow>[] = [
-  { header: 'Group', value: (row) => row.group, width: 150 },
-  { header: 'Sub-group', value: (row) => row.subGroup, width: 130 },
-  { header: 'Entries', value: (row) => row.totals.entries, width: 45 },
-  { header: 'Minutes', value: (row) => row.totals.durationMinutes, width: 50 },
-  { header: 'Hours', value: (row) => hours(row.totals.durationMinutes), width: 45 },
-  { header: 'Billable minutes', value: (row) => row.totals.billableMinutes, width: 60 },
-  { header: 'Billable amount', value: (row) => amount(row.totals.billableAmount), width: 60 },
-  { header: 'Cost amount', value: (row) => amount(row.totals.costAmount), width: 60 },
+  // Files for programs repeat the group on each of its sub-groups; people read it once.
+  { header: 'Group', kind: 'text', value: (row) => row.group, printed: (row) => (row.level === 'subGroup' ? '' : row.group), pdfWidth: 150 },
+  { header: 'Sub-group', kind: 'text', value: (row) => row.subGroup, pdfWidth: 130 },
+  { header: 'Entries', kind: 'count', value: (row) => row.totals.entries, pdfWidth: 45 },
+  { header: 'Minutes', kind: 'count', value: (row) => row.totals.durationMinutes, pdfWidth: 50 },
+  { header: 'Hours', kind: 'hours', value: (row) => hours(row.totals.durationMinutes), pdfWidth: 45 },
+  { header: 'Billable minutes', kind: 'count', value: (row) => row.totals.billableMinutes, pdfWidth: 55 },
+  { header: 'Billable amount', kind: 'money', currency: summaryCurrency, value: (row) => row.totals.billableAmount, pdfWidth: 70 },
+  { header: 'Cost amount', kind: 'money', currency: summaryCurrency, value: (row) => row.totals.costAmount, pdfWidth: 70 },
+  { header: 'Currency', kind: 'text', value: (row) => row.currency, pdfWidth: 50 },
 ];
 
+/** The summary's rows, as the caller sees the summary (amounts null without the Rate permission). */
 export function summaryRows(summary: ReportSummary): SummaryRow[] {
-  const rows = summary.groups.flatMap((group: ReportGroup) => [
-    { group: group.label, subGroup: '', totals: group.totals },
-    ...(group.subGroups ?? []).map((sub) => ({ group: group.label, subGroup: sub.label, totals: sub.totals })),
+  const { currency } = summary;
+  const rows = summary.groups.flatMap((group: ReportGroup): SummaryRow[] => [
+    { level: 'group', group: group.label, subGroup: '', totals: group.totals, currency },
+    ...(group.subGroups ?? []).map((sub): SummaryRow => ({ level: 'subGroup', group: group.label, subGroup: sub.label, totals: sub.totals, currency })),
   ]);
-  return [...rows, { group: 'Total', subGroup: '', totals: summary.totals }];
+  return [...rows, { level: 'total', group: 'Total', subGroup: '', totals: summary.totals, currency }];
 }
 
 /** Waits while the reader is behind: the writer never holds more than a buffer's worth. */
 async function caughtUp(out: PassThrough): Promise<void> {
-  if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  if (!out.writableNeedDrain) return;
+  // The wait that loses the race is called off: its listeners would otherwise pile up on the stream, one per batch.
+  const settled = new AbortController();
+  try {
+    await Promise.race([once(out, 'drain', { signal: settled.signal }), once(out, 'close', { signal: settled.signal })]);
+  } finally {
+    settled.abort();
+  }
 }
 
 const csvChunkRows = 200;
@@ -106,7 +181,7 @@ function csvOf<Row>(table: Table<Row>): Readable {
       for await (const batch of table.batches) {
         // Chunks of some 20 kB: short-lived strings the young generation collects, not large objects that pile up until a full GC.
         for (let start = 0; start < batch.length; start += csvChunkRows) {
-          yield stringify(batch.slice(start, start + csvChunkRows).map((row) => table.columns.map((column) => column.value(row))));
+          yield stringify(batch.slice(start, start + csvChunkRows).map((row) => table.columns.map((column) => textOf(column, row, false))));
         }
       }
     })(),
@@ -124,20 +199,72 @@ function heldByWorksheet(sheet: ExcelJS.Worksheet): number {
   return stream?.pipes?.reduce((sum, pipe) => sum + (pipe._writableState?.length ?? 0), 0) ?? 0;
 }
 
+/** Excel's number format for `digits` decimals, thousands grouped. */
+const numberFormat = (digits: number): string => (digits === 0 ? '#,##0' : `#,##0.${'0'.repeat(digits)}`);
+
+/** A cell's value in XLSX: numbers as numbers (money too: its format shows the minor units). */
+function xlsxValueOf<Row>(column: Column<Row>, row: Row): string | number | null {
+  const value = column.value(row);
+  if (value === null || typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return column.kind === 'money' ? Number(value) : value;
+}
+
 function xlsxOf<Row>(table: Table<Row>): Readable {
   const out = new PassThrough();
   void (async () => {
     const { default: Excel } = await import('exceljs');
     const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const sheet = workbook.addWorksheet('Report');
-    sheet.addRow([table.title]).commit();
+    sheet.columns = table.columns.map((column) => ({
+      width: column.kind === 'text' ? Math.max(12, Math.min(40, (column.pdfWidth ?? 80) / 5)) : Math.max(12, column.header.length + 2),
+    }));
+    // One style object per look, shared by every cell that has it: exceljs knows a style object it has seen
+    // (a WeakMap), and works out the XML of a new one, which for each cell of a large export is measurable.
+    const styles = new Map<string, Partial<ExcelJS.Style>>();
+    const styleOf = (numFmt: string | undefined, bold: boolean): Partial<ExcelJS.Style> => {
+      const key = `${numFmt ?? ''}|${bold}`;
+      let style = styles.get(key);
+      if (!style) {
+        style = { ...(numFmt ? { numFmt, alignment: { horizontal: 'right' } } : {}), ...(bold ? { font: { bold: true } } : {}) };
+        styles.set(key, style);
+      }
+      return style;
+    };
+    /** The number format of a column's cell in a row; undefined for text. */
+    const formatOf = (column: Column<Row>, row: Row): string | undefined => {
+      switch (column.kind) {
+        case 'text':
+          return undefined;
+        case 'count':
+          return numberFormat(0);
+        case 'hours':
+          return numberFormat(2);
+        case 'money':
+          return numberFormat(minorUnitsOf(column.currency(row)));
+      }
+    };
+    const title = sheet.addRow([table.title]);
+    title.font = { bold: true, size: 14 };
+    title.commit();
     for (const line of table.details) sheet.addRow([line]).commit();
     sheet.addRow([]).commit();
     const header = sheet.addRow(table.columns.map((column) => column.header));
-    header.font = { bold: true };
+    table.columns.forEach((column, index) => {
+      // Headers of numbers stand over them, on the right.
+      header.getCell(index + 1).style = isNumeric(column) ? { font: { bold: true }, alignment: { horizontal: 'right' } } : { font: { bold: true } };
+    });
     header.commit();
     for await (const batch of table.batches) {
-      for (const row of batch) sheet.addRow(table.columns.map((column) => column.value(row))).commit();
+      for (const item of batch) {
+        const row = sheet.addRow(table.columns.map((column) => xlsxValueOf(column, item)));
+        const bold = table.emphasised?.(item) ?? false;
+        table.columns.forEach((column, index) => {
+          const numFmt = formatOf(column, item);
+          if (numFmt || bold) row.getCell(index + 1).style = styleOf(numFmt, bold);
+        });
+        row.commit();
+      }
       // Until the zip has taken the batch in (its compressor is behind when the client is).
       while (!out.destroyed && heldByWorksheet(sheet) > 1024 * 1024) {
         if (out.writableNeedDrain) await caughtUp(out);
@@ -152,56 +279,135 @@ function xlsxOf<Row>(table: Table<Row>): Readable {
   return out;
 }
 
+/** Page geometry of the PDF, in points: A4 landscape. */
+const margin = 36;
+const rowHeight = 12;
+/** The gap after a cell: wider after numbers, which end where the next column's text starts. */
+const cellPadding = 4;
+const numberPadding = 10;
+
 function pdfOf<Row>(table: Table<Row>): Readable {
   const out = new PassThrough();
   void (async () => {
     const { default: PDFDocument } = await import('pdfkit');
-    const document = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 36, info: { Title: table.title } });
+    const document = new PDFDocument({ size: 'A4', layout: 'landscape', margin, info: { Title: table.title } });
     document.pipe(out);
+    const columns = table.columns.filter((column) => column.pdfWidth !== undefined);
+    const width = (column: Column<Row>) => (column.pdfWidth as number) - (isNumeric(column) ? numberPadding : cellPadding);
+    const bottom = () => document.page.height - margin - rowHeight;
     let page = 1;
     const number = () => {
       // At the foot, outside the flow of the table (no margin below, so it never adds a page).
-      const bottom = document.page.margins.bottom;
+      const below = document.page.margins.bottom;
       document.page.margins.bottom = 0;
-      document.fontSize(8).text(`Page ${page}`, 36, document.page.height - 24, { width: document.page.width - 72, align: 'center', lineBreak: false });
-      document.page.margins.bottom = bottom;
-      document.x = 36;
-      document.y = 36;
+      document
+        .font('Helvetica')
+        .fontSize(8)
+        .text(`Page ${page}`, margin, document.page.height - 24, {
+          width: document.page.width - 2 * margin,
+          align: 'center',
+          lineBreak: false,
+        });
+      document.page.margins.bottom = below;
     };
-    document.on('pageAdded', () => {
+    // Widths of the texts a font has measured: cells repeat (dates, times, names, currencies), and measuring a
+    // standard font's text (glyph by glyph, with kerning) is the largest cost of a PDF row.
+    let measured = new Map<string, number>();
+    let font = '';
+    const widthOf = (text: string): number => {
+      const key = `${font}\u0000${text}`;
+      let width = measured.get(key);
+      if (width === undefined) {
+        if (measured.size >= 20_000) measured = new Map();
+        width = document.widthOfString(text);
+        measured.set(key, width);
+      }
+      return width;
+    };
+    /** `text` on one line within `room`: cut with an ellipsis where it is longer, never wrapped into the next row. */
+    const fitted = (text: string, room: number): { text: string; width: number } => {
+      const line = /\s\s|[\n\r\t]/.test(text) ? text.replace(/\s+/g, ' ') : text;
+      const full = widthOf(line);
+      if (full <= room) return { text: line, width: full };
+      let [low, high] = [0, line.length];
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (widthOf(`${line.slice(0, middle)}…`) <= room) low = middle;
+        else high = middle - 1;
+      }
+      const cut = `${line.slice(0, low).trimEnd()}…`;
+      return { text: cut, width: widthOf(cut) };
+    };
+    /**
+     * One line of cells from `top`: text left, numbers right. Each cell is measured here and drawn without
+     * pdfkit's line wrapper, which costs several times as much per cell and a large export has a million.
+     */
+    const cells = (texts: string[], top: number, bold: boolean) => {
+      font = bold ? 'Helvetica-Bold' : 'Helvetica';
+      document.font(font).fontSize(8);
+      let x = margin;
+      columns.forEach((column, index) => {
+        const text = texts[index] ?? '';
+        if (text !== '') {
+          const shown = fitted(text, width(column));
+          document.text(shown.text, isNumeric(column) ? x + width(column) - shown.width : x, top, { lineBreak: false });
+        }
+        x += column.pdfWidth as number;
+      });
+    };
+    /** The column headers, wrapped to their width, with a rule under the tallest; the rows start below it. */
+    const header = (top: number): number => {
+      document.font('Helvetica-Bold').fontSize(8);
+      const height = Math.max(...columns.map((column) => document.heightOfString(column.header, { width: width(column) })));
+      let x = margin;
+      for (const column of columns) {
+        // Bottom-aligned, so that one-line headers sit on the rule as the wrapped ones do.
+        const own = document.heightOfString(column.header, { width: width(column) });
+        document.text(column.header, x, top + height - own, { width: width(column), align: isNumeric(column) ? 'right' : 'left' });
+        x += column.pdfWidth as number;
+      }
+      const rule = top + height + 2;
+      document
+        .moveTo(margin, rule)
+        .lineTo(x - cellPadding, rule)
+        .lineWidth(0.5)
+        .stroke();
+      return rule + 4;
+    };
+    let y = 0;
+    let firstOnPage = 0;
+    const newPage = () => {
+      document.addPage();
       page += 1;
       number();
-    });
-    const columns = table.columns.filter((column) => column.width !== undefined);
-    const line = (cells: string[], bold = false) => {
-      const y = document.y;
-      if (y > document.page.height - 60) document.addPage();
-      const top = document.y;
-      let x = 36;
-      document.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
-      columns.forEach((column, index) => {
-        document.text(cells[index] ?? '', x, top, { width: (column.width as number) - 4, lineBreak: false, ellipsis: true });
-        x += column.width as number;
-      });
-      document.x = 36;
-      document.y = top + 12;
+      y = header(margin);
+      firstOnPage = y;
     };
     number();
-    document.font('Helvetica-Bold').fontSize(14).text(table.title, 36, 36);
+    document.font('Helvetica-Bold').fontSize(14).text(table.title, margin, margin);
     document.font('Helvetica').fontSize(9);
     for (const detail of table.details) document.text(detail);
     document.moveDown();
-    line(
-      columns.map((column) => column.header),
-      true,
-    );
+    y = header(document.y);
+    firstOnPage = y;
     for await (const batch of table.batches) {
       for (const row of batch) {
-        const cells = columns.map((column) => {
-          const value = column.value(row);
-          return value === null ? '' : typeof value === 'number' ? String(value) : value;
-        });
-        line(cells, (row as { group?: string }).group === 'Total');
+        if (y > bottom()) newPage();
+        const bold = table.emphasised?.(row) ?? false;
+        if (bold && y !== firstOnPage) {
+          // A rule above the totals and above each group (the header's rule is above the first).
+          document
+            .moveTo(margin, y - 2)
+            .lineTo(margin + columns.reduce((sum, column) => sum + (column.pdfWidth as number), 0) - cellPadding, y - 2)
+            .lineWidth(0.5)
+            .stroke();
+        }
+        cells(
+          columns.map((column) => column.printed?.(row) ?? textOf(column, row, true)),
+          y,
+          bold,
+        );
+        y += rowHeight;
       }
       if (out.destroyed) return;
       await caughtUp(out);

@@ -1,9 +1,18 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
-import { rateVisibility } from '../../graphql/rates.js';
-import type { EntryPageQuery } from '../entry/entry.service.js';
-import { reportDimension, ReportEntriesArgs, SummaryArgs, type ReportGroup, type ReportSummary, type ReportTotals } from './report.service.js';
+import { rateField } from '../../graphql/rates.js';
+import { restOnly } from '../../graphql/rest-only.js';
+import { entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
+import {
+  reportDimension,
+  ReportEntriesArgs,
+  SummaryArgs,
+  type ReportEntry,
+  type ReportGroup,
+  type ReportSummary,
+  type ReportTotals,
+} from './report.contract.js';
 
 const ReportDimensionEnum = graphqlEnum(reportDimension);
 
@@ -13,8 +22,8 @@ const ReportTotalsObject = builder.objectRef<ReportTotals>('ReportTotals').imple
     entries: t.exposeInt('entries', { description: 'How many entries (an entry with two tags counts in each tag group, once in the totals)' }),
     durationMinutes: t.exposeInt('durationMinutes'),
     billableMinutes: t.exposeInt('billableMinutes', { description: 'Minutes of billable entries' }),
-    billableAmount: t.expose('billableAmount', { type: 'Decimal', nullable: true, description: `Sum of billable amounts. ${rateVisibility}` }),
-    costAmount: t.expose('costAmount', { type: 'Decimal', nullable: true, description: `Sum of cost amounts. ${rateVisibility}` }),
+    billableAmount: t.field(rateField<'billableAmount', ReportTotals>('billableAmount', 'Sum of billable amounts.')),
+    costAmount: t.field(rateField<'costAmount', ReportTotals>('costAmount', 'Sum of cost amounts.')),
   }),
 });
 
@@ -44,6 +53,35 @@ const ReportSummaryObject = builder.objectRef<ReportSummary>('ReportSummary').im
     subGroupBy: t.expose('subGroupBy', { type: ReportDimensionEnum, nullable: true }),
     totals: t.field({ type: ReportTotalsObject, resolve: (summary) => summary.totals }),
     groups: t.field({ type: [ReportGroupObject], resolve: (summary) => summary.groups }),
+  }),
+});
+
+// REST's detailed report answers these; GraphQL reads the same entries as `Entry` through `reportEntries`.
+builder.objectRef<ReportEntry>('ReportEntry').implement({
+  description: 'An entry of a detailed report, with the names of its project, client, member and task.',
+  extensions: restOnly,
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    startedAt: t.expose('startedAt', { type: 'DateTime' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime' }),
+    durationMinutes: t.exposeInt('durationMinutes'),
+    description: t.exposeString('description', { nullable: true }),
+    billable: t.exposeBoolean('billable'),
+    tags: t.exposeStringList('tags'),
+    status: t.expose('status', { type: graphqlEnum(entryStatus) }),
+    projectId: t.exposeID('projectId', { nullable: true }),
+    projectName: t.exposeString('projectName', { nullable: true }),
+    clientId: t.exposeID('clientId', { nullable: true }),
+    clientName: t.exposeString('clientName', { nullable: true }),
+    tenantUserId: t.exposeID('tenantUserId'),
+    memberName: t.exposeString('memberName', { description: 'The member’s name, else their email' }),
+    taskId: t.exposeID('taskId', { nullable: true }),
+    taskTitle: t.exposeString('taskTitle', { nullable: true }),
+    hourlyRate: t.field(rateField<'hourlyRate', ReportEntry>('hourlyRate', 'Billable rate per hour, as copied onto the entry.')),
+    costRate: t.field(rateField<'costRate', ReportEntry>('costRate', 'Cost rate per hour, as copied onto the entry.')),
+    billableAmount: t.field(rateField<'billableAmount', ReportEntry>('billableAmount', 'The entry’s billable amount.')),
+    costAmount: t.field(rateField<'costAmount', ReportEntry>('costAmount', 'The entry’s cost amount.')),
+    currency: t.exposeString('currency', { nullable: true, description: 'ISO 4217: the currency of the amounts' }),
   }),
 });
 

@@ -1,176 +1,34 @@
-import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Sql } from '../../db/client.js';
 import { Parameters } from '../../db/parameters.js';
 import type { Prisma, Entry } from '../../generated/prisma/client.js';
-import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { isDate, isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
-import { defineEnum } from '../../lib/vocabulary.js';
-import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
+import { nextDate, startOfDay } from '../../lib/time.js';
+import { entryOrder, type EntryPageQuery } from '../entry/entry.service.js';
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
-import { exportFormats } from './report.export.js';
+import type { ExportRow, ReportDimension, ReportEntry, ReportFilter, ReportGroup, ReportPeriod, ReportSummary, ReportTotals } from './report.contract.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
 import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
-
-export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
-export type ReportDimension = (typeof reportDimensions)[number];
-export const reportDimension = defineEnum('ReportDimension', reportDimensions, 'What a report groups entries by');
-
-/** The longest range a report covers. */
-const maxYears = 5;
-
-const filterFields = {
-  projectId: fields.id('Only entries of this project').optional(),
-  clientId: fields.id("Only entries of this client's projects").optional(),
-  tenantUserId: fields.id("Only this member's entries").optional(),
-  taskId: fields.id('Only entries of this task').optional(),
-  status: entryStatus.schema('Only entries with this status').optional(),
-  billable: z.boolean().optional().describe('Only billable (true) or only non-billable (false) entries'),
-  tag: z.string().trim().min(1).max(50).toLowerCase().optional().describe('Only entries with this tag'),
-};
-
-const periodFields = {
-  from: fields.date('First day, inclusive, in the report’s time zone'),
-  to: fields.date('Last day, inclusive, in the report’s time zone'),
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional().describe("IANA time zone; default the tenant's"),
-};
-
-/**
- * `to` not before `from`, and less than five years after it. Zod runs this even when `from` or `to` failed its own
- * check (a refinement of the object sees the raw text), so it compares only text shaped like dates, as text: no Date
- * is built from what a client sent.
- */
-function checkRange(period: { from: string; to: string }, context: z.RefinementCtx): void {
-  if (!isDate(period.from) || !isDate(period.to)) return;
-  if (period.to < period.from) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-  const limitYear = Number(period.from.slice(0, 4)) + maxYears;
-  const limit = `${String(limitYear).padStart(4, '0')}${period.from.slice(4)}`;
-  if (limitYear <= 9999 && period.to >= limit) context.addIssue({ code: 'custom', path: ['to'], message: `must be less than ${maxYears} years after from` });
-}
-
-export const ReportFilterDto = dto('ReportFilter', 'Which entries a report covers (besides its period).', filterFields);
-
-const tenantId = fields.id('Tenant id');
-const summaryFields = {
-  ...periodFields,
-  groupBy: reportDimension.schema('The groups of the report'),
-  subGroupBy: reportDimension.schema('Groups inside each group').optional(),
-  fillGaps: z.boolean().default(false).describe('With a day, week or month grouping: empty periods too'),
-};
-const checkSummary = (input: { from: string; to: string; groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined }, context: z.RefinementCtx) => {
-  checkRange(input, context);
-  if (input.subGroupBy === input.groupBy) context.addIssue({ code: 'custom', path: ['subGroupBy'], message: 'must differ from groupBy' });
-};
-
-/** The summary's query parameters over REST: the period, the grouping and the filters, flat. */
-const format = z.enum(exportFormats).default('json').describe('json (the default), or a file: csv, xlsx or pdf');
-export const SummaryParameters = z.strictObject({ tenantId, ...summaryFields, ...filterFields, format }).superRefine(checkSummary);
-/** The same over GraphQL, with the filters in `filter`. */
-export const SummaryArgs = args({ tenantId, ...summaryFields, filter: ReportFilterDto.optional() }).superRefine(checkSummary);
-
-export const DetailedParameters = z.strictObject({ tenantId, ...periodFields, ...filterFields, ...pagination, format }).superRefine(checkRange);
-export const ReportEntriesArgs = args({ tenantId, ...periodFields, filter: ReportFilterDto.optional() }).superRefine(checkRange);
-
-export type ReportFilter = z.output<typeof ReportFilterDto>;
-export interface ReportPeriod {
-  from: string;
-  to: string;
-  timezone?: string | undefined;
-}
-
-export interface ReportTotals {
-  entries: number;
-  durationMinutes: number;
-  billableMinutes: number;
-  /** Exact decimal text ("1234.5"); null for a caller who may not read rates. */
-  billableAmount: string | null;
-  costAmount: string | null;
-}
-
-export interface ReportGroup {
-  /** The id (project, client, member, task), the value (tag, billable, status) or the period's first day (`2026-03-02`, `2026-03`); null for none. */
-  key: string | null;
-  /** A name, not an id: "No project" for entries without one. */
-  label: string;
-  totals: ReportTotals;
-  subGroups?: ReportGroup[];
-}
-
-export interface ReportSummary {
-  from: string;
-  to: string;
-  timezone: string;
-  currency: string;
-  groupBy: ReportDimension;
-  subGroupBy: ReportDimension | null;
-  totals: ReportTotals;
-  groups: ReportGroup[];
-}
-
-/** An entry of a detailed report: the entry with the names of what it belongs to. */
-export interface ReportEntry {
-  id: string;
-  startedAt: Date;
-  endedAt: Date | null;
-  durationMinutes: number | null;
-  description: string | null;
-  billable: boolean;
-  tags: string[];
-  status: Entry['status'];
-  projectId: string | null;
-  projectName: string | null;
-  clientId: string | null;
-  clientName: string | null;
-  tenantUserId: string;
-  memberName: string;
-  taskId: string | null;
-  taskTitle: string | null;
-  hourlyRate: Prisma.Decimal | null;
-  costRate: Prisma.Decimal | null;
-  billableAmount: Prisma.Decimal | null;
-  costAmount: Prisma.Decimal | null;
-  currency: string | null;
-}
-
-/** An entry as an export writes it: local date and times, names, amounts as decimal strings. */
-export type ExportRow = {
-  date: string;
-  start: string;
-  end: string;
-  minutes: number;
-  member: string;
-  client: string | null;
-  project: string | null;
-  task: string | null;
-  description: string | null;
-  tags: string;
-  billable: boolean;
-  status: string;
-  hourlyRate: string | null;
-  billableAmount: string | null;
-  costRate: string | null;
-  costAmount: string | null;
-  currency: string | null;
-};
 
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
 
-const emptyTotals = (seesRates: boolean): ReportTotals => ({
+const emptyTotals = (tenantId: string): ReportTotals => ({
+  tenantId,
   entries: 0,
   durationMinutes: 0,
   billableMinutes: 0,
-  billableAmount: seesRates ? '0' : null,
-  costAmount: seesRates ? '0' : null,
+  billableAmount: '0',
+  costAmount: '0',
 });
 
-function totalsOf(row: TotalsRow, seesRates: boolean): ReportTotals {
+function totalsOf(tenantId: string, row: TotalsRow): ReportTotals {
   return {
+    tenantId,
     entries: row.entries,
     durationMinutes: Number(row.durationMinutes ?? 0),
     billableMinutes: Number(row.billableMinutes ?? 0),
-    billableAmount: seesRates ? (row.billableAmount ?? '0') : null,
-    costAmount: seesRates ? (row.costAmount ?? '0') : null,
+    billableAmount: row.billableAmount ?? '0',
+    costAmount: row.costAmount ?? '0',
   };
 }
 
@@ -194,11 +52,11 @@ function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup
 }
 
 /** With `fillGaps`, every period of the range, the empty ones with zero totals. */
-function filled(dimension: ReportDimension, groups: ReportGroup[], range: ReportPeriod & { weekStart: TenantSettings['weekStart'] }, seesRates: boolean) {
+function filled(dimension: ReportDimension, groups: ReportGroup[], range: ReportPeriod & { tenantId: string; weekStart: TenantSettings['weekStart'] }) {
   if (!isTimeDimension(dimension)) return groups;
   const byKey = new Map(groups.map((group) => [group.key, group]));
   return bucketsBetween(dimension, range.from, range.to, range.weekStart).map(
-    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), totals: emptyTotals(seesRates) },
+    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), totals: emptyTotals(range.tenantId) },
   );
 }
 
@@ -206,7 +64,8 @@ function filled(dimension: ReportDimension, groups: ReportGroup[], range: Report
  * Reports over entries (CONTRACT.md section 8): hours and money grouped by
  * one or two dimensions, and the entries themselves with the names of what
  * they belong to. A caller reads the entries the Entry scope gives them
- * (members: their own), and amounts only with the Rate permission. An entry
+ * (members: their own); the records hold every amount, and the GraphQL types
+ * they are answered through show them only to those who may read rates. An entry
  * counts on the day it started, in the report's time zone; running timers
  * are left out.
  */
@@ -239,7 +98,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
     ): Promise<ReportSummary> {
       access.assert('read', 'Report');
       const range = periodOf(access, period);
-      const seesRates = access.can('read', 'Rate');
+      const { tenantId } = access;
       const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
       const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
         const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
@@ -265,23 +124,23 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       }
       const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
         isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
-      const groups: ReportGroup[] = firstRows.map((row) => ({ key: row.key0, label: label(groupBy, row.key0, row.label0), totals: totalsOf(row, seesRates) }));
+      const groups: ReportGroup[] = firstRows.map((row) => ({ key: row.key0, label: label(groupBy, row.key0, row.label0), totals: totalsOf(tenantId, row) }));
       if (subGroupBy) {
         const byKey = new Map(groups.map((group) => [group.key, group]));
         for (const row of secondRows) {
           const group = byKey.get(row.key0);
           if (!group) continue;
           group.subGroups ??= [];
-          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), totals: totalsOf(row, seesRates) });
+          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), totals: totalsOf(tenantId, row) });
         }
       }
-      const fill = { ...period, weekStart: range.settings.weekStart };
+      const fill = { ...period, tenantId, weekStart: range.settings.weekStart };
       let result = ordered(groupBy, groups);
-      if (fillGaps) result = filled(groupBy, result, fill, seesRates);
+      if (fillGaps) result = filled(groupBy, result, fill);
       if (subGroupBy) {
         for (const group of result) {
           group.subGroups = ordered(subGroupBy, group.subGroups ?? []);
-          if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill, seesRates);
+          if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill);
         }
       }
       return {
@@ -291,7 +150,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
         currency: range.settings.currency,
         groupBy,
         subGroupBy: subGroupBy ?? null,
-        totals: totalsRow ? totalsOf(totalsRow, seesRates) : emptyTotals(seesRates),
+        totals: totalsRow ? totalsOf(tenantId, totalsRow) : emptyTotals(tenantId),
         groups: result,
       };
     },
@@ -317,13 +176,12 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
 
     /**
      * Every entry of the period, newest first, as an export writes it: times
-     * in the report's time zone, names instead of ids, amounts only for those
-     * who may read rates. Read through a cursor, a batch at a time.
+     * in the report's time zone, names instead of ids. Read through a cursor,
+     * a batch at a time.
      */
     async *exportRows(access: TenantAccess, period: ReportPeriod, filter: ReportFilter = {}): AsyncGenerator<ExportRow[]> {
       access.assert('read', 'Report');
       const range = periodOf(access, period);
-      const seesRates = access.can('read', 'Rate');
       const parameters = new Parameters();
       const zone = parameters.add(range.timezone);
       const local = (column: string) => `((e."${column}" AT TIME ZONE 'UTC') AT TIME ZONE ${zone}::text)`;
@@ -343,9 +201,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
          ORDER BY e."startedAt" DESC, e.id DESC`;
       // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and 2,000-row batches piled
       // up there (the API grew by 60-90 MB during an export instead of 30; measured with the bench's CSV export).
-      for await (const rows of sql.cursor<ExportRow>(text, parameters.values, 500)) {
-        yield seesRates ? rows : rows.map((row) => ({ ...row, hourlyRate: null, billableAmount: null, costRate: null, costAmount: null }));
-      }
+      yield* sql.cursor<ExportRow>(text, parameters.values, 500);
     },
 
     /** A page of the period's entries for a Relay connection, newest first. */
@@ -356,7 +212,6 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
     /** A page of the period's entries, newest first, with the names of their project, client, member and task. */
     async detailed(access: TenantAccess, { limit, offset, ...period }: ReportPeriod & { limit: number; offset: number }, filter: ReportFilter = {}) {
       const where = this.entriesWhere(access, period, filter);
-      const seesRates = access.can('read', 'Rate');
       const rows = await db.entry.findMany({
         where,
         orderBy: entryOrder,
@@ -371,9 +226,11 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       return rows.map(
         ({ project, tenantUser, task, ...entry }): ReportEntry => ({
           id: entry.id,
+          tenantId: entry.tenantId,
           startedAt: entry.startedAt,
-          endedAt: entry.endedAt,
-          durationMinutes: entry.durationMinutes,
+          // entriesWhere keeps finished entries only.
+          endedAt: entry.endedAt as Date,
+          durationMinutes: entry.durationMinutes as number,
           description: entry.description,
           billable: entry.billable,
           tags: entry.tags,
@@ -386,10 +243,10 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           memberName: tenantUser.name ?? tenantUser.email,
           taskId: entry.taskId,
           taskTitle: task?.title ?? null,
-          hourlyRate: seesRates ? entry.hourlyRate : null,
-          costRate: seesRates ? entry.costRate : null,
-          billableAmount: seesRates ? entry.billableAmount : null,
-          costAmount: seesRates ? entry.costAmount : null,
+          hourlyRate: entry.hourlyRate,
+          costRate: entry.costRate,
+          billableAmount: entry.billableAmount,
+          costAmount: entry.costAmount,
           currency: entry.currency,
         }),
       );

@@ -18,7 +18,7 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import { Parameters } from '../../db/parameters.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
 import { wholeWeeksBetween } from './report.periods.js';
-import type { ReportDimension, ReportFilter } from './report.service.js';
+import type { ReportDimension, ReportFilter } from './report.contract.js';
 
 /** The report's period in SQL terms: local dates, the instants they begin and end at, and the time zone. */
 export interface ReportRange {

@@ -1,0 +1,180 @@
+/**
+ * What reports are, declared once: the dimensions they group by, the filters
+ * and the period they take (REST parameters and GraphQL arguments alike), the
+ * file formats they export to, and the records they answer with. The
+ * service, its SQL, the GraphQL types and the exports all import from here,
+ * and from nothing of each other's.
+ *
+ * The records are the backing shapes of the GraphQL types in
+ * report.graphql.ts, which describe them (REST answers through those types,
+ * and OpenAPI is written from them). Rates and amounts are in every record as
+ * the database has them: the GraphQL types decide who reads them (`Rate`),
+ * for GraphQL, REST and the files alike.
+ */
+import { z } from 'zod';
+import type { Prisma, Entry } from '../../generated/prisma/client.js';
+import { args, dto, fields, pagination } from '../../lib/dto.js';
+import { isDate, isTimeZone } from '../../lib/time.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { entryStatus } from '../entry/entry.service.js';
+
+export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
+export type ReportDimension = (typeof reportDimensions)[number];
+export const reportDimension = defineEnum('ReportDimension', reportDimensions, 'What a report groups entries by');
+
+/** json, or a file: what `format` may ask for. */
+export const exportFormats = ['json', 'csv', 'xlsx', 'pdf'] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+export type FileFormat = Exclude<ExportFormat, 'json'>;
+
+export const mediaTypes: Record<FileFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+};
+
+/** The longest range a report covers. */
+const maxYears = 5;
+
+const filterFields = {
+  projectId: fields.id('Only entries of this project').optional(),
+  clientId: fields.id("Only entries of this client's projects").optional(),
+  tenantUserId: fields.id("Only this member's entries").optional(),
+  taskId: fields.id('Only entries of this task').optional(),
+  status: entryStatus.schema('Only entries with this status').optional(),
+  billable: z.boolean().optional().describe('Only billable (true) or only non-billable (false) entries'),
+  tag: z.string().trim().min(1).max(50).toLowerCase().optional().describe('Only entries with this tag'),
+};
+
+const periodFields = {
+  from: fields.date('First day, inclusive, in the report’s time zone'),
+  to: fields.date('Last day, inclusive, in the report’s time zone'),
+  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').optional().describe("IANA time zone; default the tenant's"),
+};
+
+/**
+ * `to` not before `from`, and less than five years after it. Zod runs this even when `from` or `to` failed its own
+ * check (a refinement of the object sees the raw text), so it compares only text shaped like dates, as text: no Date
+ * is built from what a client sent.
+ */
+function checkRange(period: { from: string; to: string }, context: z.RefinementCtx): void {
+  if (!isDate(period.from) || !isDate(period.to)) return;
+  if (period.to < period.from) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
+  const limitYear = Number(period.from.slice(0, 4)) + maxYears;
+  const limit = `${String(limitYear).padStart(4, '0')}${period.from.slice(4)}`;
+  if (limitYear <= 9999 && period.to >= limit) context.addIssue({ code: 'custom', path: ['to'], message: `must be less than ${maxYears} years after from` });
+}
+
+export const ReportFilterDto = dto('ReportFilter', 'Which entries a report covers (besides its period).', filterFields);
+
+const tenantId = fields.id('Tenant id');
+const summaryFields = {
+  ...periodFields,
+  groupBy: reportDimension.schema('The groups of the report'),
+  subGroupBy: reportDimension.schema('Groups inside each group').optional(),
+  fillGaps: z.boolean().default(false).describe('With a day, week or month grouping: empty periods too'),
+};
+const checkSummary = (input: { from: string; to: string; groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined }, context: z.RefinementCtx) => {
+  checkRange(input, context);
+  if (input.subGroupBy === input.groupBy) context.addIssue({ code: 'custom', path: ['subGroupBy'], message: 'must differ from groupBy' });
+};
+
+const format = z.enum(exportFormats).default('json').describe('json (the default), or a file: csv, xlsx or pdf');
+/** The summary's query parameters over REST: the period, the grouping and the filters, flat. */
+export const SummaryParameters = z.strictObject({ tenantId, ...summaryFields, ...filterFields, format }).superRefine(checkSummary);
+/** The same over GraphQL, with the filters in `filter`. */
+export const SummaryArgs = args({ tenantId, ...summaryFields, filter: ReportFilterDto.optional() }).superRefine(checkSummary);
+
+export const DetailedParameters = z.strictObject({ tenantId, ...periodFields, ...filterFields, ...pagination, format }).superRefine(checkRange);
+export const ReportEntriesArgs = args({ tenantId, ...periodFields, filter: ReportFilterDto.optional() }).superRefine(checkRange);
+
+export type ReportFilter = z.output<typeof ReportFilterDto>;
+export interface ReportPeriod {
+  from: string;
+  to: string;
+  timezone?: string | undefined;
+}
+
+/** The GraphQL type `ReportTotals`. */
+export interface ReportTotals {
+  /** Whose totals: the Rate rule asks that tenant. */
+  tenantId: string;
+  entries: number;
+  durationMinutes: number;
+  billableMinutes: number;
+  /** Exact decimal text ("1234.5"); null only once the Rate rule has hidden it (in a file). */
+  billableAmount: string | null;
+  costAmount: string | null;
+}
+
+/** The GraphQL type `ReportGroup`. */
+export interface ReportGroup {
+  key: string | null;
+  label: string;
+  totals: ReportTotals;
+  subGroups?: ReportGroup[];
+}
+
+/** The GraphQL type `ReportSummary`. */
+export interface ReportSummary {
+  from: string;
+  to: string;
+  timezone: string;
+  currency: string;
+  groupBy: ReportDimension;
+  subGroupBy: ReportDimension | null;
+  totals: ReportTotals;
+  groups: ReportGroup[];
+}
+
+/** The GraphQL type `ReportEntry` (REST's detailed report): an entry with the names of what it belongs to. */
+export interface ReportEntry {
+  id: string;
+  tenantId: string;
+  startedAt: Date;
+  /** Reports leave running timers out: every entry has ended. */
+  endedAt: Date;
+  durationMinutes: number;
+  description: string | null;
+  billable: boolean;
+  tags: string[];
+  status: Entry['status'];
+  projectId: string | null;
+  projectName: string | null;
+  clientId: string | null;
+  clientName: string | null;
+  tenantUserId: string;
+  memberName: string;
+  taskId: string | null;
+  taskTitle: string | null;
+  hourlyRate: Prisma.Decimal | null;
+  costRate: Prisma.Decimal | null;
+  billableAmount: Prisma.Decimal | null;
+  costAmount: Prisma.Decimal | null;
+  currency: string | null;
+}
+
+/**
+ * An entry as a file writes it: local date and times, names, amounts as
+ * decimal text. Its rates and amounts carry the names of ReportEntry's, whose
+ * Rate rule hides them.
+ */
+export type ExportRow = {
+  date: string;
+  start: string;
+  end: string;
+  minutes: number;
+  member: string;
+  client: string | null;
+  project: string | null;
+  task: string | null;
+  description: string | null;
+  tags: string;
+  billable: boolean;
+  status: string;
+  hourlyRate: string | null;
+  billableAmount: string | null;
+  costRate: string | null;
+  costAmount: string | null;
+  currency: string | null;
+};
