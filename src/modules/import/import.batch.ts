@@ -16,7 +16,8 @@ import { recordEvent, recordEvents } from '../../events/outbox.js';
 import { Prisma, type Entry, type EntryStatus } from '../../generated/prisma/client.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
 import { addMember } from '../user/user.service.js';
-import { amountOf, amountsOf, rateKey, ratesForMany, type CopiedRates } from '../entry/entry.rates.js';
+import { rateKey, ratesForMany } from '../entry/entry.rates.js';
+import { billableOf, entryValues, textWithinLimits, type CopiedRates, type RecordedMoney } from '../entry/entry.values.js';
 import type { ImportedEntry, ParsedRow } from './import.formats.js';
 
 /** What an import creates besides entries, counted on the import. */
@@ -69,8 +70,8 @@ export const emptyReferences = (): ImportReferences => ({
   rates: new Map(),
 });
 
-/** The limits a hand-written entry has (CreateEntryDto): longer text is cut, tags beyond 20 dropped. */
-const entryLimits = { description: 5000, tags: 20, tag: 50, name: 200 } as const;
+/** The longest name of a person, client, project or task (their inputs' limit): a longer one in a file is cut. */
+const nameLimit = 200;
 const emailShape = z.email();
 /** The list an imported task goes into, one per project (and one for tasks without a project). */
 const importedTaskList = 'Imported';
@@ -92,6 +93,14 @@ const personKey = (entry: ImportedEntry): string | null =>
 const projectKey = (clientId: string | null, name: string): string => `${clientId ?? ''}\u0000${name}`;
 const taskKey = (projectId: string | null, title: string): string => `${projectId ?? ''}\u0000${title}`;
 const cut = (value: string, length: number): string => value.slice(0, length);
+const decimalOrNull = (value: string | null): Prisma.Decimal | null => (value === null ? null : new Prisma.Decimal(value));
+
+/** What the file says of the entry's money itself (entry.values.ts lets it win over the money model). */
+const recordedMoney = (entry: ImportedEntry): RecordedMoney => ({
+  hourlyRate: decimalOrNull(entry.billableRate),
+  billableAmount: decimalOrNull(entry.billableAmount),
+  costRate: decimalOrNull(entry.costRate),
+});
 
 /** An entry as a batch inserts it. */
 interface ImportedEntryRow {
@@ -100,6 +109,7 @@ interface ImportedEntryRow {
   taskId: string | null;
   startedAt: Date;
   endedAt: Date;
+  breakMinutes: number;
   durationMinutes: number;
   description: string | null;
   billable: boolean;
@@ -133,13 +143,13 @@ async function insertEntries(
   if (rows.length === 0) return [];
   const inserted = await tx.$queryRawUnsafe<Entry[]>(
     `INSERT INTO entries (id, "tenantId", "tenantUserId", "projectId", "taskId", "startedAt", "endedAt", "durationMinutes", description, billable, tags,
-                          "hourlyRate", "costRate", "billableAmount", "costAmount", currency, status, "reviewedById", "reviewedAt", "importFingerprint", "updatedAt")
+                          "breakMinutes", "hourlyRate", "costRate", "billableAmount", "costAmount", currency, status, "reviewedById", "reviewedAt", "importFingerprint", "updatedAt")
      SELECT uuidv7()::text, $1, r.member, r.project, r.task, r.started::timestamptz AT TIME ZONE 'UTC', r.ended::timestamptz AT TIME ZONE 'UTC', r.minutes, r.description, r.billable,
-            ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb)), r.rate::numeric, r.cost_rate::numeric, r.amount::numeric, r.cost::numeric,
+            ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb)), r.break_minutes, r.rate::numeric, r.cost_rate::numeric, r.amount::numeric, r.cost::numeric,
             r.currency, $2::"EntryStatus", $3, $4::timestamptz AT TIME ZONE 'UTC', r.fingerprint, now() AT TIME ZONE 'UTC'
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::boolean[], $13::text[],
-                   $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[]) WITH ORDINALITY
-            AS r(member, project, task, started, ended, minutes, description, billable, tags, rate, cost_rate, amount, cost, currency, fingerprint, position)
+                   $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::int[]) WITH ORDINALITY
+            AS r(member, project, task, started, ended, minutes, description, billable, tags, rate, cost_rate, amount, cost, currency, fingerprint, break_minutes, position)
       ORDER BY r.position
          ON CONFLICT ("tenantId", "importFingerprint") WHERE "importFingerprint" IS NOT NULL DO NOTHING
      RETURNING ${entryColumns}`,
@@ -162,6 +172,7 @@ async function insertEntries(
     rows.map((row) => text(row.costAmount)),
     rows.map((row) => row.currency),
     rows.map((row) => row.fingerprint),
+    rows.map((row) => row.breakMinutes),
   );
   // Raw rows may carry numerics as text: as Prisma's own reads, amounts are decimals.
   return inserted.map((entry) => {
@@ -225,7 +236,7 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
       const email = entry.email ?? placeholderEmail(entry.userName as string);
       let id = idByEmail.get(email);
       if (id === undefined) {
-        const name = entry.userName ? { name: cut(entry.userName, entryLimits.name) } : {};
+        const name = entry.userName ? { name: cut(entry.userName, nameLimit) } : {};
         id = (await addMember(tx, { tenantId, actor, email, role: 'member', ...name })).id;
         created.members += 1;
         idByEmail.set(email, id);
@@ -319,25 +330,6 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
     for (const [key, rates] of await ratesForMany(tx, tenantId, missing, context.settings)) references.rates.set(key, rates);
   }
 
-  /**
-   * The file's rates where it has them, else the money model's. A file with
-   * an amount but no rate (Toggl) keeps its amount, and the rate is what
-   * that amount makes per hour.
-   */
-  function moneyOf(entry: ImportedEntry, billable: boolean, model: CopiedRates) {
-    const fileRate = entry.billableRate === null ? null : new Prisma.Decimal(entry.billableRate);
-    const fileAmount = entry.billableAmount === null ? null : new Prisma.Decimal(entry.billableAmount);
-    const impliedRate =
-      fileRate === null && fileAmount !== null && entry.durationMinutes > 0
-        ? fileAmount.mul(60).div(entry.durationMinutes).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP)
-        : null;
-    const hourlyRate = fileRate ?? impliedRate ?? model.hourlyRate;
-    const costRate = entry.costRate === null ? model.costRate : new Prisma.Decimal(entry.costRate);
-    const derived = amountsOf({ durationMinutes: entry.durationMinutes, billable, hourlyRate, costRate });
-    const billableAmount = !billable ? new Prisma.Decimal(0) : (fileAmount ?? (hourlyRate === null ? null : amountOf(entry.durationMinutes, hourlyRate)));
-    return { hourlyRate, costRate, currency: model.currency, billableAmount, costAmount: derived.costAmount };
-  }
-
   return {
     created,
 
@@ -369,11 +361,11 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
         result.problems.push({ row, message: member?.message ?? 'names no person: it needs an email or a name' });
         return false;
       });
-      await resolveClients(new Set(usable.flatMap(({ entry }) => (entry.client ? [cut(entry.client, entryLimits.name)] : []))));
+      await resolveClients(new Set(usable.flatMap(({ entry }) => (entry.client ? [cut(entry.client, nameLimit)] : []))));
       const projectOf = (entry: ImportedEntry) => {
         if (!entry.project) return null;
-        const clientId = entry.client ? (references.clients.get(cut(entry.client, entryLimits.name)) ?? null) : null;
-        const name = cut(entry.project, entryLimits.name);
+        const clientId = entry.client ? (references.clients.get(cut(entry.client, nameLimit)) ?? null) : null;
+        const name = cut(entry.project, nameLimit);
         return { key: projectKey(clientId, name), name, clientId };
       };
       const projects = new Map<string, { name: string; clientId: string | null }>();
@@ -390,7 +382,7 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
       for (const { entry } of usable) {
         if (!entry.task) continue;
         const projectId = projectIdOf(entry)?.id ?? null;
-        const title = cut(entry.task, entryLimits.name);
+        const title = cut(entry.task, nameLimit);
         tasks.set(taskKey(projectId, title), { title, projectId });
       }
       await resolveTasks(tasks);
@@ -403,18 +395,27 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
         const tenantUserId = members.get(personKey(entry) ?? '') as string;
         const project = projectIdOf(entry);
         const projectId = project?.id ?? null;
-        const billable = entry.billable ?? project?.billable ?? true;
+        const billable = billableOf(entry.billable, project);
+        // History as it was (README "Imports write history as it was"): the file's minutes, not the tenant's rounding; its own money wins.
+        const values = entryValues({
+          startedAt: entry.startedAt,
+          endedAt: entry.endedAt,
+          breakMinutes: entry.breakMinutes,
+          roundingMinutes: 0,
+          billable,
+          rates: references.rates.get(rateKey(tenantUserId, projectId)) as CopiedRates,
+          recorded: recordedMoney(entry),
+        });
         rowsOut.push({
           tenantUserId,
           projectId,
-          taskId: entry.task ? (references.tasks.get(taskKey(projectId, cut(entry.task, entryLimits.name))) ?? null) : null,
+          taskId: entry.task ? (references.tasks.get(taskKey(projectId, cut(entry.task, nameLimit))) ?? null) : null,
           startedAt: entry.startedAt,
           endedAt: entry.endedAt,
-          durationMinutes: entry.durationMinutes,
-          description: entry.description === '' ? null : cut(entry.description, entryLimits.description),
+          breakMinutes: entry.breakMinutes,
+          ...textWithinLimits(entry.description, entry.tags),
           billable,
-          tags: [...new Set(entry.tags.map((tag) => cut(tag, entryLimits.tag).toLowerCase()))].slice(0, entryLimits.tags),
-          ...moneyOf(entry, billable, references.rates.get(rateKey(tenantUserId, projectId)) as CopiedRates),
+          ...values,
           fingerprint: entry.fingerprint,
         });
       }

@@ -108,3 +108,11 @@ export const withoutFormulaGuard = (value: string): string => {
   const text = value.slice(2);
   return /^[=\-@+\t\r\n]/.test(text) || /dde/i.test(text) ? text : value;
 };
+
+/** A break inside the span: whole minutes, 0 to 1440 as the API takes them; an empty cell is none. */
+export function breakMinutesOf(value: string | undefined, column: string): number {
+  const text = value?.trim() ?? '';
+  if (text === '') return 0;
+  if (!/^\d{1,4}$/.test(text) || Number(text) > 1440) throw new RowError(`${column} "${value}" is not a break in whole minutes (0 to 1440)`);
+  return Number(text);
+}

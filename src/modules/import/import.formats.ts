@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ImportSource } from '../../generated/prisma/enums.js';
+import { durationMinutes, spanProblem } from '../entry/entry.values.js';
 import { clockify } from './import.clockify.js';
 import { RowError } from './import.cells.js';
 import { generic, type GenericMapping } from './import.generic.js';
@@ -30,7 +31,8 @@ export type { ImportSource };
 
 /** One row read as an entry. */
 export interface ImportedEntry extends RowValues {
-  /** round(seconds / 60): 30 s round up. */
+  breakMinutes: number;
+  /** Worked minutes as the file has them: round(seconds / 60), 30 s round up (entry.values.ts). */
   durationMinutes: number;
   /** The source and the row's normalised fields, hashed: the same row has the same fingerprint in any file. */
   fingerprint: string;
@@ -155,6 +157,8 @@ const fingerprintOf = (source: ImportSource, values: RowValues): string =>
         values.description,
         values.billable,
         values.tags,
+        // A break joined the fields later: rows without one keep the fingerprints they always had.
+        ...(values.breakMinutes ? [values.breakMinutes] : []),
       ]),
     )
     .digest('hex');
@@ -197,12 +201,16 @@ export async function* readImportRows(input: Input, options: ImportFormatOptions
           const position = index.get(column);
           return position === undefined ? undefined : fields[position];
         });
-        const durationMinutes = Math.round((values.endedAt.getTime() - values.startedAt.getTime()) / 60_000);
-        if (durationMinutes <= 0) {
+        // The entry rules of every writer (entry.values.ts): a span of no worked minute is skipped; the file's minutes are kept (no tenant rounding).
+        const breakMinutes = values.breakMinutes ?? 0;
+        const problem = spanProblem(values.startedAt, values.endedAt, breakMinutes);
+        if (problem?.zeroLength) {
           yield { row, outcome: 'skipped', reason: 'zero length' };
           continue;
         }
-        yield { row, outcome: 'entry', entry: { ...values, durationMinutes, fingerprint: fingerprintOf(options.source, values) } };
+        if (problem) throw new RowError(`${problem.path} ${problem.message}`);
+        const minutes = durationMinutes(values.startedAt, values.endedAt, breakMinutes, 0);
+        yield { row, outcome: 'entry', entry: { ...values, breakMinutes, durationMinutes: minutes, fingerprint: fingerprintOf(options.source, values) } };
       } catch (error) {
         if (!(error instanceof RowError)) throw error;
         yield { row, outcome: 'failed', message: error.message };

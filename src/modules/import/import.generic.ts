@@ -1,6 +1,6 @@
 /** A CSV file of any layout, read through the `mapping` its importer gives: field -> the file's column header. */
 import { zonedInstant } from '../../lib/time.js';
-import { billableOf, decimalOf, durationSeconds, isoDate, RowError, tagsOf, textOf, time24 } from './import.cells.js';
+import { billableOf, breakMinutesOf, decimalOf, durationSeconds, isoDate, RowError, tagsOf, textOf, time24 } from './import.cells.js';
 import { ImportFileError, personOf, span, type Format, type Row } from './import.source.js';
 
 /** The fields a generic file's `mapping` may name: field -> the file's column header. */
@@ -18,6 +18,7 @@ export const genericMappingFields = [
   'description',
   'billable',
   'tags',
+  'breakMinutes',
   'billableRate',
   'billableAmount',
   'costRate',
@@ -100,6 +101,7 @@ export const generic = (timeZone: string, mapping: GenericMapping): Format => ({
         billableRate: decimalOf(value(row, 'billableRate') ?? ''),
         billableAmount: decimalOf(value(row, 'billableAmount') ?? ''),
         costRate: decimalOf(value(row, 'costRate') ?? ''),
+        breakMinutes: breakMinutesOf(value(row, 'breakMinutes'), mapping.breakMinutes ?? 'breakMinutes'),
       };
     };
   },

@@ -25,6 +25,8 @@ export interface RowValues {
   billableRate: string | null;
   billableAmount: string | null;
   costRate: string | null;
+  /** Minutes of break inside the span (a generic file that maps a column to it); none otherwise. */
+  breakMinutes?: number;
 }
 
 /** A problem with the whole file (`file`) or with the mapping given for it (`mapping`). */

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { rateVisibility } from '../../graphql/rates.js';
-import type { EntryPageQuery } from '../entry/entry.service.js';
+import type { EntryPageQuery } from '../entry/entry.dto.js';
 import { reportDimension, ReportEntriesArgs, SummaryArgs, type ReportGroup, type ReportSummary, type ReportTotals } from './report.service.js';
 
 const ReportDimensionEnum = graphqlEnum(reportDimension);

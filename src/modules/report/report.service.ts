@@ -6,7 +6,7 @@ import type { Prisma, Entry } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { isTimeZone, nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
+import { entryOrder, entryStatus, type EntryPageQuery } from '../entry/entry.dto.js';
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
 import { exportFormats } from './report.export.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
