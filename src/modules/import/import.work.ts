@@ -17,10 +17,11 @@ import type { Import, Prisma } from '../../generated/prisma/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { WorkDependencies } from '../module.js';
 import { settingsOf } from '../tenant/tenant.service.js';
-import { createBatchWriter, emptyReferences, type BatchContext, type BatchResult, type ImportReferences, type RowProblem } from './import.batch.js';
+import { createBatchWriter, type BatchContext, type BatchResult, type RowProblem } from './import.batch.js';
 import { readImportRows, type ParsedRow } from './import.formats.js';
 import type { GenericMapping } from './import.generic.js';
 import { ImportFileError } from './import.source.js';
+import { emptyReferences, type ImportReferences } from './import.references.js';
 import { importFileStorage, keptRowErrors, releaseFile } from './import.service.js';
 
 /** Rows per transaction: large enough that 10,000 rows are 20 round trips of a few statements, small enough to hold few locks briefly. */
