@@ -311,6 +311,8 @@ export function createEntryService({ db }: { db: Db }) {
         if (endedAt.getTime() <= existing.startedAt.getTime()) {
           throw entryConflicts.refuse('STARTS_IN_FUTURE', 'The timer starts in the future; change its start, or delete it');
         }
+        // Unlike an entry given with its times, a timer stopped in its first half minute is kept (0 minutes): stopping is
+        // the member's say that it is over, and refusing it would leave it running; deleting it is theirs to choose.
         const rates =
           existing.status === 'draft' || existing.status === 'rejected'
             ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId: existing.projectId }, settings)
