@@ -85,6 +85,7 @@ interface Case {
   tags: string[];
 }
 
+// Berlin's clock, written out here rather than with src/lib/time.ts: the import reads the file with that module.
 const local = new Intl.DateTimeFormat('en-CA', {
   timeZone: zone,
   year: 'numeric',
