@@ -54,56 +54,6 @@ export interface Sql extends SqlClient {
   cursor<Row extends Record<string, unknown>>(text: string, values: readonly unknown[], batchSize: number): AsyncGenerator<Row[]>;
 }
 
-/**
- * How `sql` reads values: as Prisma does where the two differ. A `timestamp`
- * (without time zone) holds UTC, as Prisma writes it; pg would read it in the
- * process's local zone. Prisma's own statements bring their own parsers
- * (@prisma/adapter-pg passes them per query), so this changes only ours.
- */
-const plainSqlTypes = {
-  getTypeParser(oid: number, format?: string) {
-    if (oid === pg.types.builtins.TIMESTAMP && format !== 'binary') return utcTimestampOf;
-    return pg.types.getTypeParser(oid, format as 'text');
-  },
-} as pg.CustomTypesConfig;
-
-const digitAt = (text: string, index: number): number => text.charCodeAt(index) - 48;
-const isDigit = (text: string, index: number): boolean => {
-  const code = text.charCodeAt(index);
-  return code >= 48 && code <= 57;
-};
-
-/**
- * A `timestamp` column's text (`2026-11-25 14:40:43.729`, UTC as Prisma
- * writes it) as a Date, read digit by digit: every row of a list has two,
- * and building an ISO string for Date's own parser took a tenth of a
- * GraphQL list's CPU (measured with a CPU profile). Anything but the plain
- * form (a year before 100 or past 9999, BC, infinity) goes to Date's parser.
- */
-export function utcTimestampOf(text: string): Date {
-  const { length } = text;
-  const plain =
-    length >= 19 &&
-    text.charCodeAt(4) === 45 /* - */ &&
-    text.charCodeAt(7) === 45 &&
-    text.charCodeAt(10) === 32 /* space */ &&
-    text.charCodeAt(13) === 58 /* : */ &&
-    text.charCodeAt(16) === 58 &&
-    (length === 19 || (text.charCodeAt(19) === 46 /* . */ && length <= 26 && isDigit(text, length - 1)));
-  const year = digitAt(text, 0) * 1000 + digitAt(text, 1) * 100 + digitAt(text, 2) * 10 + digitAt(text, 3);
-  // Date.UTC reads years 0 to 99 as 1900 to 1999.
-  if (!plain || year < 100) return new Date(`${text.replace(' ', 'T')}Z`);
-  const month = digitAt(text, 5) * 10 + digitAt(text, 6) - 1;
-  const day = digitAt(text, 8) * 10 + digitAt(text, 9);
-  const hours = digitAt(text, 11) * 10 + digitAt(text, 12);
-  const minutes = digitAt(text, 14) * 10 + digitAt(text, 15);
-  const seconds = digitAt(text, 17) * 10 + digitAt(text, 18);
-  // Up to six fraction digits; Date keeps milliseconds, the first three.
-  let milliseconds = 0;
-  for (let index = 20, scale = 100; index < length && scale >= 1; index += 1, scale /= 10) milliseconds += digitAt(text, index) * scale;
-  return new Date(Date.UTC(year, month, day, hours, minutes, seconds, milliseconds));
-}
-
 /** What `queryLarge` gives a statement to sort and hash in: a year of a million entries' day totals needs about 8 MB. */
 const largeWorkMem = '32MB';
 
@@ -134,7 +84,7 @@ export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: Datab
   // end() resolves as soon as it has *asked* each client to end, before the
   // sockets close, and a database stopped in that gap fails every one of them.
   // A request waits at most 3 s for a connection: when the database is down it gets a 503 quickly, not a hang.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 3_000, types: plainSqlTypes });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 3_000 });
   const connections = new Set<pg.PoolClient>();
   pool.on('connect', (connection) => {
     connections.add(connection);

@@ -10,8 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 
-// Timestamps are stored as UTC without a zone, as Prisma stores them.
-pg.types.setTypeParser(1114, (text) => new Date(`${text.replace(' ', 'T')}Z`));
+// Instants are timestamptz: pg's own parser reads them, as Tally's `sql` does.
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
 

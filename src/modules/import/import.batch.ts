@@ -93,9 +93,9 @@ async function insertEntries(
   const inserted = await tx.$queryRawUnsafe<Entry[]>(
     `INSERT INTO entries (id, "tenantId", "tenantUserId", "projectId", "taskId", "startedAt", "endedAt", "durationMinutes", description, billable, tags,
                           "breakMinutes", "hourlyRate", "costRate", "billableAmount", "costAmount", currency, status, "reviewedById", "reviewedAt", "importFingerprint", "updatedAt")
-     SELECT uuidv7()::text, $1, r.member, r.project, r.task, r.started::timestamptz AT TIME ZONE 'UTC', r.ended::timestamptz AT TIME ZONE 'UTC', r.minutes, r.description, r.billable,
+     SELECT uuidv7()::text, $1, r.member, r.project, r.task, r.started::timestamptz, r.ended::timestamptz, r.minutes, r.description, r.billable,
             ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb)), r.break_minutes, r.rate::numeric, r.cost_rate::numeric, r.amount::numeric, r.cost::numeric,
-            r.currency, $2::"EntryStatus", $3, $4::timestamptz AT TIME ZONE 'UTC', r.fingerprint, now() AT TIME ZONE 'UTC'
+            r.currency, $2::"EntryStatus", $3, $4::timestamptz, r.fingerprint, now()
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::boolean[], $13::text[],
                    $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::int[]) WITH ORDINALITY
             AS r(member, project, task, started, ended, minutes, description, billable, tags, rate, cost_rate, amount, cost, currency, fingerprint, break_minutes, position)

@@ -173,7 +173,7 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
         if (!(error instanceof ImportFileError)) {
           runLog.warn({ err: error }, 'the import stopped; the job is retried and goes on after the last batch that committed');
           // What the importer sees meanwhile: still running, and that it paused (not the database's own words).
-          await db.$executeRaw`UPDATE imports SET "lastError" = 'Stopped after row ' || "rowsDone" || '; the job retries from there', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = ${found.id}`.catch(
+          await db.$executeRaw`UPDATE imports SET "lastError" = 'Stopped after row ' || "rowsDone" || '; the job retries from there', "updatedAt" = now() WHERE id = ${found.id}`.catch(
             () => undefined,
           );
           throw error;

@@ -321,7 +321,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const seesRates = access.can('read', 'Rate');
       const parameters = new Parameters();
       const zone = parameters.add(range.timezone);
-      const local = (column: string) => `((e."${column}" AT TIME ZONE 'UTC') AT TIME ZONE ${zone}::text)`;
+      const local = (column: string) => `(e."${column}" AT TIME ZONE ${zone}::text)`;
       const where = reportWhere(access, entriesSource, parameters, range, filter);
       const text = `
         SELECT to_char(${local('startedAt')}, 'YYYY-MM-DD') AS date, to_char(${local('startedAt')}, 'HH24:MI') AS start,
