@@ -10,7 +10,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 
-// Instants are timestamptz: pg's own parser reads them, as Tally's `sql` does.
+// Instants are timestamptz (`2026-11-25 14:40:43.729+00`), read by Date's own ISO parser, as the floor read
+// them before they had a zone: pg's parser (regular expressions) costs several times as much.
+pg.types.setTypeParser(1184, (text) => new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')));
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
 
