@@ -212,6 +212,26 @@ describe(`Tally with TZ=${processZone} on a database in ${databaseZone}`, () => 
     expect(found.body.map((result) => result.title)).toEqual(['Entry of 2026-03-11', 'Entry of 2026-03-11']);
   });
 
+  it('seeds entries at the instants the seed means: 7 to 11 in the morning UTC, on the quarter hour', async () => {
+    const seeded = await runCli(['seed', '--tenants', '1', '--users', '2', '--entries', '200'], {
+      DATABASE_URL: database.url,
+      TZ: processZone,
+      LOG_LEVEL: 'warn',
+      ...testSecrets,
+    });
+    expect(seeded.code, seeded.output).toBe(0);
+    const seededTenant = /^\s+seed-\S+\s+([0-9a-f-]{36})\s/m.exec(seeded.output)?.[1];
+    const { rows } = await inspector.query<{ entries: number; offTheClock: number; createdNotAtEnd: number }>(
+      `SELECT count(*)::int AS entries,
+              count(*) FILTER (WHERE extract(hour FROM "startedAt" AT TIME ZONE 'UTC') NOT BETWEEN 7 AND 10
+                                  OR extract(minute FROM "startedAt" AT TIME ZONE 'UTC') NOT IN (0, 15, 30, 45))::int AS "offTheClock",
+              count(*) FILTER (WHERE "createdAt" <> "endedAt")::int AS "createdNotAtEnd"
+         FROM entries WHERE "tenantId" = $1`,
+      [seededTenant],
+    );
+    expect(rows[0]).toEqual({ entries: 200, offTheClock: 0, createdNotAtEnd: 0 });
+  });
+
   it('gives the change feed’s events their instants, and selects them by `from` and `to` in any offset', async () => {
     const feed = async (query: Record<string, string>) => {
       const page = await admin.get<{ type: string; subjectId: string; timestamp: string; id: string }[]>(`/tenants/${tenantId}/events`, {

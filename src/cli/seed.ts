@@ -251,8 +251,8 @@ const entryColumns: [string, string][] = [
   ['taskId', 'text'],
   ['vehicleId', 'text'],
   ['distanceKm', 'numeric'],
-  ['startedAt', 'timestamp'],
-  ['endedAt', 'timestamp'],
+  ['startedAt', 'timestamptz'],
+  ['endedAt', 'timestamptz'],
   ['breakMinutes', 'int'],
   ['durationMinutes', 'int'],
   ['description', 'text'],
@@ -264,12 +264,12 @@ const entryColumns: [string, string][] = [
   ['costAmount', 'numeric'],
   ['currency', 'text'],
   ['status', 'text'],
-  ['submittedAt', 'timestamp'],
+  ['submittedAt', 'timestamptz'],
   ['reviewedById', 'text'],
-  ['reviewedAt', 'timestamp'],
+  ['reviewedAt', 'timestamptz'],
   ['rejectionReason', 'text'],
-  ['createdAt', 'timestamp'],
-  ['updatedAt', 'timestamp'],
+  ['createdAt', 'timestamptz'],
+  ['updatedAt', 'timestamptz'],
 ];
 
 /** A PostgreSQL array literal of texts, each quoted. */
