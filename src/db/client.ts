@@ -61,7 +61,7 @@ export interface Sql extends SqlClient {
  * (`2026-11-25 23:40:43.729+09`, `+05:30`, `+00:53:28`) is read digit by
  * digit: every row of a list has two instants, and pg's parser (regular
  * expressions, then Date arithmetic) costs several times as much, which
- * shows in a list request's CPU (measured in the commit that brought this).
+ * shows in a list request's CPU (docs/performance.md).
  * Anything else (BC, infinity, years before 100 or past 9999) goes to pg's
  * parser.
  * Prisma's statements bring their own parsers (@prisma/adapter-pg passes
