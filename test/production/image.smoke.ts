@@ -86,10 +86,14 @@ let postgres: RunningPostgres | undefined;
 let runtime: Runtime;
 let receiver: Receiver;
 let server: ChildProcess | undefined;
+/** How `tally serve` ended (exit code, or the signal that ended it). */
+let serverExited: Promise<number | string | null>;
 let serverLog = '';
 let baseUrl: string;
 /** The environment of every `tally` command of the production install. */
 let tallyEnv: NodeJS.ProcessEnv;
+/** Who runs `tally` (the image's USER): as root, `nobody`; otherwise this user, with the folder made read-only. */
+let tallyUser: { uid: number; gid: number } | Record<string, never> = {};
 let tenantId: string;
 let auth: Record<string, string>;
 let webhookSecret: string;
@@ -99,7 +103,7 @@ let invoiceId: string;
 /** `tally <args>` of the production install, as `docker run <image> <args>` runs it. */
 async function tally(...args: string[]): Promise<string> {
   const [, ...flags] = runtime.entrypoint;
-  const { stdout } = await run(process.execPath, [...flags, ...args], { cwd: runtime.root, env: tallyEnv });
+  const { stdout } = await run(process.execPath, [...flags, ...args], { cwd: runtime.root, env: tallyEnv, ...tallyUser });
   return stdout;
 }
 
@@ -134,11 +138,30 @@ beforeAll(async () => {
   postgres = database;
   runtime = reproduced;
 
+  // The image runs tally as its USER, who owns nothing in /app but what a `chown` of the Dockerfile gave it:
+  // COPY and RUN leave the rest root's. A user of this machine stands in for it: `nobody` when the smoke runs
+  // as root; otherwise the smoke's own user, with the folder made read-only but for what the user owns.
+  const home = path.join(scratch, 'home');
+  fs.mkdirSync(home);
+  if (runtime.user !== undefined && runtime.user !== 'root') {
+    if (process.getuid?.() === 0) {
+      const id = async (flag: string) => Number((await run('id', [flag, 'nobody'])).stdout.trim());
+      tallyUser = { uid: await id('-u'), gid: await id('-g') };
+      for (const owned of [home, ...runtime.userOwns.map((file) => path.join(runtime.root, file))]) {
+        await run('chown', ['-R', `${tallyUser.uid}:${tallyUser.gid}`, owned]);
+      }
+    } else {
+      await run('chmod', ['-R', 'a-w', runtime.root]);
+      for (const owned of runtime.userOwns) await run('chmod', ['-R', 'u+w', path.join(runtime.root, owned)]);
+    }
+  }
+
   receiver = await startReceiver();
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   tallyEnv = imageEnvironment({
     ...runtime.env,
+    HOME: home,
     // Loopback only on a shared machine; the image listens on every interface.
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -151,7 +174,8 @@ beforeAll(async () => {
 
   await timed('tally serve: up and healthy', async () => {
     const [, ...flags] = runtime.entrypoint;
-    server = spawn(process.execPath, [...flags, ...runtime.cmd], { cwd: runtime.root, env: tallyEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [...flags, ...runtime.cmd], { cwd: runtime.root, env: tallyEnv, ...tallyUser, stdio: ['ignore', 'pipe', 'pipe'] });
+    serverExited = new Promise((resolve) => server?.once('exit', (code, signal) => resolve(code ?? signal)));
     server.stdout?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString()));
     const deadline = Date.now() + 60_000;
@@ -186,10 +210,11 @@ beforeAll(async () => {
 afterAll(async () => {
   if (server && server.exitCode === null && server.signalCode === null) {
     server.kill('SIGKILL');
-    await new Promise((resolve) => server?.once('exit', resolve));
+    await serverExited;
   }
   await receiver?.close();
   await postgres?.stop();
+  if (runtime && !('uid' in tallyUser)) await run('chmod', ['-R', 'u+w', runtime.root]).catch(() => undefined);
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   record('total', performance.now() - started);
   const width = Math.max(...timings.map((timing) => timing.step.length));
@@ -241,6 +266,7 @@ describe('the production install', () => {
 
   it('exports the report as CSV, XLSX and PDF that other readers read', async () => {
     await timed('report as CSV, XLSX and PDF', async () => {
+      expect(importId, 'the import above').toBeDefined();
       const period = { from: '2026-03-01', to: '2026-03-31' };
       const json = (await (await get(`/tenants/${tenantId}/reports/detailed`, period)).json()) as { description: string | null; durationMinutes: number }[];
       expect(json).toHaveLength(expectedToggl.imported);
@@ -289,6 +315,7 @@ describe('the production install', () => {
 
   it('delivers signed webhooks of both to a receiver', async () => {
     await timed('webhook deliveries', async () => {
+      expect([importId, invoiceId], 'the import and the invoice above').not.toContain(undefined);
       await receiver.waitFor(2, 30_000);
       const envelopes = receiver.requests.map((request) => receiver.verify(request, webhookSecret));
       expect(envelopes.map((envelope) => [envelope.type, envelope.tenantId, envelope.data.id]).sort()).toEqual([
@@ -300,9 +327,10 @@ describe('the production install', () => {
 
   it('stops on SIGTERM', async () => {
     await timed('tally serve: SIGTERM', async () => {
-      const exited = new Promise<number | null>((resolve) => server?.once('exit', (code) => resolve(code)));
+      expect(server?.exitCode, withLog('tally serve ended before it was told to')).toBeNull();
       server?.kill('SIGTERM');
-      expect(await exited, withLog('exit code')).toBe(0);
+      const ended = await Promise.race([serverExited, new Promise((resolve) => setTimeout(() => resolve('still running after 10 s'), 10_000).unref())]);
+      expect(ended, withLog('how tally serve ended')).toBe(0);
     });
   });
 });

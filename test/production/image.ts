@@ -61,6 +61,10 @@ export interface Runtime {
   entrypoint: string[];
   /** CMD of the stage: the arguments `docker run` gives when it is given none. */
   cmd: string[];
+  /** USER of the stage, when it names one: who runs `tally`, owning none of the files but `userOwns`. */
+  user: string | undefined;
+  /** What the stage's `chown <USER>` gave that user, relative to `root` (not done here: the user is the image's). */
+  userOwns: string[];
 }
 
 const run = promisify(execFile);
@@ -86,10 +90,20 @@ export async function reproduceRuntimeStage({
   env: NodeJS.ProcessEnv;
   onStep: (step: string, ms: number) => void;
 }): Promise<Runtime> {
-  const stage = stagesOf(fs.readFileSync(dockerfile, 'utf8')).at(-1);
+  const stages = stagesOf(fs.readFileSync(dockerfile, 'utf8'));
+  const stage = stages.at(-1);
   if (!stage) throw new Error(`${dockerfile} has no stage`);
-  const runtime: Runtime = { root, env: {}, entrypoint: [], cmd: [] };
-  let workdir = '/app';
+  const workdirOf = (of: Stage | undefined): string => of?.instructions.findLast((instruction) => instruction.keyword === 'WORKDIR')?.text ?? '/';
+  const buildDist = `${workdirOf(stages.find((candidate) => candidate.name === 'build'))}/dist`;
+  const user = stage.instructions.findLast((instruction) => instruction.keyword === 'USER')?.text;
+  const runtime: Runtime = { root, env: {}, entrypoint: [], cmd: [], user, userOwns: [] };
+  let workdir = '/';
+  /** A path of the image as a path under `root`. */
+  const inRoot = (file: string): string => {
+    const absolute = path.posix.resolve(workdir, file);
+    if (absolute !== workdir && !absolute.startsWith(`${workdir}/`)) throw new Error(`the smoke reproduces ${workdir} only, not ${file}`);
+    return path.relative(workdir, absolute) || '.';
+  };
   fs.mkdirSync(root, { recursive: true });
   for (const { keyword, text } of stage.instructions) {
     const started = performance.now();
@@ -108,9 +122,10 @@ export async function reproduceRuntimeStage({
         for (const source of paths.slice(0, -1)) {
           let origin: string;
           if (from === undefined) origin = path.join(checkout, source);
-          else if (from === 'build' && source === `${workdir}/dist`) origin = await builtDist;
-          else throw new Error(`the smoke cannot reproduce COPY ${text}: only the build stage's ${workdir}/dist is known`);
-          const target = destination.endsWith('/') ? path.join(root, destination, path.basename(source)) : path.join(root, destination);
+          else if (from === 'build' && source === buildDist) origin = await builtDist;
+          else throw new Error(`the smoke cannot reproduce COPY ${text}: only the build stage's ${buildDist} is known`);
+          const destinationInRoot = path.join(root, inRoot(destination));
+          const target = destination.endsWith('/') ? path.join(destinationInRoot, path.basename(source)) : destinationInRoot;
           fs.cpSync(origin, target, { recursive: true });
         }
         onStep(`COPY ${text}`, performance.now() - started);
@@ -118,9 +133,23 @@ export async function reproduceRuntimeStage({
       }
       case 'RUN': {
         const commands = text.split('&&').map((command) => command.trim());
-        const unknown = commands.filter((command) => !/^(npm|rm) /.test(command));
+        const unknown = commands.filter((command) => !/^(npm|rm|mkdir|chown) /.test(command));
         if (unknown.length > 0) throw new Error(`the smoke does not know how to run ${unknown.join(', ')} outside the image`);
-        const here = commands.filter((command) => !notOnThisMachine.some((pattern) => pattern.test(command)));
+        // Paths are the image's: each must be under WORKDIR, and is given relative to the folder.
+        const here = commands
+          .filter((command) => !notOnThisMachine.some((pattern) => pattern.test(command)))
+          .flatMap((command) => {
+            const [program = '', ...words] = command.split(/\s+/);
+            const operands = words.filter((word) => !word.startsWith('-'));
+            if (program === 'chown') {
+              const [owner = '', ...files] = operands;
+              if (owner.split(':')[0] !== user) throw new Error(`the smoke gives files to the image's USER only, not by ${command}`);
+              runtime.userOwns.push(...files.map(inRoot));
+              return [];
+            }
+            if (program === 'npm') return [command];
+            return [[program, ...words.filter((word) => word.startsWith('-')), ...operands.map(inRoot)].join(' ')];
+          });
         await run('sh', ['-c', here.join(' && ')], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
         onStep(`RUN ${here.join(' && ')}`, performance.now() - started);
         break;
@@ -131,8 +160,10 @@ export async function reproduceRuntimeStage({
       case 'CMD':
         runtime.cmd = JSON.parse(text) as string[];
         break;
-      // USER, EXPOSE and HEALTHCHECK say how the container runs, not what it holds.
       case 'USER':
+        runtime.user = text;
+        break;
+      // EXPOSE and HEALTHCHECK say how the container is reached and watched.
       case 'EXPOSE':
       case 'HEALTHCHECK':
         break;
