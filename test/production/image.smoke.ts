@@ -63,14 +63,16 @@ async function timed<T>(step: string, work: Promise<T> | (() => Promise<T>)): Pr
   }
 }
 
-/**
- * The environment of the commands the image runs: this machine's (its npm
- * registry and certificates among it), without what `npm run` and vitest
- * add (npm's `local_prefix` would point a nested npm at this checkout) and
- * without Tally's own settings, which each command gets explicitly.
- */
+/** Tally's settings and the test runner's: each command of the smoke gets the ones it needs explicitly. */
 const tallyOrTestVariable =
   /^(DATABASE_URL|DATA_DIR|BASE_URL|PORT|HOST|AUTH_|ENCRYPTION_KEY|ROLE|NODE_ENV|NODE_OPTIONS|SUPERADMIN_EMAILS|TRUSTED_ORIGINS|WEBHOOK_|LOG_LEVEL|VITEST|TEST_)/;
+
+/**
+ * The environment of the commands the image runs: this machine's (its npm
+ * registry and certificates among it), without what `npm run` adds (its
+ * `local_prefix` would point a nested npm at this checkout) and without
+ * Tally's and the test runner's variables.
+ */
 function imageEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
@@ -120,6 +122,8 @@ beforeAll(async () => {
     await run('npm', ['run', '--silent', 'build', '--', '--outDir', dist], { cwd: checkout, env: buildEnv, maxBuffer: 64 * 1024 * 1024 });
     return dist;
   });
+  // Awaited by the runtime stage when it reaches the COPY of dist/; a failure before then is not unhandled meanwhile.
+  built.catch(() => undefined);
   const [database, reproduced] = await Promise.all([
     timed('embedded PostgreSQL (from this checkout)', () =>
       startEmbeddedPostgres({ clusterDir: path.join(scratch, 'postgres'), database: 'tally', log: createLogger('warn'), ephemeral: true }),
@@ -131,7 +135,7 @@ beforeAll(async () => {
         root: path.join(scratch, 'app'),
         builtDist: built,
         env: buildEnv,
-        onStep: (step, ms) => record(`  ${step}`, ms),
+        onStep: (step, ms) => record(`  ${step.length > 70 ? `${step.slice(0, 69)}…` : step}`, ms),
       }),
     ),
   ]);
