@@ -28,6 +28,9 @@ RUN npm ci --omit=dev --ignore-scripts && npm run patch-dependencies && rm -rf n
 COPY --from=build /app/dist ./dist
 COPY prisma ./prisma
 COPY bin ./bin
+# DATA_DIR (default .data here) holds uploaded invoices and import files: the one place tally writes, so the
+# unprivileged user owns it. Mount a volume on /app/.data to keep the files when the container is replaced.
+RUN mkdir .data && chown node:node .data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
