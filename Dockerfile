@@ -28,10 +28,13 @@ RUN npm ci --omit=dev --ignore-scripts && npm run patch-dependencies && rm -rf n
 COPY --from=build /app/dist ./dist
 COPY prisma ./prisma
 COPY bin ./bin
+# DATA_DIR (default .data here) holds uploaded invoices and import files: the one place tally writes, so the
+# unprivileged user owns it. Mount a volume on /app/.data to keep the files when the container is replaced.
+RUN mkdir .data && chown node:node .data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Node flags as `npm start` gives them (README, "Speed"; a test keeps the two alike).
+# Node flags as `npm start` gives them (docs/performance.md, "Memory"; a test keeps the two alike).
 ENTRYPOINT ["node", "--max-old-space-size=1536", "--max-semi-space-size=8", "bin/tally.js"]
 CMD ["serve"]

@@ -59,6 +59,29 @@ async function takeLock(lock) {
 }
 
 /**
+ * esbuild's options for compiling the program of `<root>/src` into `<root>/dist`:
+ * every source but tests, one output file each. The test of production
+ * dependencies (test/architecture/production-dependencies.test.ts) builds
+ * with them too, so that it sees what this build sees.
+ */
+export function programBuildOptions(root, files = sourcesOf(path.join(root, 'src'))) {
+  const sourceDir = path.join(root, 'src');
+  return {
+    entryPoints: files.map((file) => path.join(sourceDir, file)),
+    outdir: path.join(root, 'dist'),
+    outbase: sourceDir,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Lines only, not the sources themselves: Node loads every map (stack traces), and the TypeScript
+    // text of each file would stay in memory with it.
+    sourcemap: true,
+    sourcesContent: false,
+    logLevel: 'warning',
+  };
+}
+
+/**
  * Makes `<root>/dist` the compiled `<root>/src` and says what it did:
  * `fresh` (nothing to do) or `built` (with the milliseconds it took).
  */
@@ -78,19 +101,7 @@ export async function ensureBuilt(root) {
     const wanted = hashOf(sourceDir, files, version);
     if (readStamp(stamp) === wanted) return { outcome: 'fresh' };
     const started = performance.now();
-    await build({
-      entryPoints: files.map((file) => path.join(sourceDir, file)),
-      outdir: outDir,
-      outbase: sourceDir,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      // Lines only, not the sources themselves: Node loads every map (stack traces), and the TypeScript
-      // text of each file would stay in memory with it.
-      sourcemap: true,
-      sourcesContent: false,
-      logLevel: 'warning',
-    });
+    await build(programBuildOptions(root, files));
     fs.writeFileSync(stamp, `${wanted}\n`);
     return { outcome: 'built', ms: Math.round(performance.now() - started) };
   } finally {

@@ -2,6 +2,7 @@
  * Migrations that change data, tested against a database seeded before them:
  * what existed keeps its meaning.
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrateDatabase } from '../src/db/migrations.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
@@ -101,6 +102,113 @@ describe('20261125004606_money', () => {
       expect(found.rows).toEqual([{ id: 'p-1' }, { id: 'p-5' }]);
       const client = await runStatement(database.url, `SELECT name FROM clients WHERE "searchVector" @@ to_tsquery('simple', 'zürich')`);
       expect(client.rows).toEqual([{ name: 'Café Müller, "Zürich"' }]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('20261127023139_instants_with_time_zone', () => {
+  const migration = '20261127023139_instants_with_time_zone';
+  const instantColumns = `SELECT c.table_name AS "table", c.column_name AS "column", c.data_type AS type, c.datetime_precision AS precision
+                            FROM information_schema.columns c
+                           WHERE c.table_schema = 'public' AND c.table_name <> '_prisma_migrations' AND c.data_type LIKE 'timestamp%'
+                           ORDER BY 1, 2`;
+
+  /** Every instant stored in the database, as `table.column id` -> milliseconds since the epoch. */
+  async function instantsOf(url: string, read: (column: string) => string): Promise<Map<string, number>> {
+    const columns = (await runStatement(url, instantColumns)).rows as { table: string; column: string }[];
+    const instants = new Map<string, number>();
+    for (const { table, column } of columns) {
+      // A row is named by its primary key (not every table's is `id`).
+      const key = await runStatement(
+        url,
+        `SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) AS columns
+           FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+          WHERE i.indrelid = $1::regclass AND i.indisprimary`,
+        [pg.escapeIdentifier(table)],
+      );
+      const { rows } = await runStatement(
+        url,
+        `SELECT concat_ws('|', ${(key.rows[0] as { columns: string }).columns}) AS id, (extract(epoch FROM ${read(`"${column}"`)}) * 1000)::bigint::text AS ms
+           FROM "${table}" WHERE "${column}" IS NOT NULL`,
+      );
+      for (const row of rows as { id: string; ms: string }[]) instants.set(`${table}.${column} ${row.id}`, Number(row.ms));
+    }
+    return instants;
+  }
+
+  const totalsOf = async (url: string) => ({
+    days: (await runStatement(url, `SELECT day::text, entries, "durationMinutes"::int AS minutes FROM entry_day_totals WHERE entries <> 0 ORDER BY day`)).rows,
+    weeks: (await runStatement(url, `SELECT week::text, entries, "durationMinutes"::int AS minutes FROM entry_week_totals WHERE entries <> 0 ORDER BY week`))
+      .rows,
+  });
+
+  it('keeps every stored instant, whatever the time zone of the session that migrates, and the report totals exact', async () => {
+    const database = await createEmptyDatabase();
+    try {
+      await migrateUpTo(database.url, migration, log);
+      // Rows as Tally wrote them before: UTC wall-clock times in timestamp(3) columns, better-auth's tables among them.
+      await runStatement(
+        database.url,
+        `INSERT INTO users (id, name, email, "createdAt", "updatedAt") VALUES ('u-1', 'Ada', 'ada@example.test', '2026-01-31 23:59:59.999', '2026-03-29 01:30:00.5');
+         INSERT INTO sessions (id, token, "expiresAt", "userId", "createdAt", "updatedAt")
+              VALUES ('s-1', 'token', '2026-04-05 01:30:00.5', 'u-1', '2026-03-29 01:30:00.5', '2026-03-29 01:30:00.5');
+         INSERT INTO accounts (id, "accountId", "providerId", "userId", "accessTokenExpiresAt", "refreshTokenExpiresAt", "createdAt", "updatedAt")
+              VALUES ('a-1', 'sub-1', 'oidc', 'u-1', '2026-03-29 02:30:00', NULL, '2026-03-29 01:30:00.5', '2026-03-29 01:30:00.5');
+         INSERT INTO verifications (id, identifier, value, "expiresAt", "createdAt", "updatedAt")
+              VALUES ('v-1', 'state', 'x', '2026-10-25 00:59:59.999', '2026-10-25 00:49:59.999', '2026-10-25 00:49:59.999');
+         INSERT INTO tenants (id, name, slug, settings, "createdAt", "updatedAt")
+              VALUES ('t-1', 'Berlin', 'berlin', '{"timezone": "Europe/Berlin", "weekStart": "sunday"}', '2026-01-01 00:00:00', '2026-01-01 00:00:00');
+         INSERT INTO tenant_users (id, "tenantId", "userId", email, status, "updatedAt") VALUES ('m-1', 't-1', 'u-1', 'ada@example.test', 'active', now());
+         INSERT INTO api_keys (id, "tenantId", name, prefix, "keyHash", "createdByType", "expiresAt", "lastUsedAt", "updatedAt")
+              VALUES ('k-1', 't-1', 'script', 'svc_abc', 'hash', 'system', '2026-06-30 22:00:00', '2026-03-28 18:00:00.001', now());
+         INSERT INTO notes (id, "tenantId", "tenantUserId", content, "createdAt", "updatedAt") VALUES ('n-1', 't-1', 'm-1', 'hello', '2026-03-28 23:30:00.123', now());
+         INSERT INTO events (id, "tenantId", type, "actorType", data, "createdAt", "processedAt")
+              VALUES ('ev-1', 't-1', 'note.created', 'system', '{}', '2026-03-28 23:30:00.123', '2026-03-28 23:30:01.042');
+         -- 18:00 UTC is 19:00 in Berlin, on the 28th; 23:30 UTC is 00:30 on the 29th there.
+         INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", "submittedAt", "updatedAt")
+              VALUES ('e-1', 't-1', 'm-1', '2026-03-28 18:00:00.123', '2026-03-28 19:00:00.123', 60, '2026-03-28 19:05:00', now()),
+                     ('e-2', 't-1', 'm-1', '2026-03-28 23:30:00.123', '2026-03-29 00:15:00.123', 45, NULL, now());`,
+      );
+      const before = await instantsOf(database.url, (column) => `${column} AT TIME ZONE 'UTC'`);
+      const totalsBefore = await totalsOf(database.url);
+      expect(totalsBefore.days).toEqual([
+        { day: '2026-03-28', entries: 1, minutes: 60 },
+        { day: '2026-03-29', entries: 1, minutes: 45 },
+      ]);
+      const tables = new Set([...before.keys()].map((key) => key.split('.')[0]));
+      for (const table of ['users', 'sessions', 'accounts', 'verifications', 'tenants', 'tenant_users', 'api_keys', 'notes', 'events', 'entries']) {
+        expect(tables, table).toContain(table);
+      }
+
+      // Migrated by a session in Tokyo: a plain change of type would read every stored time as Tokyo's, 9 hours off.
+      await runStatement(database.url, `ALTER DATABASE ${pg.escapeIdentifier(database.name)} SET timezone TO 'Asia/Tokyo'`);
+      expect(await migrateDatabase(database.url, log)).toContain(migration);
+
+      const columns = (await runStatement(database.url, instantColumns)).rows as { table: string; column: string; type: string; precision: number }[];
+      expect(columns.filter((column) => column.type !== 'timestamp with time zone' || column.precision !== 3)).toEqual([]);
+      expect(await instantsOf(database.url, (column) => column)).toEqual(before);
+      // Another client reads the same instants, in its own zone.
+      const session = (await runStatement(database.url, `SELECT "expiresAt" FROM sessions WHERE id = 's-1'`)).rows[0] as { expiresAt: Date };
+      expect(session.expiresAt.toISOString()).toBe('2026-04-05T01:30:00.500Z');
+
+      // The totals stay, and writes after the migration keep them exact: the same days for the same instants.
+      expect(await totalsOf(database.url)).toEqual(totalsBefore);
+      await runStatement(
+        database.url,
+        `DELETE FROM entries WHERE id = 'e-1';
+         INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", "updatedAt")
+              VALUES ('e-3', 't-1', 'm-1', '2026-03-28T23:30:00.123Z', '2026-03-29T00:00:00.123Z', 30, now());`,
+      );
+      expect(await totalsOf(database.url)).toEqual({
+        days: [{ day: '2026-03-29', entries: 2, minutes: 75 }],
+        // Sunday weeks: the 29th starts one.
+        weeks: [{ week: '2026-03-29', entries: 2, minutes: 75 }],
+      });
+      // A rebuild (a change of the tenant's zone) counts the same days as the writes did.
+      await runStatement(database.url, `UPDATE tenants SET settings = settings || '{"timezone": "UTC"}' WHERE id = 't-1'`);
+      expect((await totalsOf(database.url)).days).toEqual([{ day: '2026-03-28', entries: 2, minutes: 75 }]);
     } finally {
       await database.drop();
     }

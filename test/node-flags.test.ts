@@ -1,6 +1,6 @@
 /**
  * `npm start`, `npm run dev` and the Docker image start Node with the same
- * heap flags (README, "Speed": why these), and this Node takes them.
+ * heap flags (docs/performance.md, "Memory": why these), and this Node takes them.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

@@ -40,7 +40,7 @@ async function compare(tenantId: string) {
     [tenantId],
   );
   // The local day, and the first day of its week, written out here rather than taken from the migration.
-  const local = `((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date`;
+  const local = `(e."startedAt" AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date`;
   const weekOf = `${local} - CASE coalesce(t.settings->>'weekStart', 'monday')
                                 WHEN 'sunday' THEN extract(dow FROM ${local})::int
                                 WHEN 'saturday' THEN (extract(dow FROM ${local})::int + 1) % 7

@@ -280,7 +280,7 @@ describe('every grouping pair', () => {
     const to = '2027-01-31';
     for (const timezone of ['America/New_York', 'Europe/Berlin']) {
       const keyOf = (dimension: Dimension, zone: string): string => {
-        const local = `(("startedAt" AT TIME ZONE 'UTC') AT TIME ZONE '${zone}')`;
+        const local = `("startedAt" AT TIME ZONE '${zone}')`;
         return {
           project: `e."projectId"`,
           client: `(SELECT "clientId" FROM projects WHERE id = e."projectId")`,
@@ -306,7 +306,7 @@ describe('every grouping pair', () => {
                   sum("billableAmount")::text AS "billableAmount", sum("costAmount")::text AS "costAmount"
              FROM entries e ${tagged ? `LEFT JOIN LATERAL unnest(CASE WHEN cardinality(e.tags) = 0 THEN ARRAY[NULL]::text[] ELSE e.tags END) tag ON true` : ''}
             WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
-              AND ((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE '${timezone}')::date BETWEEN $2::date AND $3::date
+              AND (e."startedAt" AT TIME ZONE '${timezone}')::date BETWEEN $2::date AND $3::date
             GROUP BY 1`,
           t,
           from,

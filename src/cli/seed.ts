@@ -4,13 +4,28 @@
  * API keys go through the services; the bulk (members, projects, tasks,
  * vehicles, entries over the last two years) is inserted in batches of plain
  * SQL, thousands of rows per statement, so that 100,000 entries take seconds.
+ * An entry's values (minutes, rates, amounts) are entry.values.ts's, as for
+ * every other writer.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import cliProgress from 'cli-progress';
 import { systemActor } from '../auth/actor.js';
 import { systemAccess } from '../auth/tenant-access.js';
-import type { Sql } from '../db/client.js';
+import type { Sql, SqlClient } from '../db/client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { EntryStatus } from '../generated/prisma/enums.js';
+import {
+  amountsOf,
+  copiedRates,
+  durationMinutes,
+  entryDescription,
+  entryTags,
+  spanProblem,
+  type CopiedRates,
+  type RateSources,
+} from '../modules/entry/entry.values.js';
 import type { Services } from '../modules/services.js';
+import { settingsOf, type TenantSettings } from '../modules/tenant/tenant.service.js';
 
 export interface SeedOptions {
   tenants: number;
@@ -186,16 +201,155 @@ interface Member {
 
 interface ProjectRow {
   id: string;
-  /** The billable rate of each member working on it, down the hierarchy: project member, project, client, member. */
-  rateOf(member: Member): string;
-  currency: string;
+  /** The rates that may apply to each member working on it: project member, project, client, member (entry.values.ts picks). */
+  rateSourcesOf(member: Member): RateSources;
   tasks: string[];
 }
 
-/** `minutes` at `rate` an hour, rounded half-up to cents (as the entry service does), in integer cents. */
-function amountOf(minutes: number, rate: string): string {
-  const cents = Math.round(Number(rate) * 100);
-  return (Math.floor((2 * minutes * cents + 60) / 120) / 100).toFixed(2);
+const decimalOrNull = (value: string | null): Prisma.Decimal | null => (value === null ? null : new Prisma.Decimal(value));
+
+/** The rates of a member's entry on no project: their own. */
+const memberSources = (member: Member): RateSources => ({
+  memberRate: null,
+  projectRate: null,
+  clientRate: null,
+  ownRate: new Prisma.Decimal(member.rate),
+  costRate: new Prisma.Decimal(member.costRate),
+  currency: null,
+});
+
+/** One entry as the seed makes it up; what is derived from it (minutes, rates, amounts) is entry.values.ts's. */
+export interface SeedEntry {
+  id: string;
+  tenantUserId: string;
+  projectId: string | null;
+  taskId: string | null;
+  vehicleId: string | null;
+  distanceKm: string | null;
+  startedAt: Date;
+  endedAt: Date;
+  breakMinutes: number;
+  description: string;
+  billable: boolean;
+  tags: string[];
+  /** The rates that may apply; one object per (member, project) pair, so that the choice is made once per pair. */
+  rateSources: RateSources;
+  status: EntryStatus;
+  submittedAt: Date | null;
+  reviewedById: string | null;
+  reviewedAt: Date | null;
+  rejectionReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const entryColumns: [string, string][] = [
+  ['id', 'text'],
+  ['tenantId', 'text'],
+  ['tenantUserId', 'text'],
+  ['projectId', 'text'],
+  ['taskId', 'text'],
+  ['vehicleId', 'text'],
+  ['distanceKm', 'numeric'],
+  ['startedAt', 'timestamptz'],
+  ['endedAt', 'timestamptz'],
+  ['breakMinutes', 'int'],
+  ['durationMinutes', 'int'],
+  ['description', 'text'],
+  ['billable', 'boolean'],
+  ['tags', 'text'],
+  ['hourlyRate', 'numeric'],
+  ['costRate', 'numeric'],
+  ['billableAmount', 'numeric'],
+  ['costAmount', 'numeric'],
+  ['currency', 'text'],
+  ['status', 'text'],
+  ['submittedAt', 'timestamptz'],
+  ['reviewedById', 'text'],
+  ['reviewedAt', 'timestamptz'],
+  ['rejectionReason', 'text'],
+  ['createdAt', 'timestamptz'],
+  ['updatedAt', 'timestamptz'],
+];
+
+/** A PostgreSQL array literal of texts, each quoted. */
+const arrayLiteral = (items: readonly string[]): string => `{${items.map((item) => `"${item.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+const iso = (instant: Date | null): string | null => (instant === null ? null : instant.toISOString());
+const text = (value: Prisma.Decimal | null): string | null => (value === null ? null : value.toString());
+
+/**
+ * Writes a tenant's entries in one statement, their minutes, rates and
+ * amounts computed by entry.values.ts with the tenant's settings (the seed's
+ * own entries, and the property test's: test/entry-values.test.ts). An entry
+ * the rules refuse (zero length, a break as long as the entry) is an error:
+ * the seed makes none.
+ */
+export async function writeSeedEntries(
+  sql: SqlClient,
+  tenant: { id: string; settings: Pick<TenantSettings, 'roundingMinutes' | 'defaultHourlyRate' | 'currency'> },
+  entries: readonly SeedEntry[],
+): Promise<void> {
+  const chosen = new Map<RateSources, CopiedRates>();
+  // The seed repeats a few lengths at a few rates: each (rates, minutes, billable) is priced once, by the same rule.
+  const priced = new Map<CopiedRates, Map<number, ReturnType<typeof amountsOf>>>();
+  const values: unknown[][] = entryColumns.map(() => []);
+  for (const entry of entries) {
+    const problem = spanProblem(entry.startedAt, entry.endedAt, entry.breakMinutes);
+    if (problem) throw new Error(`seed: entry ${entry.id} is no entry: ${problem.path} ${problem.message}`);
+    let rates = chosen.get(entry.rateSources);
+    if (rates === undefined) {
+      rates = copiedRates(entry.rateSources, tenant.settings);
+      chosen.set(entry.rateSources, rates);
+      priced.set(rates, new Map());
+    }
+    const minutes = durationMinutes(entry.startedAt, entry.endedAt, entry.breakMinutes, tenant.settings.roundingMinutes);
+    const prices = priced.get(rates) as Map<number, ReturnType<typeof amountsOf>>;
+    const key = entry.billable ? minutes : -1 - minutes;
+    let amounts = prices.get(key);
+    if (amounts === undefined) {
+      amounts = amountsOf({ durationMinutes: minutes, billable: entry.billable, ...rates });
+      prices.set(key, amounts);
+    }
+    const derived = { durationMinutes: minutes, ...rates, ...amounts };
+    appendRow(values, [
+      entry.id,
+      tenant.id,
+      entry.tenantUserId,
+      entry.projectId,
+      entry.taskId,
+      entry.vehicleId,
+      entry.distanceKm,
+      entry.startedAt.toISOString(),
+      entry.endedAt.toISOString(),
+      entry.breakMinutes,
+      derived.durationMinutes,
+      entryDescription(entry.description),
+      entry.billable,
+      arrayLiteral(entryTags(entry.tags)),
+      text(derived.hourlyRate),
+      text(derived.costRate),
+      text(derived.billableAmount),
+      text(derived.costAmount),
+      derived.currency,
+      entry.status,
+      iso(entry.submittedAt),
+      entry.reviewedById,
+      iso(entry.reviewedAt),
+      entry.rejectionReason,
+      entry.createdAt.toISOString(),
+      entry.updatedAt.toISOString(),
+    ]);
+  }
+  await sql.query(
+    `INSERT INTO entries (${entryColumns.map(([name]) => `"${name}"`).join(', ')})
+     SELECT id, "tenantId", "tenantUserId", "projectId", "taskId", "vehicleId", "distanceKm", "startedAt", "endedAt", "breakMinutes",
+            "durationMinutes", description, billable, tags::text[], "hourlyRate", "costRate", "billableAmount", "costAmount", currency,
+            status::"EntryStatus", "submittedAt", "reviewedById",
+            "reviewedAt", "rejectionReason", "createdAt", "updatedAt"
+       FROM unnest(${entryColumns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
+         AS e(${entryColumns.map(([name]) => `"${name}"`).join(', ')})`,
+    values,
+  );
 }
 
 /** Inserts rows given column by column, `columns` naming each column and its SQL type. */
@@ -335,7 +489,17 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
         );
         tasks.push(taskId);
       }
-      projects.push({ id, rateOf: (member) => staffed.get(member.id) ?? rate ?? client.rate ?? member.rate, currency, tasks });
+      projects.push({
+        id,
+        rateSourcesOf: (member) => ({
+          ...memberSources(member),
+          memberRate: decimalOrNull(staffed.get(member.id) ?? null),
+          projectRate: decimalOrNull(rate),
+          clientRate: decimalOrNull(client.rate),
+          currency,
+        }),
+        tasks,
+      });
     }
     const vehicles: string[] = [];
     for (let index = 0; index < Math.max(1, Math.ceil(options.users / 5)); index += 1) {
@@ -353,37 +517,23 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
     // reviewed by a manager (the owner reviews the managers' own).
     const reviewers = members.slice(1, 3).length > 0 ? members.slice(1, 3) : members.slice(0, 1);
     const share = Math.floor(options.entries / options.tenants) + (tenantIndex < options.entries % options.tenants ? 1 : 0);
-    const columns: [string, string][] = [
-      ['id', 'text'],
-      ['tenantId', 'text'],
-      ['tenantUserId', 'text'],
-      ['projectId', 'text'],
-      ['taskId', 'text'],
-      ['vehicleId', 'text'],
-      ['distanceKm', 'numeric'],
-      ['startedAt', 'timestamp'],
-      ['endedAt', 'timestamp'],
-      ['breakMinutes', 'int'],
-      ['durationMinutes', 'int'],
-      ['description', 'text'],
-      ['billable', 'boolean'],
-      ['tags', 'text'],
-      ['hourlyRate', 'numeric'],
-      ['costRate', 'numeric'],
-      ['billableAmount', 'numeric'],
-      ['costAmount', 'numeric'],
-      ['currency', 'text'],
-      ['status', 'text'],
-      ['submittedAt', 'timestamp'],
-      ['reviewedById', 'text'],
-      ['reviewedAt', 'timestamp'],
-      ['rejectionReason', 'text'],
-      ['createdAt', 'timestamp'],
-      ['updatedAt', 'timestamp'],
-    ];
+    const settings = settingsOf(tenant);
+    // One sources object per (member, project) pair: the writer chooses a pair's rates once.
+    const ownSources = new Map(members.map((member) => [member, memberSources(member)] as const));
+    const pairSources = new Map<string, RateSources>();
+    const sourcesOf = (member: Member, project: ProjectRow | null): RateSources => {
+      if (!project) return ownSources.get(member) as RateSources;
+      const key = `${member.id} ${project.id}`;
+      let sources = pairSources.get(key);
+      if (sources === undefined) {
+        sources = project.rateSourcesOf(member);
+        pairSources.set(key, sources);
+      }
+      return sources;
+    };
     for (let done = 0; done < share; done += batchSize) {
       const count = Math.min(batchSize, share - done);
-      const values: unknown[][] = columns.map(() => []);
+      const batch: SeedEntry[] = [];
       for (let index = 0; index < count; index += 1) {
         const member = pick(members);
         let day = now - Math.floor(random() * 730) * dayMs;
@@ -400,49 +550,31 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
         const tags = [pick(tagWords), ...(random() < 0.3 ? [pick(tagWords)] : [])];
         const reviewed = status === 'approved' || status === 'rejected';
         const reviewer = reviewers.find((candidate) => candidate !== member) ?? (members[0] as Member);
-        const worked = minutes - breakMinutes;
         const billable = random() < 0.8;
-        const hourlyRate = project ? project.rateOf(member) : member.rate;
-        const row = [
-          uuidv7At(startedAt, random),
-          tenant.id,
-          member.id,
-          project?.id ?? null,
-          project && random() < 0.4 ? pick(project.tasks) : null,
-          vehicle,
-          vehicle ? (5 + Math.floor(random() * 200)).toFixed(1) : null,
-          new Date(startedAt).toISOString(),
-          new Date(startedAt + minutes * 60_000).toISOString(),
+        batch.push({
+          id: uuidv7At(startedAt, random),
+          tenantUserId: member.id,
+          projectId: project?.id ?? null,
+          taskId: project && random() < 0.4 ? pick(project.tasks) : null,
+          vehicleId: vehicle,
+          distanceKm: vehicle ? (5 + Math.floor(random() * 200)).toFixed(1) : null,
+          startedAt: new Date(startedAt),
+          endedAt: new Date(startedAt + minutes * 60_000),
           breakMinutes,
-          worked,
-          `${pick(verbs)} ${pick(objects)} ${pick(contexts)}`.trim(),
+          description: `${pick(verbs)} ${pick(objects)} ${pick(contexts)}`.trim(),
           billable,
-          `{${[...new Set(tags)].join(',')}}`,
-          hourlyRate,
-          member.costRate,
-          billable ? amountOf(worked, hourlyRate) : '0.00',
-          amountOf(worked, member.costRate),
-          project?.currency ?? currency,
+          tags,
+          rateSources: sourcesOf(member, project),
           status,
-          status === 'draft' ? null : new Date(startedAt + dayMs).toISOString(),
-          reviewed ? reviewer.id : null,
-          reviewed ? new Date(startedAt + 2 * dayMs).toISOString() : null,
-          status === 'rejected' ? pick(rejectionReasons) : null,
-          new Date(startedAt + minutes * 60_000).toISOString(),
-          new Date(startedAt + 2 * dayMs).toISOString(),
-        ];
-        appendRow(values, row);
+          submittedAt: status === 'draft' ? null : new Date(startedAt + dayMs),
+          reviewedById: reviewed ? reviewer.id : null,
+          reviewedAt: reviewed ? new Date(startedAt + 2 * dayMs) : null,
+          rejectionReason: status === 'rejected' ? pick(rejectionReasons) : null,
+          createdAt: new Date(startedAt + minutes * 60_000),
+          updatedAt: new Date(startedAt + 2 * dayMs),
+        });
       }
-      await sql.query(
-        `INSERT INTO entries (${columns.map(([name]) => `"${name}"`).join(', ')})
-         SELECT id, "tenantId", "tenantUserId", "projectId", "taskId", "vehicleId", "distanceKm", "startedAt", "endedAt", "breakMinutes",
-                "durationMinutes", description, billable, tags::text[], "hourlyRate", "costRate", "billableAmount", "costAmount", currency,
-                status::"EntryStatus", "submittedAt", "reviewedById",
-                "reviewedAt", "rejectionReason", "createdAt", "updatedAt"
-           FROM unnest(${columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
-             AS e(${columns.map(([name]) => `"${name}"`).join(', ')})`,
-        values,
-      );
+      await writeSeedEntries(sql, { id: tenant.id, settings }, batch);
       bar?.increment(count);
     }
     summaries.push({ id: tenant.id, slug: tenant.slug, key, entries: share });

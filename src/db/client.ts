@@ -55,53 +55,73 @@ export interface Sql extends SqlClient {
 }
 
 /**
- * How `sql` reads values: as Prisma does where the two differ. A `timestamp`
- * (without time zone) holds UTC, as Prisma writes it; pg would read it in the
- * process's local zone. Prisma's own statements bring their own parsers
- * (@prisma/adapter-pg passes them per query), so this changes only ours.
+ * How `sql` reads a `timestamptz`: the instant its text names, offset and
+ * all, as pg's own parser reads it (right whatever the session's or the
+ * process's time zone). The plain form PostgreSQL prints
+ * (`2026-11-25 23:40:43.729+09`, `+05:30`, `+00:53:28`) is read digit by
+ * digit: every row of a list has two instants, and pg's parser (regular
+ * expressions, then Date arithmetic) costs several times as much, which
+ * shows in a list request's CPU (docs/performance.md).
+ * Anything else (BC, infinity, years before 100 or past 9999) goes to pg's
+ * parser.
+ * Prisma's statements bring their own parsers (@prisma/adapter-pg passes
+ * them per query), so this changes only ours.
  */
 const plainSqlTypes = {
   getTypeParser(oid: number, format?: string) {
-    if (oid === pg.types.builtins.TIMESTAMP && format !== 'binary') return utcTimestampOf;
+    if (oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary') return instantOf;
     return pg.types.getTypeParser(oid, format as 'text');
   },
 } as pg.CustomTypesConfig;
 
+const parseTimestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => Date;
 const digitAt = (text: string, index: number): number => text.charCodeAt(index) - 48;
 const isDigit = (text: string, index: number): boolean => {
   const code = text.charCodeAt(index);
   return code >= 48 && code <= 57;
 };
+const plusSign = 43;
+const minusSign = 45;
+const colon = 58;
 
-/**
- * A `timestamp` column's text (`2026-11-25 14:40:43.729`, UTC as Prisma
- * writes it) as a Date, read digit by digit: every row of a list has two,
- * and building an ISO string for Date's own parser took a tenth of a
- * GraphQL list's CPU (measured with a CPU profile). Anything but the plain
- * form (a year before 100 or past 9999, BC, infinity) goes to Date's parser.
- */
-export function utcTimestampOf(text: string): Date {
+/** A `timestamptz` column's text as a Date, as pg reads it (see plainSqlTypes). */
+export function instantOf(text: string): Date {
   const { length } = text;
+  // Up to six fraction digits after the seconds, then the offset: +hh, +hh:mm or +hh:mm:ss.
+  let signAt = 19;
+  if (text.charCodeAt(19) === 46 /* . */) {
+    signAt = 20;
+    while (signAt < length && signAt < 26 && isDigit(text, signAt)) signAt += 1;
+  }
+  const sign = text.charCodeAt(signAt);
+  const offsetLength = length - signAt;
   const plain =
-    length >= 19 &&
-    text.charCodeAt(4) === 45 /* - */ &&
-    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(4) === minusSign &&
+    text.charCodeAt(7) === minusSign &&
     text.charCodeAt(10) === 32 /* space */ &&
-    text.charCodeAt(13) === 58 /* : */ &&
-    text.charCodeAt(16) === 58 &&
-    (length === 19 || (text.charCodeAt(19) === 46 /* . */ && length <= 26 && isDigit(text, length - 1)));
+    text.charCodeAt(13) === colon &&
+    text.charCodeAt(16) === colon &&
+    (sign === plusSign || sign === minusSign) &&
+    (offsetLength === 3 ||
+      (offsetLength === 6 && text.charCodeAt(signAt + 3) === colon) ||
+      (offsetLength === 9 && text.charCodeAt(signAt + 3) === colon && text.charCodeAt(signAt + 6) === colon)) &&
+    isDigit(text, length - 1);
   const year = digitAt(text, 0) * 1000 + digitAt(text, 1) * 100 + digitAt(text, 2) * 10 + digitAt(text, 3);
   // Date.UTC reads years 0 to 99 as 1900 to 1999.
-  if (!plain || year < 100) return new Date(`${text.replace(' ', 'T')}Z`);
+  if (!plain || year < 100) return parseTimestamptz(text);
   const month = digitAt(text, 5) * 10 + digitAt(text, 6) - 1;
   const day = digitAt(text, 8) * 10 + digitAt(text, 9);
   const hours = digitAt(text, 11) * 10 + digitAt(text, 12);
   const minutes = digitAt(text, 14) * 10 + digitAt(text, 15);
   const seconds = digitAt(text, 17) * 10 + digitAt(text, 18);
-  // Up to six fraction digits; Date keeps milliseconds, the first three.
+  // Date keeps milliseconds: the first three fraction digits.
   let milliseconds = 0;
-  for (let index = 20, scale = 100; index < length && scale >= 1; index += 1, scale /= 10) milliseconds += digitAt(text, index) * scale;
-  return new Date(Date.UTC(year, month, day, hours, minutes, seconds, milliseconds));
+  for (let index = 20, scale = 100; index < signAt && scale >= 1; index += 1, scale /= 10) milliseconds += digitAt(text, index) * scale;
+  let offsetSeconds = (digitAt(text, signAt + 1) * 10 + digitAt(text, signAt + 2)) * 3600;
+  if (offsetLength > 3) offsetSeconds += (digitAt(text, signAt + 4) * 10 + digitAt(text, signAt + 5)) * 60;
+  if (offsetLength > 6) offsetSeconds += digitAt(text, signAt + 7) * 10 + digitAt(text, signAt + 8);
+  const local = Date.UTC(year, month, day, hours, minutes, seconds, milliseconds);
+  return new Date(sign === plusSign ? local - offsetSeconds * 1000 : local + offsetSeconds * 1000);
 }
 
 /** What `queryLarge` gives a statement to sort and hash in: a year of a million entries' day totals needs about 8 MB. */

@@ -181,6 +181,9 @@ export async function readMultipart<FileResult>(
         return;
       }
       currentStream = stream;
+      // fail() destroys the stream with the upload's error. A consumer that failed before it piped the stream
+      // (its storage refused the file) no longer listens, and an 'error' nobody hears ends the process.
+      stream.on('error', () => undefined);
       stream.once('limit', () => fail(payloadTooLarge(maxFileBytes)));
       file = onFile({ field, fileName, declaredType, stream });
       file.catch(fail);

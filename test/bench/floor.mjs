@@ -10,8 +10,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 
-// Timestamps are stored as UTC without a zone, as Prisma stores them.
-pg.types.setTypeParser(1114, (text) => new Date(`${text.replace(' ', 'T')}Z`));
+// Instants are timestamptz (`2026-11-25 14:40:43.729+00`), read by Date's own ISO parser, as the floor read
+// them before they had a zone: pg's parser (regular expressions) costs several times as much.
+pg.types.setTypeParser(1184, (text) => new Date(text.replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00')));
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_SIZE ?? 10) });
 

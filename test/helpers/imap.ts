@@ -1,17 +1,25 @@
 /**
  * A real IMAP server for the sync tests: Dovecot on loopback, started by
- * test/services/imap-server.sh (`npm run test:services`; CI runs it). Any
+ * test/services/imap-server.sh when `npm test` starts (Debian's
+ * dovecot-imapd, which `npm run test:services` installs as root). Any
  * user name signs in with the one password, so each test takes a user of
  * its own and gets an empty mailbox.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { ImapFlow } from 'imapflow';
 
 export const imapHost = '127.0.0.1';
 export const imapPort = Number(process.env.IMAP_PORT ?? 10143);
 export const imapPassword = process.env.IMAP_PASSWORD ?? 'secret';
+
+/** Whether Dovecot is installed: on the PATH, or where Debian puts it (/usr/sbin, not on every user's PATH). */
+export function dovecotInstalled(): boolean {
+  const directories = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin'];
+  return directories.some((directory) => directory !== '' && fs.existsSync(path.join(directory, 'dovecot')));
+}
 
 /** Starts the server unless it runs (quick when it does); fails with what to do when Dovecot is missing. */
 export function ensureImapServer(): void {
@@ -20,7 +28,9 @@ export function ensureImapServer(): void {
     execFileSync('bash', [script, 'start'], { stdio: 'pipe', env: { ...process.env, IMAP_PORT: String(imapPort), IMAP_PASSWORD: imapPassword } });
   } catch (error) {
     const output = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
-    throw new Error(`The IMAP tests need Dovecot on 127.0.0.1:${imapPort}: run \`npm run test:services\` (it installs dovecot-imapd as root).\n${output}`);
+    throw new Error(
+      `The IMAP tests need Dovecot on 127.0.0.1:${imapPort}: install Debian's dovecot-imapd (as root, \`npm run test:services\` does).\n${output}`,
+    );
   }
 }
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Command-line tools the tests read Tally's output with, from Debian's packages:
-# pdftotext (poppler-utils) reads the PDF exports of reports as an independent reader.
-# Works as root (CI installs what is missing) and as an ordinary user (told what to install).
+# The Debian packages the tests use beyond npm packages (`npm run test:services`; CI runs it as root):
+#   poppler-utils  pdftotext, the independent reader of the PDF exports;
+#   dovecot-imapd  a real IMAP server for the mailbox sync tests (test/services/imap-server.sh).
+# As root it installs what is missing; as anyone else it says what to install. `npm test` starts Dovecot
+# itself when it is installed (test/setup/global-setup.ts), and refuses to run without pdftotext.
 set -euo pipefail
 
 missing=()
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
 [ "${#missing[@]}" -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
+  # policy-rc.d / no systemd: the packages' own services are not started in containers
   apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
     { apt-get update -qq && apt-get install -y -qq "${missing[@]}"; }
 else

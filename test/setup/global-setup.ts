@@ -1,7 +1,8 @@
 /**
  * One PostgreSQL for the whole run (embedded, or TEST_DATABASE_URL), with a
  * migrated template database. Every test file clones its own database from
- * the template (test/helpers/server.ts), so files run in parallel.
+ * the template (test/helpers/server.ts), so files run in parallel. The
+ * services beyond npm packages (pdftotext, Dovecot) are made ready first.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
 import { runStatement } from '../../src/db/statement.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { startTestServices } from './services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +29,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  startTestServices();
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn', { component: 'test-setup' });
   let adminUrl = process.env.TEST_DATABASE_URL;
   let scratch: string | undefined;

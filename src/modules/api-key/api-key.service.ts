@@ -114,16 +114,16 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
     /**
      * Checks a presented `svc_...` key by its SHA-256, reading its tenant in
      * the same statement, and keeps `lastUsedAt`. Every request with a key
-     * runs this, so it is plain SQL (see Sql); times are compared in UTC by
-     * the database, as Prisma stores them.
+     * runs this, so it is plain SQL (see Sql); the database compares the
+     * times with its own clock.
      */
     async check(presented: string): Promise<ApiKeyCheck> {
       if (!presented.startsWith(apiKeyPrefix) || presented.length > 200) return { valid: false, reason: 'unknown' };
       const [key] = await sql.query<KeyRow>(
         `SELECT k.id, k."tenantId", k.name,
                 k."revokedAt" IS NOT NULL AS revoked,
-                k."expiresAt" <= (now() AT TIME ZONE 'UTC') AS expired,
-                (k."lastUsedAt" IS NULL OR k."lastUsedAt" <= (now() AT TIME ZONE 'UTC') - $2::interval) AS "useIsStale",
+                k."expiresAt" <= now() AS expired,
+                (k."lastUsedAt" IS NULL OR k."lastUsedAt" <= now() - $2::interval) AS "useIsStale",
                 t.name AS "tenantName", t.slug AS "tenantSlug", t.status::text AS "tenantStatus", t.settings AS "tenantSettings"
            FROM api_keys k JOIN tenants t ON t.id = k."tenantId"
           WHERE k."keyHash" = $1`,
@@ -133,7 +133,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       if (key.revoked) return { valid: false, reason: 'revoked' };
       if (key.expired) return { valid: false, reason: 'expired' };
       if (key.useIsStale) {
-        await sql.query(`UPDATE api_keys SET "lastUsedAt" = now() AT TIME ZONE 'UTC', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = $1`, [key.id]);
+        await sql.query(`UPDATE api_keys SET "lastUsedAt" = now(), "updatedAt" = now() WHERE id = $1`, [key.id]);
       }
       return {
         valid: true,

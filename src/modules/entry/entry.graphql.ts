@@ -13,7 +13,7 @@ import {
   RejectEntryArgs,
   UpdateEntryArgs,
   type EntryQuery,
-} from './entry.service.js';
+} from './entry.dto.js';
 
 builder.prismaObject('Entry', {
   description: 'Time worked by a member: finished, or a running timer while `endedAt` is null.',

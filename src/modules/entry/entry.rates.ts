@@ -1,42 +1,18 @@
 /**
- * Rates and amounts of an entry (CONTRACT.md section 8). The billable rate is
- * the first set of: the project member's, the project's, the client's, the
- * member's own, the tenant's default; the cost rate is the member's. Both are
- * copied onto the entry when it is created and when a draft or rejected entry
- * changes its project, task or times: a submitted or approved entry keeps
- * them, and a rate changed later never rewrites an entry. Amounts are derived
- * from the copied rates on every write.
+ * Where an entry's rates come from (CONTRACT.md section 8): the rates that
+ * may apply to a (member, project) pair, read in one statement; which of
+ * them an entry copies is entry.values.ts's rule. Rates are copied onto the
+ * entry when it is created and when a draft or rejected entry changes its
+ * project, task or times: a submitted or approved entry keeps them, and a
+ * rate changed later never rewrites an entry.
  */
 import type { Tx } from '../../db/client.js';
-import { Prisma } from '../../generated/prisma/client.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
+import { copiedRates, type CopiedRates, type RateSources } from './entry.values.js';
 
-/** What an entry copies when its rates are set. */
-export interface CopiedRates {
-  hourlyRate: Prisma.Decimal | null;
-  costRate: Prisma.Decimal | null;
-  currency: string;
-}
-
-interface RateRow {
+interface RateRow extends RateSources {
   tenantUserId: string;
   projectId: string | null;
-  memberRate: Prisma.Decimal | null;
-  projectRate: Prisma.Decimal | null;
-  clientRate: Prisma.Decimal | null;
-  ownRate: Prisma.Decimal | null;
-  costRate: Prisma.Decimal | null;
-  currency: string | null;
-}
-
-/** The first rate set, from the project member's down to the tenant's default. */
-function copiedRates(row: RateRow | undefined, settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>): CopiedRates {
-  const fallback = settings.defaultHourlyRate === null ? null : new Prisma.Decimal(settings.defaultHourlyRate);
-  return {
-    hourlyRate: row?.memberRate ?? row?.projectRate ?? row?.clientRate ?? row?.ownRate ?? fallback,
-    costRate: row?.costRate ?? null,
-    currency: row?.currency ?? settings.currency,
-  };
 }
 
 /**
@@ -76,25 +52,4 @@ export async function ratesFor(
 ): Promise<CopiedRates> {
   const rates = await ratesForMany(tx, tenantId, [{ tenantUserId, projectId }], settings);
   return rates.get(rateKey(tenantUserId, projectId)) as CopiedRates;
-}
-
-/** `minutes` at `rate` per hour, rounded half-up to cents. */
-export function amountOf(minutes: number, rate: Prisma.Decimal): Prisma.Decimal {
-  return new Prisma.Decimal(minutes).div(60).mul(rate).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP);
-}
-
-/**
- * The amounts of an entry as it now is: none while running; the billable
- * amount is 0 for non-billable time and unknown without a rate, the cost
- * amount unknown without a cost rate.
- */
-export function amountsOf(entry: { durationMinutes: number | null; billable: boolean; hourlyRate: Prisma.Decimal | null; costRate: Prisma.Decimal | null }): {
-  billableAmount: Prisma.Decimal | null;
-  costAmount: Prisma.Decimal | null;
-} {
-  if (entry.durationMinutes === null) return { billableAmount: null, costAmount: null };
-  return {
-    billableAmount: !entry.billable ? new Prisma.Decimal(0) : entry.hourlyRate === null ? null : amountOf(entry.durationMinutes, entry.hourlyRate),
-    costAmount: entry.costRate === null ? null : amountOf(entry.durationMinutes, entry.costRate),
-  };
 }

@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.js';
-import { durationMinutes, isLocked, statusAfterEdit, transition } from './entry.rules.js';
-
-const at = (time: string) => new Date(`2026-03-02T${time}:00Z`);
-
-describe('durations', () => {
-  it('are the span minus the break, in minutes', () => {
-    expect(durationMinutes(at('09:00'), at('17:00'), 30, 0)).toBe(450);
-    expect(durationMinutes(at('09:00'), at('09:00'), 0, 0)).toBe(0);
-  });
-
-  it('round to the nearest multiple of the tenant rounding, half up', () => {
-    expect(durationMinutes(at('09:00'), at('09:07'), 0, 15)).toBe(0);
-    expect(durationMinutes(at('09:00'), at('09:08'), 0, 15)).toBe(15);
-    expect(durationMinutes(at('09:00'), at('10:22'), 0, 15)).toBe(75);
-    expect(durationMinutes(at('09:00'), at('10:23'), 0, 15)).toBe(90);
-    expect(durationMinutes(new Date('2026-03-02T09:00:00Z'), new Date('2026-03-02T09:10:29Z'), 0, 0)).toBe(10);
-  });
-
-  it('never go below zero', () => {
-    expect(durationMinutes(at('09:00'), at('09:20'), 60, 0)).toBe(0);
-  });
-});
+import { isLocked, statusAfterEdit, transition } from './entry.rules.js';
 
 describe('the lock', () => {
   it('covers entries on or before lockedUntil in the tenant\u2019s zone', () => {

@@ -1,6 +1,6 @@
 /**
- * The rules of time entries that need no database: durations, locks, and
- * the approval state machine
+ * The rules of time entries that need no database: locks and the approval
+ * state machine (an entry's values, its minutes among them, are entry.values.ts's)
  *
  *   draft --submit--> submitted --approve--> approved --reopen--> draft
  *                               \--reject--> rejected --edit----> draft
@@ -10,19 +10,6 @@
 import type { EntryStatus } from '../../generated/prisma/enums.js';
 import { conflictReasons } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
-
-const minuteMs = 60_000;
-
-/**
- * Worked minutes: the span minus the break, rounded to the nearest multiple
- * of `rounding` minutes (0: to the nearest minute), never below zero.
- */
-export function durationMinutes(startedAt: Date, endedAt: Date, breakMinutes: number, rounding: number): number {
-  const worked = (endedAt.getTime() - startedAt.getTime()) / minuteMs - breakMinutes;
-  if (worked <= 0) return 0;
-  const step = rounding > 0 ? rounding : 1;
-  return Math.round(worked / step) * step;
-}
 
 /** Whether an entry starting at `startedAt` falls in the locked period (on or before `lockedUntil`, in the tenant's zone). */
 export function isLocked(startedAt: Date, lockedUntil: string | null, timeZone: string): boolean {

@@ -1,96 +1,33 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
-import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
+import { shapesResult } from '../../db/query.js';
 import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Entry, Prisma } from '../../generated/prisma/client.js';
-import { EntryStatus } from '../../generated/prisma/enums.js';
-import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
 import { isDate, nextDate, startOfDay } from '../../lib/time.js';
-import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
 import { taskForWork } from '../task/task.service.js';
 import { settingsOf } from '../tenant/tenant.service.js';
 import { activeMember } from '../user/user.service.js';
 import { vehicleForWork } from '../vehicle/vehicle.service.js';
 import { recordBudgetCrossings } from '../project/project.budget.js';
-import { amountsOf, ratesFor } from './entry.rates.js';
-import { durationMinutes, entryConflicts, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
-
-export const entryStatus = defineEnum('EntryStatus', EntryStatus);
+import {
+  entryOrder,
+  type CreateEntryDto,
+  type EntryFilter,
+  type EntryPageQuery,
+  type EntryQuery,
+  type ListEntriesArgs,
+  type UpdateEntryDto,
+} from './entry.dto.js';
+import { ratesFor } from './entry.rates.js';
+import { entryConflicts, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
+import { billableOf, entryValues, spanProblem } from './entry.values.js';
 
 /** A running timer may have started at most this long in the future (clocks differ a little). */
 const clockSkewMs = 60_000;
-
-const description = z.string().trim().max(5000).describe('What was done');
-const tags = z
-  .array(z.string().trim().min(1).max(50))
-  .max(20)
-  .transform((values) => [...new Set(values.map((tag) => tag.toLowerCase()))])
-  .describe('Labels, up to 20 (stored in lower case)');
-const breakMinutes = z.number().int().min(0).max(1440).describe('Minutes of break inside the span');
-const distanceKm = fields.decimal('Kilometres driven, for mileage', { min: 0, max: 100_000 });
-const reference = (what: string) => fields.id(what);
-
-export const CreateEntryDto = dto('CreateEntryDto', 'A time entry: with `endedAt` a finished one, without it a running timer (one per member).', {
-  tenantUserId: reference('Whose time it is (admins and API keys); default: the caller').optional(),
-  projectId: reference('The project').optional(),
-  taskId: reference('The task').optional(),
-  vehicleId: reference('The vehicle driven').optional(),
-  distanceKm: distanceKm.optional(),
-  startedAt: fields.dateTime('When the work started'),
-  endedAt: fields.dateTime('When it ended; leave out to start a timer').optional(),
-  breakMinutes: breakMinutes.default(0),
-  description: description.optional(),
-  billable: z.boolean().optional().describe("Default: the project's setting, else true"),
-  tags: tags.default([]),
-});
-
-export const UpdateEntryDto = dto('UpdateEntryDto', 'Changes to an entry; null clears a field. Editing a rejected entry makes it a draft.', {
-  projectId: reference('The project').nullable().optional(),
-  taskId: reference('The task').nullable().optional(),
-  vehicleId: reference('The vehicle driven').nullable().optional(),
-  distanceKm: distanceKm.nullable().optional(),
-  startedAt: fields.dateTime('When the work started').optional(),
-  endedAt: fields.dateTime('When it ended (stopping a timer)').optional(),
-  breakMinutes: breakMinutes.optional(),
-  description: description.nullable().optional(),
-  billable: z.boolean().optional(),
-  tags: tags.optional(),
-});
-
-export const RejectEntryDto = dto('RejectEntryDto', 'Why the entry is rejected; its owner sees it.', {
-  reason: z.string().trim().min(1).max(2000).describe('What to fix'),
-});
-
-const period = (what: string) => fields.dateOrDateTime(`${what}: a date (a whole day in the tenant's time zone) or a date-time with offset`);
-const filters = {
-  from: period('Entries that started at or after').optional(),
-  to: period('Entries that started before the end of').optional(),
-  tenantUserId: reference("Only this member's entries").optional(),
-  projectId: reference('Only entries of this project').optional(),
-  taskId: reference('Only entries of this task').optional(),
-  status: entryStatus.schema('Only entries with this status').optional(),
-  billable: z.boolean().optional().describe('Only billable (true) or only non-billable (false) entries'),
-};
-const tenantId = fields.id('Tenant id');
-const entryId = fields.id('Entry id');
-export const EntryFilterDto = dto('EntryFilter', 'Which entries.', filters);
-export const ListEntriesArgs = args({ tenantId, ...filters, ...pagination });
-export const EntriesConnectionArgs = args({ tenantId, filter: EntryFilterDto.optional() });
-export const EntryArgs = args({ tenantId, id: entryId });
-export const CreateEntryArgs = args({ tenantId, input: CreateEntryDto });
-export const UpdateEntryArgs = args({ tenantId, id: entryId, input: UpdateEntryDto });
-export const RejectEntryArgs = args({ tenantId, id: entryId, input: RejectEntryDto });
-
-export type EntryQuery = PrismaQuery<Prisma.EntryInclude, Prisma.EntrySelect>;
-export type EntryPageQuery = PrismaPageQuery<Prisma.EntryInclude, Prisma.EntryWhereUniqueInput>;
-type EntryFilter = z.output<typeof EntryFilterDto>;
-
-/** Entries are listed by when they started, newest first, on the tenant's (tenantId, startedAt, id) index. */
-export const entryOrder: Prisma.EntryOrderByWithRelationInput[] = [{ startedAt: 'desc' }, { id: 'desc' }];
 
 const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', reject: 'entry.rejected', reopen: 'entry.reopened' } as const;
 
@@ -150,7 +87,7 @@ export function createEntryService({ db }: { db: Db }) {
     }
   }
 
-  /** The span rules: an end after the start, a break shorter than the span, no running timer in the future. */
+  /** The span rules (entry.values.ts's, a zero-length entry refused among them); a running timer may not start in the future. */
   function checkSpan(startedAt: Date, endedAt: Date | null, breakMinutesValue: number): void {
     if (endedAt === null) {
       if (startedAt.getTime() > Date.now() + clockSkewMs) {
@@ -158,10 +95,8 @@ export function createEntryService({ db }: { db: Db }) {
       }
       return;
     }
-    if (endedAt.getTime() <= startedAt.getTime()) throw validationFailed([{ path: 'endedAt', message: 'must be after startedAt' }]);
-    if (breakMinutesValue * 60_000 >= endedAt.getTime() - startedAt.getTime()) {
-      throw validationFailed([{ path: 'breakMinutes', message: 'must be shorter than the entry' }]);
-    }
+    const problem = spanProblem(startedAt, endedAt, breakMinutesValue);
+    if (problem) throw validationFailed([{ path: problem.path, message: problem.message }]);
   }
 
   /** With `preventOverlap`, no two entries of one member may overlap (a running timer runs until now and on). */
@@ -307,20 +242,10 @@ export function createEntryService({ db }: { db: Db }) {
         if (settings.preventOverlap) await assertNoOverlap(tx, { tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt });
         const { tenantUserId: _owner, ...fields } = data;
         const rates = await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: member.id, projectId: data.projectId ?? null }, settings);
-        const minutes = endedAt ? durationMinutes(startedAt, endedAt, data.breakMinutes, settings.roundingMinutes) : null;
-        const billable = data.billable ?? project?.billable ?? true;
+        const billable = billableOf(data.billable, project);
+        const values = entryValues({ startedAt, endedAt, breakMinutes: data.breakMinutes, roundingMinutes: settings.roundingMinutes, billable, rates });
         const entry = await tx.entry.create({
-          data: {
-            ...fields,
-            tenantId: access.tenantId,
-            tenantUserId: owner,
-            startedAt,
-            endedAt,
-            durationMinutes: minutes,
-            billable,
-            ...rates,
-            ...amountsOf({ durationMinutes: minutes, billable, ...rates }),
-          },
+          data: { ...fields, tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt, billable, ...values },
         });
         await record(tx, access, endedAt ? ['entry.created'] : ['entry.created', 'timer.started'], entry);
         await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [entry]);
@@ -354,19 +279,9 @@ export function createEntryService({ db }: { db: Db }) {
           moved && (existing.status === 'draft' || existing.status === 'rejected')
             ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId }, settings)
             : { hourlyRate: existing.hourlyRate, costRate: existing.costRate, currency: existing.currency };
-        const minutes = endedAt ? durationMinutes(startedAt, endedAt, breakValue, settings.roundingMinutes) : null;
-        const updated = await tx.entry.update({
-          where: { id },
-          data: {
-            ...data,
-            startedAt,
-            endedAt,
-            status,
-            durationMinutes: minutes,
-            ...rates,
-            ...amountsOf({ durationMinutes: minutes, billable: data.billable ?? existing.billable, ...rates }),
-          },
-        });
+        const billable = data.billable ?? existing.billable;
+        const values = entryValues({ startedAt, endedAt, breakMinutes: breakValue, roundingMinutes: settings.roundingMinutes, billable, rates });
+        const updated = await tx.entry.update({ where: { id }, data: { ...data, startedAt, endedAt, status, ...values } });
         const stopped = existing.endedAt === null && endedAt !== null;
         await record(tx, access, stopped ? ['entry.updated', 'timer.stopped'] : ['entry.updated'], updated);
         await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [updated]);
@@ -396,15 +311,21 @@ export function createEntryService({ db }: { db: Db }) {
         if (endedAt.getTime() <= existing.startedAt.getTime()) {
           throw entryConflicts.refuse('STARTS_IN_FUTURE', 'The timer starts in the future; change its start, or delete it');
         }
-        const minutes = durationMinutes(existing.startedAt, endedAt, existing.breakMinutes, settings.roundingMinutes);
+        // Unlike an entry given with its times, a timer stopped in its first half minute is kept (0 minutes): stopping is
+        // the member's say that it is over, and refusing it would leave it running; deleting it is theirs to choose.
         const rates =
           existing.status === 'draft' || existing.status === 'rejected'
             ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId: existing.projectId }, settings)
             : { hourlyRate: existing.hourlyRate, costRate: existing.costRate, currency: existing.currency };
-        const updated = await tx.entry.update({
-          where: { id },
-          data: { endedAt, durationMinutes: minutes, ...rates, ...amountsOf({ durationMinutes: minutes, billable: existing.billable, ...rates }) },
+        const values = entryValues({
+          startedAt: existing.startedAt,
+          endedAt,
+          breakMinutes: existing.breakMinutes,
+          roundingMinutes: settings.roundingMinutes,
+          billable: existing.billable,
+          rates,
         });
+        const updated = await tx.entry.update({ where: { id }, data: { endedAt, ...values } });
         await record(tx, access, ['timer.stopped'], updated);
         await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [updated]);
         return reread(tx, id, query, updated);

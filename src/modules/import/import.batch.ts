@@ -1,31 +1,23 @@
 /**
  * One batch of an import's rows, written in the caller's transaction: the
- * people, clients, projects and tasks the rows name (matched by email or
- * name, created when missing), then the entries, each with its row's
- * fingerprint. A row imported before (by this import before a crash, by an
+ * people, clients, projects and tasks the rows name (import.references.ts:
+ * matched by email or name, created when missing), then the entries, their
+ * values from entry.values.ts, each with its row's fingerprint, in one
+ * INSERT. A row imported before (by this import before a crash, by an
  * earlier import, or earlier in this file) inserts nothing and is skipped.
  *
  * What a batch resolves is remembered for the next batches of the same run
  * (`ImportReferences`); a batch whose transaction fails takes its run down
  * with it, and the retry starts with empty memory.
  */
-import { z } from 'zod';
 import type { Actor } from '../../auth/actor.js';
 import type { Tx } from '../../db/client.js';
-import { recordEvent, recordEvents } from '../../events/outbox.js';
+import { recordEvents } from '../../events/outbox.js';
 import { Prisma, type Entry, type EntryStatus } from '../../generated/prisma/client.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
-import { addMember } from '../user/user.service.js';
-import { amountOf, amountsOf, rateKey, ratesForMany, type CopiedRates } from '../entry/entry.rates.js';
+import { billableOf, entryValues, textWithinLimits, type RecordedMoney } from '../entry/entry.values.js';
 import type { ImportedEntry, ParsedRow } from './import.formats.js';
-
-/** What an import creates besides entries, counted on the import. */
-export interface CreatedCounts {
-  clients: number;
-  projects: number;
-  tasks: number;
-  members: number;
-}
+import { createReferenceResolver, type CreatedCounts, type ImportReferences, type ResolvedEntry } from './import.references.js';
 
 /** A row's outcome as the import counts it. */
 export interface RowProblem {
@@ -50,48 +42,14 @@ export interface BatchContext {
   settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'>;
 }
 
-/** Names already resolved to ids during this run. */
-export interface ImportReferences {
-  members: Map<string, string>;
-  clients: Map<string, string>;
-  projects: Map<string, { id: string; billable: boolean }>;
-  taskLists: Map<string, string>;
-  tasks: Map<string, string>;
-  rates: Map<string, CopiedRates>;
-}
+const decimalOrNull = (value: string | null): Prisma.Decimal | null => (value === null ? null : new Prisma.Decimal(value));
 
-export const emptyReferences = (): ImportReferences => ({
-  members: new Map(),
-  clients: new Map(),
-  projects: new Map(),
-  taskLists: new Map(),
-  tasks: new Map(),
-  rates: new Map(),
+/** What the file says of the entry's money itself (entry.values.ts lets it win over the money model). */
+const recordedMoney = (entry: ImportedEntry): RecordedMoney => ({
+  hourlyRate: decimalOrNull(entry.billableRate),
+  billableAmount: decimalOrNull(entry.billableAmount),
+  costRate: decimalOrNull(entry.costRate),
 });
-
-/** The limits a hand-written entry has (CreateEntryDto): longer text is cut, tags beyond 20 dropped. */
-const entryLimits = { description: 5000, tags: 20, tag: 50, name: 200 } as const;
-const emailShape = z.email();
-/** The list an imported task goes into, one per project (and one for tasks without a project). */
-const importedTaskList = 'Imported';
-
-/** A person's placeholder address for files without emails (CONTRACT.md section 8): `<name-slug>@import.invalid`. */
-export function placeholderEmail(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
-  return `${slug || 'person'}@import.invalid`;
-}
-
-const personKey = (entry: ImportedEntry): string | null =>
-  entry.email !== null ? `email:${entry.email}` : entry.userName !== null ? `name:${entry.userName.toLowerCase()}` : null;
-const projectKey = (clientId: string | null, name: string): string => `${clientId ?? ''}\u0000${name}`;
-const taskKey = (projectId: string | null, title: string): string => `${projectId ?? ''}\u0000${title}`;
-const cut = (value: string, length: number): string => value.slice(0, length);
 
 /** An entry as a batch inserts it. */
 interface ImportedEntryRow {
@@ -100,6 +58,7 @@ interface ImportedEntryRow {
   taskId: string | null;
   startedAt: Date;
   endedAt: Date;
+  breakMinutes: number;
   durationMinutes: number;
   description: string | null;
   billable: boolean;
@@ -133,13 +92,13 @@ async function insertEntries(
   if (rows.length === 0) return [];
   const inserted = await tx.$queryRawUnsafe<Entry[]>(
     `INSERT INTO entries (id, "tenantId", "tenantUserId", "projectId", "taskId", "startedAt", "endedAt", "durationMinutes", description, billable, tags,
-                          "hourlyRate", "costRate", "billableAmount", "costAmount", currency, status, "reviewedById", "reviewedAt", "importFingerprint", "updatedAt")
-     SELECT uuidv7()::text, $1, r.member, r.project, r.task, r.started::timestamptz AT TIME ZONE 'UTC', r.ended::timestamptz AT TIME ZONE 'UTC', r.minutes, r.description, r.billable,
-            ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb)), r.rate::numeric, r.cost_rate::numeric, r.amount::numeric, r.cost::numeric,
-            r.currency, $2::"EntryStatus", $3, $4::timestamptz AT TIME ZONE 'UTC', r.fingerprint, now() AT TIME ZONE 'UTC'
+                          "breakMinutes", "hourlyRate", "costRate", "billableAmount", "costAmount", currency, status, "reviewedById", "reviewedAt", "importFingerprint", "updatedAt")
+     SELECT uuidv7()::text, $1, r.member, r.project, r.task, r.started::timestamptz, r.ended::timestamptz, r.minutes, r.description, r.billable,
+            ARRAY(SELECT jsonb_array_elements_text(r.tags::jsonb)), r.break_minutes, r.rate::numeric, r.cost_rate::numeric, r.amount::numeric, r.cost::numeric,
+            r.currency, $2::"EntryStatus", $3, $4::timestamptz, r.fingerprint, now()
        FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::text[], $12::boolean[], $13::text[],
-                   $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[]) WITH ORDINALITY
-            AS r(member, project, task, started, ended, minutes, description, billable, tags, rate, cost_rate, amount, cost, currency, fingerprint, position)
+                   $14::text[], $15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::int[]) WITH ORDINALITY
+            AS r(member, project, task, started, ended, minutes, description, billable, tags, rate, cost_rate, amount, cost, currency, fingerprint, break_minutes, position)
       ORDER BY r.position
          ON CONFLICT ("tenantId", "importFingerprint") WHERE "importFingerprint" IS NOT NULL DO NOTHING
      RETURNING ${entryColumns}`,
@@ -162,6 +121,7 @@ async function insertEntries(
     rows.map((row) => text(row.costAmount)),
     rows.map((row) => row.currency),
     rows.map((row) => row.fingerprint),
+    rows.map((row) => row.breakMinutes),
   );
   // Raw rows may carry numerics as text: as Prisma's own reads, amounts are decimals.
   return inserted.map((entry) => {
@@ -176,167 +136,8 @@ async function insertEntries(
 
 export function createBatchWriter(tx: Tx, context: BatchContext, references: ImportReferences) {
   const { tenantId, actor } = context;
-  const created: CreatedCounts = { clients: 0, projects: 0, tasks: 0, members: 0 };
-
-  /** People by email, else by name (Harvest); unknown ones are invited. A key that cannot be a member maps to an error. */
-  async function resolveMembers(entries: readonly ImportedEntry[]): Promise<Map<string, string | Error>> {
-    const result = new Map<string, string | Error>();
-    const wanted = new Map<string, ImportedEntry>();
-    for (const entry of entries) {
-      const key = personKey(entry);
-      if (key === null || result.has(key) || wanted.has(key)) continue;
-      const known = references.members.get(key);
-      if (known !== undefined) result.set(key, known);
-      else wanted.set(key, entry);
-    }
-    if (wanted.size === 0) return result;
-    const emails = new Map<string, string>();
-    const names = new Map<string, string>();
-    for (const [key, entry] of wanted) {
-      if (entry.email !== null) {
-        if (!emailShape.safeParse(entry.email).success) result.set(key, new Error(`"${entry.email}" is not an email address`));
-        else emails.set(entry.email, key);
-      } else if (entry.userName !== null) {
-        names.set(entry.userName.toLowerCase(), key);
-        emails.set(placeholderEmail(entry.userName), key);
-      }
-    }
-    const found = await tx.tenantUser.findMany({
-      where: {
-        tenantId,
-        OR: [
-          { email: { in: [...emails.keys()] } },
-          ...(names.size > 0 ? [{ name: { in: [...wanted.values()].flatMap((entry) => entry.userName ?? []), mode: 'insensitive' as const } }] : []),
-        ],
-      },
-      select: { id: true, email: true, name: true, status: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    // A name matches an active member before an invited or deactivated one; the oldest first.
-    const byStatus = { active: 0, invited: 1, deactivated: 2 } as const;
-    const idByEmail = new Map(found.map((member) => [member.email, member.id] as const));
-    for (const member of [...found].sort((a, b) => byStatus[a.status] - byStatus[b.status])) {
-      const keys = [emails.get(member.email), member.name ? names.get(member.name.toLowerCase()) : undefined];
-      for (const key of keys) if (key !== undefined && !result.has(key)) result.set(key, member.id);
-    }
-    for (const [key, entry] of wanted) {
-      if (result.has(key)) continue;
-      // Two names with one placeholder ("Zoë Ng", "Zoe Ng") are one person: the first invitation serves both.
-      const email = entry.email ?? placeholderEmail(entry.userName as string);
-      let id = idByEmail.get(email);
-      if (id === undefined) {
-        const name = entry.userName ? { name: cut(entry.userName, entryLimits.name) } : {};
-        id = (await addMember(tx, { tenantId, actor, email, role: 'member', ...name })).id;
-        created.members += 1;
-        idByEmail.set(email, id);
-      }
-      result.set(key, id);
-    }
-    for (const [key, value] of result) if (typeof value === 'string') references.members.set(key, value);
-    return result;
-  }
-
-  async function resolveClients(names: ReadonlySet<string>): Promise<void> {
-    const missing = [...names].filter((name) => !references.clients.has(name));
-    if (missing.length === 0) return;
-    for (const client of await tx.client.findMany({ where: { tenantId, name: { in: missing } }, select: { id: true, name: true } })) {
-      references.clients.set(client.name, client.id);
-    }
-    for (const name of missing) {
-      if (references.clients.has(name)) continue;
-      const client = await tx.client.create({ data: { tenantId, name, currency: context.settings.currency } });
-      await recordEvent(tx, { tenantId, type: 'client.created', actor, subjectId: client.id, data: client });
-      created.clients += 1;
-      references.clients.set(name, client.id);
-    }
-  }
-
-  /** Projects by name and client: a file's project without a client matches one of that name with or without a client. */
-  async function resolveProjects(wanted: ReadonlyMap<string, { name: string; clientId: string | null }>): Promise<void> {
-    const missing = [...wanted].filter(([key]) => !references.projects.has(key));
-    if (missing.length === 0) return;
-    const candidates = await tx.project.findMany({
-      where: { tenantId, name: { in: [...new Set(missing.map(([, project]) => project.name))] } },
-      select: { id: true, name: true, clientId: true, billable: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    for (const [key, { name, clientId }] of missing) {
-      const named = candidates.filter((project) => project.name === name);
-      const match = named.find((project) => project.clientId === clientId) ?? (clientId === null ? named[0] : undefined);
-      if (match) {
-        references.projects.set(key, { id: match.id, billable: match.billable });
-        continue;
-      }
-      const project = await tx.project.create({ data: { tenantId, name, clientId } });
-      await recordEvent(tx, { tenantId, type: 'project.created', actor, subjectId: project.id, data: project });
-      created.projects += 1;
-      references.projects.set(key, { id: project.id, billable: project.billable });
-    }
-  }
-
-  /** The project's list of imported tasks, created on first use. */
-  async function importList(projectId: string | null): Promise<string> {
-    const key = projectId ?? '';
-    const known = references.taskLists.get(key);
-    if (known !== undefined) return known;
-    const existing = await tx.taskList.findFirst({
-      where: { tenantId, projectId, name: importedTaskList },
-      select: { id: true },
-      orderBy: { createdAt: 'asc' },
-    });
-    const list =
-      existing ?? (await tx.taskList.create({ data: { tenantId, projectId, name: importedTaskList, description: 'Tasks named by imported entries' } }));
-    if (!existing) await recordEvent(tx, { tenantId, type: 'task_list.created', actor, subjectId: list.id, data: list });
-    references.taskLists.set(key, list.id);
-    return list.id;
-  }
-
-  /** Tasks by title within their project's lists (any list of the project), created in its "Imported" list when missing. */
-  async function resolveTasks(wanted: ReadonlyMap<string, { title: string; projectId: string | null }>): Promise<void> {
-    const missing = [...wanted].filter(([key]) => !references.tasks.has(key));
-    if (missing.length === 0) return;
-    const candidates = await tx.task.findMany({
-      where: { tenantId, title: { in: [...new Set(missing.map(([, task]) => task.title))] } },
-      select: { id: true, title: true, taskList: { select: { projectId: true } } },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
-    for (const [key, { title, projectId }] of missing) {
-      const match = candidates.find((task) => task.title === title && task.taskList.projectId === projectId);
-      if (match) {
-        references.tasks.set(key, match.id);
-        continue;
-      }
-      const task = await tx.task.create({ data: { tenantId, taskListId: await importList(projectId), title } });
-      await recordEvent(tx, { tenantId, type: 'task.created', actor, subjectId: task.id, data: task });
-      created.tasks += 1;
-      references.tasks.set(key, task.id);
-    }
-  }
-
-  /** The money model's rates of every (member, project) pair of the batch not met before, in one statement. */
-  async function resolveRates(pairs: readonly { tenantUserId: string; projectId: string | null }[]): Promise<void> {
-    const missing = pairs.filter((pair) => !references.rates.has(rateKey(pair.tenantUserId, pair.projectId)));
-    for (const [key, rates] of await ratesForMany(tx, tenantId, missing, context.settings)) references.rates.set(key, rates);
-  }
-
-  /**
-   * The file's rates where it has them, else the money model's. A file with
-   * an amount but no rate (Toggl) keeps its amount, and the rate is what
-   * that amount makes per hour.
-   */
-  function moneyOf(entry: ImportedEntry, billable: boolean, model: CopiedRates) {
-    const fileRate = entry.billableRate === null ? null : new Prisma.Decimal(entry.billableRate);
-    const fileAmount = entry.billableAmount === null ? null : new Prisma.Decimal(entry.billableAmount);
-    const impliedRate =
-      fileRate === null && fileAmount !== null && entry.durationMinutes > 0
-        ? fileAmount.mul(60).div(entry.durationMinutes).toDecimalPlaces(2, Prisma.Decimal.ROUND_HALF_UP)
-        : null;
-    const hourlyRate = fileRate ?? impliedRate ?? model.hourlyRate;
-    const costRate = entry.costRate === null ? model.costRate : new Prisma.Decimal(entry.costRate);
-    const derived = amountsOf({ durationMinutes: entry.durationMinutes, billable, hourlyRate, costRate });
-    const billableAmount = !billable ? new Prisma.Decimal(0) : (fileAmount ?? (hourlyRate === null ? null : amountOf(entry.durationMinutes, hourlyRate)));
-    return { hourlyRate, costRate, currency: model.currency, billableAmount, costAmount: derived.costAmount };
-  }
+  const resolver = createReferenceResolver(tx, context, references);
+  const { created } = resolver;
 
   return {
     created,
@@ -361,60 +162,38 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
       }
       if (candidates.length === 0) return result;
 
-      const members = await resolveMembers(candidates.map(({ entry }) => entry));
-      const usable = candidates.filter(({ row, entry }) => {
-        const member = members.get(personKey(entry) ?? '');
-        if (typeof member === 'string') return true;
-        result.failed += 1;
-        result.problems.push({ row, message: member?.message ?? 'names no person: it needs an email or a name' });
-        return false;
-      });
-      await resolveClients(new Set(usable.flatMap(({ entry }) => (entry.client ? [cut(entry.client, entryLimits.name)] : []))));
-      const projectOf = (entry: ImportedEntry) => {
-        if (!entry.project) return null;
-        const clientId = entry.client ? (references.clients.get(cut(entry.client, entryLimits.name)) ?? null) : null;
-        const name = cut(entry.project, entryLimits.name);
-        return { key: projectKey(clientId, name), name, clientId };
-      };
-      const projects = new Map<string, { name: string; clientId: string | null }>();
-      for (const { entry } of usable) {
-        const project = projectOf(entry);
-        if (project) projects.set(project.key, project);
-      }
-      await resolveProjects(projects);
-      const projectIdOf = (entry: ImportedEntry) => {
-        const project = projectOf(entry);
-        return project ? (references.projects.get(project.key) ?? null) : null;
-      };
-      const tasks = new Map<string, { title: string; projectId: string | null }>();
-      for (const { entry } of usable) {
-        if (!entry.task) continue;
-        const projectId = projectIdOf(entry)?.id ?? null;
-        const title = cut(entry.task, entryLimits.name);
-        tasks.set(taskKey(projectId, title), { title, projectId });
-      }
-      await resolveTasks(tasks);
-
-      const owners = usable.map(({ entry }) => ({ tenantUserId: members.get(personKey(entry) ?? '') as string, projectId: projectIdOf(entry)?.id ?? null }));
-      await resolveRates([...new Map(owners.map((pair) => [rateKey(pair.tenantUserId, pair.projectId), pair] as const)).values()]);
+      const resolved = await resolver.resolve(candidates.map(({ entry }) => entry));
       const reviewedAt = context.entryStatus === 'approved' ? new Date() : null;
       const rowsOut: ImportedEntryRow[] = [];
-      for (const { entry } of usable) {
-        const tenantUserId = members.get(personKey(entry) ?? '') as string;
-        const project = projectIdOf(entry);
-        const projectId = project?.id ?? null;
-        const billable = entry.billable ?? project?.billable ?? true;
-        rowsOut.push({
-          tenantUserId,
-          projectId,
-          taskId: entry.task ? (references.tasks.get(taskKey(projectId, cut(entry.task, entryLimits.name))) ?? null) : null,
+      for (const [index, { row, entry }] of candidates.entries()) {
+        const target = resolved[index] as ResolvedEntry | Error;
+        if (target instanceof Error) {
+          result.failed += 1;
+          result.problems.push({ row, message: target.message });
+          continue;
+        }
+        const { tenantUserId, project, taskId, rates } = target;
+        const billable = billableOf(entry.billable, project);
+        // History as it was (README "Imports write history as it was"): the file's minutes, not the tenant's rounding; its own money wins.
+        const values = entryValues({
           startedAt: entry.startedAt,
           endedAt: entry.endedAt,
-          durationMinutes: entry.durationMinutes,
-          description: entry.description === '' ? null : cut(entry.description, entryLimits.description),
+          breakMinutes: entry.breakMinutes,
+          roundingMinutes: 0,
           billable,
-          tags: [...new Set(entry.tags.map((tag) => cut(tag, entryLimits.tag).toLowerCase()))].slice(0, entryLimits.tags),
-          ...moneyOf(entry, billable, references.rates.get(rateKey(tenantUserId, projectId)) as CopiedRates),
+          rates,
+          recorded: recordedMoney(entry),
+        });
+        rowsOut.push({
+          tenantUserId,
+          projectId: project?.id ?? null,
+          taskId,
+          startedAt: entry.startedAt,
+          endedAt: entry.endedAt,
+          breakMinutes: entry.breakMinutes,
+          ...textWithinLimits(entry.description, entry.tags),
+          billable,
+          ...values,
           fingerprint: entry.fingerprint,
         });
       }
@@ -424,7 +203,7 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
         rowsOut,
       );
       result.imported += inserted.length;
-      result.skipped += usable.length - inserted.length;
+      result.skipped += rowsOut.length - inserted.length;
       await recordEvents(
         tx,
         inserted.map((entry) => ({ tenantId, type: 'entry.created' as const, actor, subjectId: entry.id, data: entry })),

@@ -3,16 +3,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import {
-  checkHeader,
-  checkMapping,
-  decimalOf,
-  ImportFileError,
-  looksLikeCsv,
-  readImportRows,
-  type ImportFormatOptions,
-  type ParsedRow,
-} from './import.formats.js';
+import { decimalOf } from './import.cells.js';
+import { checkHeader, looksLikeCsv, readImportRows, type ImportFormatOptions, type ParsedRow } from './import.formats.js';
+import { checkMapping } from './import.generic.js';
+import { ImportFileError } from './import.source.js';
 
 const fixtures = path.join(import.meta.dirname, '..', '..', '..', 'test', 'fixtures', 'imports');
 const expected = JSON.parse(fs.readFileSync(path.join(fixtures, 'expected.json'), 'utf8')) as Record<

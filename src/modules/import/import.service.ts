@@ -16,7 +16,9 @@ import { createLocalFileStorage, type FileStorage, type StagedFile } from '../..
 import { isTimeZone } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { settingsOf } from '../tenant/tenant.service.js';
-import { checkHeader, checkMapping, ImportFileError, looksLikeCsv, type GenericMapping } from './import.formats.js';
+import { checkHeader, looksLikeCsv } from './import.formats.js';
+import { checkMapping, type GenericMapping } from './import.generic.js';
+import { ImportFileError } from './import.source.js';
 import { importRunQueue } from './import.jobs.js';
 
 export const importSource = defineEnum('ImportSource', ImportSource);

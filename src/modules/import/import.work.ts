@@ -17,8 +17,11 @@ import type { Import, Prisma } from '../../generated/prisma/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { WorkDependencies } from '../module.js';
 import { settingsOf } from '../tenant/tenant.service.js';
-import { createBatchWriter, emptyReferences, type BatchContext, type BatchResult, type ImportReferences, type RowProblem } from './import.batch.js';
-import { ImportFileError, readImportRows, type GenericMapping, type ParsedRow } from './import.formats.js';
+import { createBatchWriter, type BatchContext, type BatchResult, type RowProblem } from './import.batch.js';
+import { readImportRows, type ParsedRow } from './import.formats.js';
+import type { GenericMapping } from './import.generic.js';
+import { ImportFileError } from './import.source.js';
+import { emptyReferences, type ImportReferences } from './import.references.js';
 import { importFileStorage, keptRowErrors, releaseFile } from './import.service.js';
 
 /** Rows per transaction: large enough that 10,000 rows are 20 round trips of a few statements, small enough to hold few locks briefly. */
@@ -170,7 +173,7 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
         if (!(error instanceof ImportFileError)) {
           runLog.warn({ err: error }, 'the import stopped; the job is retried and goes on after the last batch that committed');
           // What the importer sees meanwhile: still running, and that it paused (not the database's own words).
-          await db.$executeRaw`UPDATE imports SET "lastError" = 'Stopped after row ' || "rowsDone" || '; the job retries from there', "updatedAt" = now() AT TIME ZONE 'UTC' WHERE id = ${found.id}`.catch(
+          await db.$executeRaw`UPDATE imports SET "lastError" = 'Stopped after row ' || "rowsDone" || '; the job retries from there', "updatedAt" = now() WHERE id = ${found.id}`.catch(
             () => undefined,
           );
           throw error;

@@ -97,10 +97,10 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
       const values = { tenantId: access.tenantId, tenantUserId: access.tenantUserId, content: data.content };
       if (!shapesResult(query)) {
         return sql.transaction(async (client) => {
-          // Timestamps in UTC, as Prisma writes them; the id a UUIDv7, as its default makes.
+          // The id a UUIDv7, as Prisma's default makes it.
           const [note] = await client.query<Note>(
             `INSERT INTO notes (id, "tenantId", "tenantUserId", content, "createdAt", "updatedAt")
-             VALUES (uuidv7()::text, $1, $2, $3, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC') RETURNING ${noteColumns}`,
+             VALUES (uuidv7()::text, $1, $2, $3, now(), now()) RETURNING ${noteColumns}`,
             [values.tenantId, values.tenantUserId, values.content],
           );
           const created = note as Note;

@@ -16,7 +16,7 @@ import type { Prisma, Entry } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { isDate, isTimeZone } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { entryStatus } from '../entry/entry.service.js';
+import { entryStatus } from '../entry/entry.dto.js';
 
 export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];

@@ -3,7 +3,7 @@ import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { rateField } from '../../graphql/rates.js';
 import { restOnly } from '../../graphql/rest-only.js';
-import { entryStatus, type EntryPageQuery } from '../entry/entry.service.js';
+import { entryStatus, type EntryPageQuery } from '../entry/entry.dto.js';
 import {
   reportDimension,
   ReportEntriesArgs,

@@ -3,7 +3,7 @@ import type { Db, Sql } from '../../db/client.js';
 import { Parameters } from '../../db/parameters.js';
 import type { Prisma, Entry } from '../../generated/prisma/client.js';
 import { nextDate, startOfDay } from '../../lib/time.js';
-import { entryOrder, type EntryPageQuery } from '../entry/entry.service.js';
+import { entryOrder, type EntryPageQuery } from '../entry/entry.dto.js';
 import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
 import type { ExportRow, ReportDimension, ReportEntry, ReportFilter, ReportGroup, ReportPeriod, ReportSummary, ReportTotals } from './report.contract.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
@@ -184,7 +184,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const range = periodOf(access, period);
       const parameters = new Parameters();
       const zone = parameters.add(range.timezone);
-      const local = (column: string) => `((e."${column}" AT TIME ZONE 'UTC') AT TIME ZONE ${zone}::text)`;
+      const local = (column: string) => `(e."${column}" AT TIME ZONE ${zone}::text)`;
       const where = reportWhere(access, entriesSource, parameters, range, filter);
       const text = `
         SELECT to_char(${local('startedAt')}, 'YYYY-MM-DD') AS date, to_char(${local('startedAt')}, 'HH24:MI') AS start,

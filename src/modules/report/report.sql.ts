@@ -87,7 +87,7 @@ export const entriesSource: SummarySource = {
   name: 'entries',
   reads: 'entries',
   from: () => 'entries',
-  local: (parameters, range) => `((e."startedAt" AT TIME ZONE 'UTC') AT TIME ZONE ${parameters.add(range.timezone)}::text)`,
+  local: (parameters, range) => `(e."startedAt" AT TIME ZONE ${parameters.add(range.timezone)}::text)`,
   id: (column) => `e."${column}"`,
   // An entry counts on the day it started; running timers are left out.
   period: (parameters, range) => [

@@ -3,8 +3,10 @@ import type { Subject } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Sql } from '../../db/client.js';
 import { Parameters } from '../../db/parameters.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { args, fields } from '../../lib/dto.js';
 import { defineEnum } from '../../lib/vocabulary.js';
+import { settingsOf } from '../tenant/tenant.service.js';
 
 export const searchTypes = ['entries', 'invoices', 'projects', 'clients'] as const;
 export type SearchType = (typeof searchTypes)[number];
@@ -67,7 +69,8 @@ interface Document {
   type: SearchType;
   /** FROM and WHERE of the rows the caller may read (adds its parameters when called). */
   from(): string;
-  title: string;
+  /** The title shown (adds its parameters when called, as `from`). */
+  title(): string;
   text: string;
   newest: string;
 }
@@ -83,28 +86,32 @@ function documentsFor(access: TenantAccess, parameters: Parameters): Record<Sear
     entries: {
       type: 'entries',
       from: () => `entries t WHERE ${readable('entries')}`,
-      title: `left(coalesce(nullif(t.description, ''), 'Entry of ' || to_char(t."startedAt", 'YYYY-MM-DD')), 120)`,
+      // The day the entry started, as the tenant counts days.
+      title: () => {
+        const zone = parameters.add(settingsOf({ settings: access.tenant.settings as Prisma.JsonValue }).timezone);
+        return `left(coalesce(nullif(t.description, ''), 'Entry of ' || to_char(t."startedAt" AT TIME ZONE ${zone}::text, 'YYYY-MM-DD')), 120)`;
+      },
       text: `coalesce(t.description, '') || ' ' || tally_words(t.tags)`,
       newest: 't."startedAt" DESC, t.id DESC',
     },
     invoices: {
       type: 'invoices',
       from: () => `invoices t WHERE ${readable('invoices')}`,
-      title: `left(coalesce(t.number, t."vendorName", 'Invoice'), 120)`,
+      title: () => `left(coalesce(t.number, t."vendorName", 'Invoice'), 120)`,
       text: `concat_ws(' ', t.number, t."vendorName", t."ocrText")`,
       newest: 't."createdAt" DESC, t.id DESC',
     },
     projects: {
       type: 'projects',
       from: () => `projects t WHERE ${readable('projects')}`,
-      title: `left(t.name || coalesce(' (' || t.code || ')', ''), 120)`,
+      title: () => `left(t.name || coalesce(' (' || t.code || ')', ''), 120)`,
       text: `concat_ws(' ', t.name, t.code, t.description)`,
       newest: 't."createdAt" DESC, t.id DESC',
     },
     clients: {
       type: 'clients',
       from: () => `clients t WHERE ${readable('clients')}`,
-      title: 'left(t.name, 120)',
+      title: () => 'left(t.name, 120)',
       // Names only: what else a client holds is not for every reader.
       text: 't.name',
       newest: 't."createdAt" DESC, t.id DESC',
@@ -137,7 +144,7 @@ export function createSearchService({ sql }: { sql: Sql }) {
         // The query is written out here, not read from the CTE: with its value in sight the planner knows how
         // common the words are, and for a common one walks the newest rows by index until it has enough
         // (an entries search for "meeting" over 100,000 entries: 10 ms instead of 40 sorting all 21,000 matches).
-        return `(SELECT '${document.type}'::text AS type, t.id, ${document.title} AS title, ${document.text} AS text,
+        return `(SELECT '${document.type}'::text AS type, t.id, ${document.title()} AS title, ${document.text} AS text,
                         ts_rank_cd(t."searchVector", ${tsquery}) AS rank
                    FROM ${document.from()} AND t."searchVector" @@ ${tsquery}
                   ORDER BY ${document.newest} LIMIT ${candidatesPerType})`;
