@@ -127,8 +127,23 @@ export const ownership = {
 } as const satisfies { [S in Subject]?: Ownership };
 
 export type OwnedSubject = keyof typeof ownership;
+
 /** The field that names the owner of a record of `S`. */
 export type OwnerField<S extends OwnedSubject> = (typeof ownership)[S]['field'];
+
+/**
+ * The field of a subject's records that names their tenant, where it is not
+ * `tenantId`: a tenant is its own record. TenantAccess builds every tenant
+ * condition (a Prisma `where`, an SQL predicate) from it.
+ */
+export const tenantFields = { Tenant: 'id' } as const satisfies { [S in Subject]?: string };
+
+/** The field naming the tenant of a record of `S`. */
+export type TenantField<S extends Subject> = S extends keyof typeof tenantFields ? (typeof tenantFields)[S] : 'tenantId';
+
+/** The field naming the tenant of a record of `subject`. */
+export const tenantFieldOf = <S extends Subject>(subject: S): TenantField<S> =>
+  (Object.hasOwn(tenantFields, subject) ? tenantFields[subject as keyof typeof tenantFields] : 'tenantId') as TenantField<S>;
 
 type GrantSpec<S extends Subject> = ActionOn<S> | `${ActionOn<S>} if ${GrantSwitch}` | (S extends OwnedSubject ? `${ActionOn<S>}:${'own' | 'others'}` : never);
 type RoleGrants = { [S in Subject]?: readonly GrantSpec<S>[] };

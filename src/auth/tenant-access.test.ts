@@ -45,6 +45,24 @@ describe('ownership in the permission model', () => {
     expect(sqlOf(accessOf('admin', null), 'read', 'Notification')).toEqual({ predicate: 't."tenantId" = $1 AND FALSE', values: [tenant.id] });
   });
 
+  it('answers for the whole tenant where a rule needs every record, and stamps new records with the tenant', () => {
+    // A member reads their own entries, but an overlap or a budget counts everyone's.
+    expect(accessOf('member').tenantWide('Entry')).toEqual({ tenantId: tenant.id });
+    expect(accessOf('member').tenantWide('Event')).toEqual({ tenantId: tenant.id });
+    const values: unknown[] = [];
+    expect(accessOf('member').sqlTenantWide('Entry', 'e', (value) => `$${values.push(value)}`)).toBe('e."tenantId" = $1');
+    expect(values).toEqual([tenant.id]);
+    // The tenant comes last: nothing in the data names another.
+    expect(accessOf('member').stamp({ name: 'Acme', tenantId: 'tenant-2' })).toEqual({ name: 'Acme', tenantId: tenant.id });
+  });
+
+  it('scopes the tenant itself by its own id', () => {
+    expect(accessOf('member').scope('read', 'Tenant')).toEqual({ id: tenant.id });
+    expect(accessOf('admin').tenantWide('Tenant')).toEqual({ id: tenant.id });
+    expect(sqlOf(accessOf('owner'), 'update', 'Tenant')).toEqual({ predicate: 't."id" = $1', values: [tenant.id] });
+    expect(() => accessOf('member').scope('update', 'Tenant')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+  });
+
   it('checks a single record against the grant’s reach, with the subject’s own words', () => {
     const mine = { tenantUserId: me };
     const theirs = { tenantUserId: other };

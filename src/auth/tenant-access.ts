@@ -10,6 +10,7 @@ import {
   ownership,
   ownershipRefusal,
   reachOf,
+  tenantFieldOf,
   type ActionOn,
   type Grant,
   type OwnedSubject,
@@ -17,15 +18,9 @@ import {
   type Permission,
   type Role,
   type Subject,
+  type TenantField,
 } from './permissions.js';
 
-/**
- * What the tenant guard resolved for one caller in one tenant: the role, the
- * caller's `tenantUserId` (null for API keys and the system), and the
- * permissions of that role. Services take it as proof that the caller may
- * enter the tenant, scope every query by `tenantId`, and check grants on it
- * themselves when a caller (a worker, the CLI) has no API layer in front.
- */
 /** The fields of a tenant the guard reads. */
 export interface TenantRecord {
   id: string;
@@ -45,9 +40,11 @@ export interface TenantRecord {
  * Spread it last into a `where` (`{ id, ...access.scope('read', 'Note') }`),
  * so that no condition of the caller's can replace one of the scope's.
  */
-export type Scope<S extends Subject> = { tenantId: string } & (S extends OwnedSubject
-  ? { [Field in OwnerField<S>]?: string | { not: string } | { in: string[] } }
-  : unknown);
+export type Scope<S extends Subject> = TenantScope<S> &
+  (S extends OwnedSubject ? { [Field in OwnerField<S>]?: string | { not: string } | { in: string[] } } : unknown);
+
+/** Every record of a subject in the tenant, whoever owns it: `{ tenantId }` (a tenant's own record: `{ id }`). */
+export type TenantScope<S extends Subject> = { [Field in TenantField<S>]: string };
 
 /** A record of an owned subject, as far as ownership needs it. */
 export type Owned<S extends OwnedSubject> = { [Field in OwnerField<S>]: string | null };
@@ -55,6 +52,15 @@ export type Owned<S extends OwnedSubject> = { [Field in OwnerField<S>]: string |
 /** Adds a value to a raw statement's parameters and returns its placeholder (`$3`). */
 export type BindParameter = (value: unknown) => string;
 
+/**
+ * What the tenant guard resolved for one caller in one tenant: the role, the
+ * caller's `tenantUserId` (null for API keys and the system), and the
+ * permissions of that role. Services take it as proof that the caller may
+ * enter the tenant, and read and write the tenant's records only through it:
+ * `scope` (and `sqlScope`) in every `where`, `stamp` on every new record,
+ * and the access itself as the origin of every event. A worker or the CLI,
+ * which has no guard in front, acts through `systemAccess`.
+ */
 export interface TenantAccess {
   readonly tenantId: string;
   readonly tenant: TenantRecord;
@@ -78,6 +84,18 @@ export interface TenantAccess {
   scope<S extends Subject>(action: ActionOn<S>, subject: S): Scope<S>;
   /** `scope` as an SQL predicate over the table aliased `alias`, for raw statements (search, reports). */
   sqlScope<S extends Subject>(action: ActionOn<S>, subject: S, alias: string, bind: BindParameter): string;
+  /**
+   * Every record of `subject` in this tenant, whoever owns it and whatever
+   * the caller's grant on it, as a Prisma `where`: for the rules a service
+   * keeps over the whole tenant (a name taken, entries that overlap, what a
+   * budget has spent, the events of an entry whose history the caller may
+   * read). Never to answer with records: what the caller may read is `scope`.
+   */
+  tenantWide<S extends Subject>(subject: S): TenantScope<S>;
+  /** `tenantWide` as an SQL predicate over the table aliased `alias`. */
+  sqlTenantWide(subject: Subject, alias: string, bind: BindParameter): string;
+  /** A new record of this tenant: `data` with the tenant stamped on it (after `data`, so nothing in it can name another). */
+  stamp<Data extends object>(data: Data): Data & { tenantId: string };
   /** The record belongs to the caller (their entry, their note, the task assigned to them...). */
   owns<S extends OwnedSubject>(subject: S, record: Owned<S>): boolean;
   /** Throws FORBIDDEN unless the caller may `action` this record: their grant reaches it (any, own, or others'). */
@@ -105,6 +123,8 @@ export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenant
     if (!isOwned(subject)) throw new Error(`${subject} has a grant limited to ${reach} records but no owner declared`);
     return { field: ownership[subject].field, reach };
   }
+  const tenantWide = <S extends Subject>(subject: S): TenantScope<S> => ({ [tenantFieldOf(subject)]: tenantId }) as TenantScope<S>;
+  const sqlTenantWide = (subject: Subject, alias: string, bind: BindParameter): string => `${column(alias, tenantFieldOf(subject))} = ${bind(tenantId)}`;
   const owns = (subject: OwnedSubject, record: Record<string, string | null>): boolean =>
     tenantUserId !== null && record[ownership[subject].field] === tenantUserId;
   return {
@@ -122,19 +142,23 @@ export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenant
     },
     scope<S extends Subject>(action: ActionOn<S>, subject: S): Scope<S> {
       const condition = ownerCondition(action, subject);
-      if (condition === null) return { tenantId } as Scope<S>;
-      if (tenantUserId === null) return (condition.reach === 'own' ? { tenantId, [condition.field]: { in: [] } } : { tenantId }) as Scope<S>;
-      return { tenantId, [condition.field]: condition.reach === 'own' ? tenantUserId : { not: tenantUserId } } as Scope<S>;
+      const inTenant = tenantWide(subject);
+      if (condition === null) return inTenant as Scope<S>;
+      if (tenantUserId === null) return (condition.reach === 'own' ? { ...inTenant, [condition.field]: { in: [] } } : inTenant) as Scope<S>;
+      return { ...inTenant, [condition.field]: condition.reach === 'own' ? tenantUserId : { not: tenantUserId } } as Scope<S>;
     },
     sqlScope(action, subject, alias, bind) {
       const condition = ownerCondition(action, subject);
-      const inTenant = `${column(alias, 'tenantId')} = ${bind(tenantId)}`;
+      const inTenant = sqlTenantWide(subject, alias, bind);
       if (condition === null) return inTenant;
       if (tenantUserId === null) return condition.reach === 'own' ? `${inTenant} AND FALSE` : inTenant;
       const owner = column(alias, condition.field);
       // IS DISTINCT FROM: a record without an owner (an unassigned task) is someone else's.
       return `${inTenant} AND ${owner} ${condition.reach === 'own' ? '=' : 'IS DISTINCT FROM'} ${bind(tenantUserId)}`;
     },
+    tenantWide,
+    sqlTenantWide,
+    stamp: (data) => ({ ...data, tenantId }),
     owns: (subject, record) => owns(subject, record),
     assertMayChange(action, subject, record, verb = action) {
       const condition = ownerCondition(action, subject);

@@ -17,15 +17,16 @@ export interface Page {
 }
 
 /**
- * `findMany` arguments for one page of a tenant's records, with extra
- * conditions in `where`, newest first unless the resource orders by its own
- * time (entries: when they started) on an index that starts with tenantId.
+ * `findMany` arguments for one page of the records in `scope` (the access
+ * model's: `access.scope('read', subject)`, spread after the extra
+ * conditions in `where`), newest first unless the resource orders by its
+ * own time (entries: when they started) on an index that starts with tenantId.
  */
-export function tenantPage<Where extends object, Order extends object = typeof newestFirst>(
-  tenantId: string,
+export function tenantPage<Scope extends { tenantId: string }, Where extends object = object, Order extends object = typeof newestFirst>(
+  scope: Scope,
   { limit, offset }: Page,
   where?: Where,
   orderBy?: Order,
 ) {
-  return { where: { ...where, tenantId }, orderBy: orderBy ?? newestFirst, take: limit, skip: offset };
+  return { where: { ...where, ...scope }, orderBy: orderBy ?? newestFirst, take: limit, skip: offset };
 }

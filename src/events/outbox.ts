@@ -60,10 +60,19 @@ export const eventTypes = [
 ] as const;
 export type EventType = (typeof eventTypes)[number];
 
+/**
+ * Where an event comes from: the tenant it belongs to and who caused it. A
+ * service passes its TenantAccess; a worker that acts on bare ids passes the
+ * record's tenant and its system actor, or its own `systemAccess`.
+ */
+export interface EventOrigin {
+  readonly tenantId: string | null;
+  readonly actor: Actor;
+}
+
+/** What happened: the change an event describes. */
 export interface EventInput {
-  tenantId: string | null;
   type: EventType;
-  actor: Actor;
   subjectId?: string;
   /** The resource as the API shows it; serialised to JSON here. */
   data: unknown;
@@ -75,10 +84,10 @@ function jsonOf(value: unknown): string {
 }
 
 /** An event as its row stores it (`data` as JSON text). */
-function eventRowOf(event: EventInput) {
-  const actor = actorReference(event.actor);
+function eventRowOf(origin: EventOrigin, event: EventInput) {
+  const actor = actorReference(origin.actor);
   return {
-    tenantId: event.tenantId,
+    tenantId: origin.tenantId,
     type: event.type,
     actorType: actor.type,
     actorId: actor.id,
@@ -98,23 +107,23 @@ function eventRowOf(event: EventInput) {
 const insertEvent = `INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
   VALUES (uuidv7()::text, $1, $2, $3::"ActorType", $4, $5, $6::jsonb)`;
 
-/** Writes one event row inside the caller's transaction: Prisma's, or one of `Sql.transaction`. */
-export async function recordEvent(tx: Tx | SqlClient, event: EventInput): Promise<void> {
-  const row = eventRowOf(event);
+/** Writes one event row from `origin` inside the caller's transaction: Prisma's, or one of `Sql.transaction`. */
+export async function recordEvent(tx: Tx | SqlClient, origin: EventOrigin, event: EventInput): Promise<void> {
+  const row = eventRowOf(origin, event);
   const values = [row.tenantId, row.type, row.actorType, row.actorId, row.subjectId, row.data];
   if ('$executeRawUnsafe' in tx) await tx.$executeRawUnsafe(insertEvent, ...values);
   else await tx.query(insertEvent, values);
 }
 
 /**
- * Writes many events in one statement inside the caller's transaction (an
- * import's entries): their fields go as one array each, so the statement's
+ * Writes many events of one origin in one statement inside the caller's
+ * transaction (an import's entries): their fields go as one array each, so the statement's
  * size does not grow with the rows (Prisma's createMany binds every value,
  * and spends a third of a second on 500 of them).
  */
-export async function recordEvents(tx: Tx, events: readonly EventInput[]): Promise<void> {
+export async function recordEvents(tx: Tx, origin: EventOrigin, events: readonly EventInput[]): Promise<void> {
   if (events.length === 0) return;
-  const rows = events.map(eventRowOf);
+  const rows = events.map((event) => eventRowOf(origin, event));
   await tx.$executeRawUnsafe(
     `INSERT INTO events (id, "tenantId", type, "actorType", "actorId", "subjectId", data)
      SELECT uuidv7()::text, e.tenant, e.type, e.actor_type::"ActorType", e.actor, e.subject, e.data::jsonb

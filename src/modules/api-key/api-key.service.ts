@@ -63,23 +63,16 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       const creator = actorReference(access.actor);
       return db.$transaction(async (tx) => {
         const created = await tx.apiKey.create({
-          data: {
-            tenantId: access.tenantId,
+          data: access.stamp({
             name,
             prefix: key.slice(0, displayPrefixLength),
             keyHash: sha256Hex(key),
             createdByType: creator.type,
             createdById: access.tenantUserId ?? creator.id,
             expiresAt: new Date(Date.now() + expiresInDays * 24 * 60 * 60 * 1000),
-          },
+          }),
         });
-        await recordEvent(tx, {
-          tenantId: access.tenantId,
-          type: 'api_key.created',
-          actor: access.actor,
-          subjectId: created.id,
-          data: apiKeyView(created),
-        });
+        await recordEvent(tx, access, { type: 'api_key.created', subjectId: created.id, data: apiKeyView(created) });
         const apiKey = shapesResult(query) ? await tx.apiKey.findUniqueOrThrow({ ...query, where: { id: created.id } }) : created;
         return { apiKey, key };
       });
@@ -87,26 +80,17 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
 
     /** The tenant's keys, newest first, revoked and expired ones included. */
     async list(access: TenantAccess, page: z.output<typeof ListApiKeysArgs>, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
-      access.assert('read', 'ApiKey');
-      return db.apiKey.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      return db.apiKey.findMany({ ...query, ...tenantPage(access.scope('read', 'ApiKey'), page) });
     },
 
     /** Revokes a key; it fails at once on every process, since every request looks the key up. */
     async revoke(access: TenantAccess, id: string, query: ApiKeyQuery = {}): Promise<ApiKey> {
-      access.assert('delete', 'ApiKey');
+      const revocable = access.scope('delete', 'ApiKey');
       return db.$transaction(async (tx) => {
-        const existing = await tx.apiKey.findFirst({ where: { id, tenantId: access.tenantId } });
+        const existing = await tx.apiKey.findFirst({ where: { id, ...revocable } });
         if (!existing) throw notFound('API key', id);
         const revoked = existing.revokedAt ? existing : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
-        if (!existing.revokedAt) {
-          await recordEvent(tx, {
-            tenantId: access.tenantId,
-            type: 'api_key.revoked',
-            actor: access.actor,
-            subjectId: id,
-            data: apiKeyView(revoked),
-          });
-        }
+        if (!existing.revokedAt) await recordEvent(tx, access, { type: 'api_key.revoked', subjectId: id, data: apiKeyView(revoked) });
         return shapesResult(query) ? tx.apiKey.findUniqueOrThrow({ ...query, where: { id } }) : revoked;
       });
     },

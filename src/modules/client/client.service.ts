@@ -7,7 +7,7 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Client, Prisma } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsFor } from '../tenant/tenant.service.js';
 
 /** Why a write to a client is refused with 409. */
 export const clientConflicts = conflictReasons('Client', {
@@ -57,8 +57,8 @@ export const UpdateClientArgs = args({ tenantId, id: clientId, input: UpdateClie
 export type ClientQuery = PrismaQuery<Prisma.ClientInclude, Prisma.ClientSelect>;
 
 /** A client of the tenant that may take new projects, or a 400 naming `path` (another tenant's reads as unknown). */
-export async function clientForWork(tx: Tx | Db, tenantId: string, id: string, path: string): Promise<void> {
-  const client = await tx.client.findFirst({ where: { id, tenantId }, select: { archived: true } });
+export async function clientForWork(tx: Tx | Db, access: TenantAccess, id: string, path: string): Promise<void> {
+  const client = await tx.client.findFirst({ where: { id, ...access.scope('read', 'Client') }, select: { archived: true } });
   if (!client) throw validationFailed([{ path, message: 'is not a client of this tenant' }]);
   if (client.archived) throw validationFailed([{ path, message: 'is an archived client' }]);
 }
@@ -69,14 +69,17 @@ export async function clientForWork(tx: Tx | Db, tenantId: string, id: string, p
  */
 export function createClientService({ db }: { db: Db }) {
   async function findClient(tx: Tx | Db, access: TenantAccess, id: string): Promise<Client> {
-    const client = await tx.client.findFirst({ where: { id, tenantId: access.tenantId } });
+    const client = await tx.client.findFirst({ where: { id, ...access.scope('read', 'Client') } });
     if (!client) throw notFound('Client', id);
     return client;
   }
 
-  async function assertNameFree(tx: Tx, tenantId: string, clientName: string | undefined, except?: string): Promise<void> {
+  async function assertNameFree(tx: Tx, access: TenantAccess, clientName: string | undefined, except?: string): Promise<void> {
     if (clientName === undefined) return;
-    const taken = await tx.client.findFirst({ where: { tenantId, name: clientName, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
+    const taken = await tx.client.findFirst({
+      where: { name: clientName, ...(except ? { NOT: { id: except } } : {}), ...access.tenantWide('Client') },
+      select: { id: true },
+    });
     if (taken) {
       throw clientConflicts.refuse('CLIENT_NAME_TAKEN', `Another client is already called "${clientName}"`, {
         errors: [{ path: 'name', message: 'is already taken' }],
@@ -90,14 +93,12 @@ export function createClientService({ db }: { db: Db }) {
   return {
     /** The tenant's clients, newest first. */
     async list(access: TenantAccess, { limit, offset, archived }: z.output<typeof ListClientsArgs>, query: ClientQuery = {}): Promise<Client[]> {
-      access.assert('read', 'Client');
-      return db.client.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, archived === undefined ? {} : { archived }) });
+      return db.client.findMany({ ...query, ...tenantPage(access.scope('read', 'Client'), { limit, offset }, archived === undefined ? {} : { archived }) });
     },
 
     /** One client. */
     async get(access: TenantAccess, id: string, query: ClientQuery = {}): Promise<Client> {
-      access.assert('read', 'Client');
-      const client = await db.client.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const client = await db.client.findFirst({ ...query, where: { id, ...access.scope('read', 'Client') } });
       if (!client) throw notFound('Client', id);
       return client;
     },
@@ -106,11 +107,10 @@ export function createClientService({ db }: { db: Db }) {
     async create(access: TenantAccess, { currency, ...data }: z.output<typeof CreateClientDto>, query: ClientQuery = {}): Promise<Client> {
       access.assert('create', 'Client');
       return db.$transaction(async (tx) => {
-        await assertNameFree(tx, access.tenantId, data.name);
-        const tenantCurrency =
-          currency ?? settingsOf(await tx.tenant.findUniqueOrThrow({ where: { id: access.tenantId }, select: { settings: true } })).currency;
-        const client = await tx.client.create({ data: { ...data, currency: tenantCurrency, tenantId: access.tenantId } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'client.created', actor: access.actor, subjectId: client.id, data: client });
+        await assertNameFree(tx, access, data.name);
+        const tenantCurrency = currency ?? (await settingsFor(tx, access)).currency;
+        const client = await tx.client.create({ data: access.stamp({ ...data, currency: tenantCurrency }) });
+        await recordEvent(tx, access, { type: 'client.created', subjectId: client.id, data: client });
         return reread(tx, client.id, query, client);
       });
     },
@@ -120,9 +120,9 @@ export function createClientService({ db }: { db: Db }) {
       access.assert('update', 'Client');
       return db.$transaction(async (tx) => {
         await findClient(tx, access, id);
-        await assertNameFree(tx, access.tenantId, data.name, id);
+        await assertNameFree(tx, access, data.name, id);
         const client = await tx.client.update({ where: { id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'client.updated', actor: access.actor, subjectId: id, data: client });
+        await recordEvent(tx, access, { type: 'client.updated', subjectId: id, data: client });
         return reread(tx, id, query, client);
       });
     },
@@ -132,7 +132,7 @@ export function createClientService({ db }: { db: Db }) {
       access.assert('delete', 'Client');
       return db.$transaction(async (tx) => {
         const existing = await findClient(tx, access, id);
-        const projects = await tx.project.count({ where: { tenantId: access.tenantId, clientId: id } });
+        const projects = await tx.project.count({ where: { clientId: id, ...access.tenantWide('Project') } });
         if (projects > 0) {
           throw clientConflicts.refuse(
             'CLIENT_HAS_PROJECTS',
@@ -140,7 +140,7 @@ export function createClientService({ db }: { db: Db }) {
           );
         }
         const deleted = await tx.client.delete({ ...query, where: { id } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'client.deleted', actor: access.actor, subjectId: id, data: existing });
+        await recordEvent(tx, access, { type: 'client.deleted', subjectId: id, data: existing });
         return deleted;
       });
     },

@@ -6,7 +6,9 @@
  * project, task or times: a submitted or approved entry keeps them, and a
  * rate changed later never rewrites an entry.
  */
+import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Tx } from '../../db/client.js';
+import { fragment } from '../../db/parameters.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
 import { copiedRates, type CopiedRates, type RateSources } from './entry.values.js';
 
@@ -17,12 +19,12 @@ interface RateRow extends RateSources {
 
 /**
  * The rates entries of each (member, project) pair get now, in one
- * statement whatever the number of pairs (an import's batch). Keyed by
- * `rateKey(tenantUserId, projectId)`.
+ * statement whatever the number of pairs (an import's batch), from the
+ * members and projects `access` reads. Keyed by `rateKey(tenantUserId, projectId)`.
  */
 export async function ratesForMany(
   tx: Tx,
-  tenantId: string,
+  access: TenantAccess,
   pairs: readonly { tenantUserId: string; projectId: string | null }[],
   settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
 ): Promise<Map<string, CopiedRates>> {
@@ -32,8 +34,8 @@ export async function ratesForMany(
            pm."hourlyRate" AS "memberRate", p."hourlyRate" AS "projectRate", c."hourlyRate" AS "clientRate",
            u."hourlyRate" AS "ownRate", u."costRate" AS "costRate", c.currency AS currency
       FROM unnest(${pairs.map((pair) => pair.tenantUserId)}::text[], ${pairs.map((pair) => pair.projectId)}::text[]) AS pair(member, project)
-      JOIN tenant_users u ON u.id = pair.member AND u."tenantId" = ${tenantId}
-      LEFT JOIN projects p ON p.id = pair.project AND p."tenantId" = ${tenantId}
+      JOIN tenant_users u ON u.id = pair.member AND ${fragment((bind) => access.sqlScope('read', 'TenantUser', 'u', bind))}
+      LEFT JOIN projects p ON p.id = pair.project AND ${fragment((bind) => access.sqlScope('read', 'Project', 'p', bind))}
       LEFT JOIN clients c ON c.id = p."clientId"
       LEFT JOIN project_members pm ON pm."projectId" = p.id AND pm."tenantUserId" = u.id`;
   const found = new Map(rows.map((row) => [rateKey(row.tenantUserId, row.projectId), row] as const));
@@ -47,9 +49,10 @@ export const rateKey = (tenantUserId: string, projectId: string | null): string 
 /** The rates an entry of `tenantUserId` on `projectId` gets now, in one statement. */
 export async function ratesFor(
   tx: Tx,
-  { tenantId, tenantUserId, projectId }: { tenantId: string; tenantUserId: string; projectId: string | null },
+  access: TenantAccess,
+  { tenantUserId, projectId }: { tenantUserId: string; projectId: string | null },
   settings: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>,
 ): Promise<CopiedRates> {
-  const rates = await ratesForMany(tx, tenantId, [{ tenantUserId, projectId }], settings);
+  const rates = await ratesForMany(tx, access, [{ tenantUserId, projectId }], settings);
   return rates.get(rateKey(tenantUserId, projectId)) as CopiedRates;
 }

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
-import { tenantPage } from '../../db/list.js';
 import { shapesResult } from '../../db/query.js';
 import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Entry, Prisma } from '../../generated/prisma/client.js';
@@ -9,7 +8,7 @@ import { notFound, validationFailed } from '../../lib/errors.js';
 import { isDate, nextDate, startOfDay } from '../../lib/time.js';
 import { projectForWork } from '../project/project.service.js';
 import { taskForWork } from '../task/task.service.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsFor } from '../tenant/tenant.service.js';
 import { activeMember } from '../user/user.service.js';
 import { vehicleForWork } from '../vehicle/vehicle.service.js';
 import { recordBudgetCrossings } from '../project/project.budget.js';
@@ -38,10 +37,6 @@ const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', rej
  * period, the time zone of date filters, and whether approval is required.
  */
 export function createEntryService({ db }: { db: Db }) {
-  async function settingsFor(tx: Tx | Db, tenantId: string) {
-    return settingsOf(await tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { settings: true } }));
-  }
-
   /** The instant a `from`/`to` bound stands for; `to` as a date means the end of that day. */
   function bound(value: string, timeZone: string, end: boolean): Date {
     if (!isDate(value)) return new Date(value);
@@ -52,7 +47,7 @@ export function createEntryService({ db }: { db: Db }) {
     const visible = access.scope('read', 'Entry');
     if (!filter) return visible;
     const needsZone = [filter.from, filter.to].some((value) => value !== undefined && isDate(value));
-    const timeZone = needsZone ? (await settingsFor(db, access.tenantId)).timezone : 'UTC';
+    const timeZone = needsZone ? (await settingsFor(db, access)).timezone : 'UTC';
     const startedAt = {
       ...(filter.from ? { gte: bound(filter.from, timeZone, false) } : {}),
       ...(filter.to ? { lt: bound(filter.to, timeZone, true) } : {}),
@@ -100,14 +95,14 @@ export function createEntryService({ db }: { db: Db }) {
   }
 
   /** With `preventOverlap`, no two entries of one member may overlap (a running timer runs until now and on). */
-  async function assertNoOverlap(tx: Tx, entry: { tenantId: string; tenantUserId: string; startedAt: Date; endedAt: Date | null; id?: string }) {
+  async function assertNoOverlap(tx: Tx, access: TenantAccess, entry: { tenantUserId: string; startedAt: Date; endedAt: Date | null; id?: string }) {
     const other = await tx.entry.findFirst({
       where: {
-        tenantId: entry.tenantId,
         tenantUserId: entry.tenantUserId,
         ...(entry.id ? { NOT: { id: entry.id } } : {}),
         ...(entry.endedAt ? { startedAt: { lt: entry.endedAt } } : {}),
         OR: [{ endedAt: null }, { endedAt: { gt: entry.startedAt } }],
+        ...access.tenantWide('Entry'),
       },
       select: { id: true, startedAt: true, endedAt: true },
       orderBy: { startedAt: 'asc' },
@@ -128,25 +123,25 @@ export function createEntryService({ db }: { db: Db }) {
    */
   async function references(
     tx: Tx,
-    tenantId: string,
+    access: TenantAccess,
     given: { projectId?: string | null | undefined; taskId?: string | null | undefined; vehicleId?: string | null | undefined },
     kept: { projectId: string | null; taskId: string | null } = { projectId: null, taskId: null },
   ) {
-    const project = given.projectId ? await projectForWork(tx, tenantId, given.projectId, 'projectId') : null;
+    const project = given.projectId ? await projectForWork(tx, access, given.projectId, 'projectId') : null;
     const projectId = given.projectId === undefined ? kept.projectId : given.projectId;
     const taskId = given.taskId === undefined ? kept.taskId : given.taskId;
     if (taskId && (given.taskId !== undefined || given.projectId !== undefined)) {
-      const task = await taskForWork(tx, tenantId, taskId, 'taskId');
+      const task = await taskForWork(tx, access, taskId, 'taskId');
       if (projectId && task.projectId && task.projectId !== projectId) {
         throw validationFailed([{ path: 'taskId', message: 'belongs to another project' }]);
       }
     }
-    if (given.vehicleId) await vehicleForWork(tx, tenantId, given.vehicleId, 'vehicleId');
+    if (given.vehicleId) await vehicleForWork(tx, access, given.vehicleId, 'vehicleId');
     return project;
   }
 
   async function record(tx: Tx, access: TenantAccess, types: EventType[], entry: Entry): Promise<void> {
-    for (const type of types) await recordEvent(tx, { tenantId: access.tenantId, type, actor: access.actor, subjectId: entry.id, data: entry });
+    for (const type of types) await recordEvent(tx, access, { type, subjectId: entry.id, data: entry });
   }
 
   const reread = (tx: Tx, id: string, query: EntryQuery, row: Entry) => (shapesResult(query) ? tx.entry.findUniqueOrThrow({ ...query, where: { id } }) : row);
@@ -155,7 +150,7 @@ export function createEntryService({ db }: { db: Db }) {
   async function review(access: TenantAccess, id: string, action: EntryTransition, query: EntryQuery, reason?: string): Promise<Entry> {
     return db.$transaction(async (tx) => {
       const entry = await findEntry(tx, access, id);
-      const settings = await settingsFor(tx, access.tenantId);
+      const settings = await settingsFor(tx, access);
       // Submitting is an update of one's own entry; approving and rejecting are approvals (managers: others' entries only).
       if (action === 'submit') access.assertMayChange('update', 'Entry', entry, action);
       if (action === 'approve' || action === 'reject') access.assertMayChange('approve', 'Entry', entry, action);
@@ -188,26 +183,22 @@ export function createEntryService({ db }: { db: Db }) {
   return {
     /** The entries the caller may read, by when they started, newest first. */
     async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListEntriesArgs>, query: EntryQuery = {}): Promise<Entry[]> {
-      access.assert('read', 'Entry');
       const where = await whereOf(access, filter);
-      return db.entry.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, where, entryOrder) });
+      return db.entry.findMany({ ...query, where, orderBy: entryOrder, take: limit, skip: offset });
     },
 
     /** A page of entries for a Relay connection. */
     async page(access: TenantAccess, filter: EntryFilter | undefined, query: EntryPageQuery): Promise<Entry[]> {
-      access.assert('read', 'Entry');
       return db.entry.findMany({ ...query, where: await whereOf(access, filter), orderBy: entryOrder });
     },
 
     /** How many entries match, for a connection's totalCount. */
     async count(access: TenantAccess, filter: EntryFilter | undefined): Promise<number> {
-      access.assert('read', 'Entry');
       return db.entry.count({ where: await whereOf(access, filter) });
     },
 
     /** One entry the caller may read (another member's is a 404). */
     async get(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
-      access.assert('read', 'Entry');
       const entry = await db.entry.findFirst({ ...query, where: { id, ...access.scope('read', 'Entry') } });
       if (!entry) throw notFound('Entry', id);
       return entry;
@@ -228,27 +219,27 @@ export function createEntryService({ db }: { db: Db }) {
       const endedAt = data.endedAt === undefined ? null : new Date(data.endedAt);
       checkSpan(startedAt, endedAt, data.breakMinutes);
       return db.$transaction(async (tx) => {
-        const member = await activeMember(tx, access.tenantId, owner, 'tenantUserId');
-        const settings = await settingsFor(tx, access.tenantId);
+        const member = await activeMember(tx, access, owner, 'tenantUserId');
+        const settings = await settingsFor(tx, access);
         assertUnlocked(startedAt, settings);
-        const project = await references(tx, access.tenantId, data);
+        const project = await references(tx, access, data);
         if (endedAt === null) {
-          const running = await tx.entry.findFirst({ where: { tenantId: access.tenantId, tenantUserId: owner, endedAt: null }, select: { id: true } });
+          const running = await tx.entry.findFirst({ where: { tenantUserId: owner, endedAt: null, ...access.tenantWide('Entry') }, select: { id: true } });
           if (running)
             throw entryConflicts.refuse('TIMER_RUNNING', `A timer is already running (entry ${running.id}); stop it first`, {
               errors: [{ path: 'endedAt', message: 'is required while another timer runs' }],
             });
         }
-        if (settings.preventOverlap) await assertNoOverlap(tx, { tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt });
+        if (settings.preventOverlap) await assertNoOverlap(tx, access, { tenantUserId: owner, startedAt, endedAt });
         const { tenantUserId: _owner, ...fields } = data;
-        const rates = await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: member.id, projectId: data.projectId ?? null }, settings);
+        const rates = await ratesFor(tx, access, { tenantUserId: member.id, projectId: data.projectId ?? null }, settings);
         const billable = billableOf(data.billable, project);
         const values = entryValues({ startedAt, endedAt, breakMinutes: data.breakMinutes, roundingMinutes: settings.roundingMinutes, billable, rates });
         const entry = await tx.entry.create({
-          data: { ...fields, tenantId: access.tenantId, tenantUserId: owner, startedAt, endedAt, billable, ...values },
+          data: access.stamp({ ...fields, tenantUserId: owner, startedAt, endedAt, billable, ...values }),
         });
         await record(tx, access, endedAt ? ['entry.created'] : ['entry.created', 'timer.started'], entry);
-        await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [entry]);
+        await recordBudgetCrossings(tx, access, settings.timezone, [entry]);
         return reread(tx, entry.id, query, entry);
       });
     },
@@ -262,7 +253,7 @@ export function createEntryService({ db }: { db: Db }) {
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateEntryDto>, query: EntryQuery = {}): Promise<Entry> {
       return db.$transaction(async (tx) => {
         const existing = await findEntry(tx, access, id, 'update');
-        const settings = await settingsFor(tx, access.tenantId);
+        const settings = await settingsFor(tx, access);
         const status = statusAfterEdit(existing.status, access.canAny('update', 'Entry'));
         assertUnlocked(existing.startedAt, settings);
         const startedAt = data.startedAt === undefined ? existing.startedAt : new Date(data.startedAt);
@@ -270,21 +261,21 @@ export function createEntryService({ db }: { db: Db }) {
         const breakValue = data.breakMinutes ?? existing.breakMinutes;
         if (data.startedAt !== undefined || data.endedAt !== undefined || data.breakMinutes !== undefined) checkSpan(startedAt, endedAt, breakValue);
         assertUnlocked(startedAt, settings);
-        await references(tx, access.tenantId, data, existing);
-        if (settings.preventOverlap) await assertNoOverlap(tx, { id, tenantId: access.tenantId, tenantUserId: existing.tenantUserId, startedAt, endedAt });
+        await references(tx, access, data, existing);
+        if (settings.preventOverlap) await assertNoOverlap(tx, access, { id, tenantUserId: existing.tenantUserId, startedAt, endedAt });
         const projectId = data.projectId === undefined ? existing.projectId : data.projectId;
         // Rates are copied again only while the entry is the member's to change (draft or rejected) and what they depend on moves.
         const moved = [data.projectId, data.taskId, data.startedAt, data.endedAt, data.breakMinutes].some((value) => value !== undefined);
         const rates =
           moved && (existing.status === 'draft' || existing.status === 'rejected')
-            ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId }, settings)
+            ? await ratesFor(tx, access, { tenantUserId: existing.tenantUserId, projectId }, settings)
             : { hourlyRate: existing.hourlyRate, costRate: existing.costRate, currency: existing.currency };
         const billable = data.billable ?? existing.billable;
         const values = entryValues({ startedAt, endedAt, breakMinutes: breakValue, roundingMinutes: settings.roundingMinutes, billable, rates });
         const updated = await tx.entry.update({ where: { id }, data: { ...data, startedAt, endedAt, status, ...values } });
         const stopped = existing.endedAt === null && endedAt !== null;
         await record(tx, access, stopped ? ['entry.updated', 'timer.stopped'] : ['entry.updated'], updated);
-        await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [updated]);
+        await recordBudgetCrossings(tx, access, settings.timezone, [updated]);
         return reread(tx, id, query, updated);
       });
     },
@@ -294,7 +285,7 @@ export function createEntryService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const existing = await findEntry(tx, access, id, 'delete');
         statusAfterEdit(existing.status, access.canAny('delete', 'Entry'));
-        assertUnlocked(existing.startedAt, await settingsFor(tx, access.tenantId));
+        assertUnlocked(existing.startedAt, await settingsFor(tx, access));
         const deleted = await tx.entry.delete({ ...query, where: { id } });
         await record(tx, access, ['entry.deleted'], existing);
         return deleted;
@@ -306,7 +297,7 @@ export function createEntryService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const existing = await findEntry(tx, access, id, 'update');
         if (existing.endedAt !== null) throw entryConflicts.refuse('NOT_RUNNING', 'The entry is not a running timer');
-        const settings = await settingsFor(tx, access.tenantId);
+        const settings = await settingsFor(tx, access);
         const endedAt = new Date();
         if (endedAt.getTime() <= existing.startedAt.getTime()) {
           throw entryConflicts.refuse('STARTS_IN_FUTURE', 'The timer starts in the future; change its start, or delete it');
@@ -315,7 +306,7 @@ export function createEntryService({ db }: { db: Db }) {
         // the member's say that it is over, and refusing it would leave it running; deleting it is theirs to choose.
         const rates =
           existing.status === 'draft' || existing.status === 'rejected'
-            ? await ratesFor(tx, { tenantId: access.tenantId, tenantUserId: existing.tenantUserId, projectId: existing.projectId }, settings)
+            ? await ratesFor(tx, access, { tenantUserId: existing.tenantUserId, projectId: existing.projectId }, settings)
             : { hourlyRate: existing.hourlyRate, costRate: existing.costRate, currency: existing.currency };
         const values = entryValues({
           startedAt: existing.startedAt,
@@ -327,7 +318,7 @@ export function createEntryService({ db }: { db: Db }) {
         });
         const updated = await tx.entry.update({ where: { id }, data: { endedAt, ...values } });
         await record(tx, access, ['timer.stopped'], updated);
-        await recordBudgetCrossings(tx, { tenantId: access.tenantId, actor: access.actor, timeZone: settings.timezone }, [updated]);
+        await recordBudgetCrossings(tx, access, settings.timezone, [updated]);
         return reread(tx, id, query, updated);
       });
     },

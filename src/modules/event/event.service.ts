@@ -35,10 +35,14 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
   async function feedPage(access: TenantAccess, filters: FeedFilters & { after?: string | undefined }, limit: number): Promise<FeedEvent[]> {
     const parameters = new Parameters();
     const bind = parameters.add;
-    const conditions = [`e."tenantId" = ${bind(access.tenantId)}`, 'e.txid < pg_snapshot_xmin(pg_current_snapshot())'];
+    const conditions = [access.sqlScope('read', 'Event', 'e', bind), 'e.txid < pg_snapshot_xmin(pg_current_snapshot())'];
     if (filters.after !== undefined) {
       // An id of another tenant, an unknown one and a pruned one are refused alike: the answer says nothing of other tenants.
-      const [cursor] = await sql.query<{ txid: string }>('SELECT txid::text FROM events WHERE id = $1 AND "tenantId" = $2', [filters.after, access.tenantId]);
+      const lookup = new Parameters();
+      const [cursor] = await sql.query<{ txid: string }>(
+        `SELECT c.txid::text FROM events c WHERE c.id = ${lookup.add(filters.after)} AND ${access.sqlScope('read', 'Event', 'c', lookup.add)}`,
+        lookup.values,
+      );
       if (!cursor) {
         throw validationFailed([
           { path: 'after', message: "is not an event of this tenant's feed (events are kept EVENT_RETENTION_DAYS days; start again without `after`)" },
@@ -62,14 +66,14 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
   return {
     /** The tenant's events from now on, optionally of some types only, from any process. */
     async live(access: TenantAccess, input: z.output<typeof TenantEventsArgs>): Promise<AsyncIterable<EventEnvelope>> {
-      access.assert('read', 'Event');
+      const readable = access.scope('read', 'Event');
       const wanted = input.types && input.types.length > 0 ? new Set<string>(input.types) : undefined;
       const feed = await live.eventsOf(access.tenantId);
       async function* envelopes(): AsyncGenerator<EventEnvelope> {
         try {
           for await (const pushed of feed) {
             if (wanted && !wanted.has(pushed.type)) continue;
-            const event = await db.event.findFirst({ where: { id: pushed.id, tenantId: access.tenantId } });
+            const event = await db.event.findFirst({ where: { id: pushed.id, ...readable } });
             if (event) yield envelopeOf(event);
           }
         } finally {
@@ -103,13 +107,16 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
         const entry = await db.entry.findFirst({ where: { id: entryId, ...access.scope('read', 'Entry') }, select: { tenantUserId: true } });
         if (!entry || !access.owns('EntryHistory', entry)) throw notFound('Entry', entryId);
       }
+      // The caller may read this entry's history (above): all of its events, whoever caused them.
+      const parameters = new Parameters();
+      const bind = parameters.add;
       const rows = await sql.query<EventRow>(
-        `SELECT ${eventColumns} FROM events e WHERE e."tenantId" = $1 AND e."subjectId" = $2
-           ORDER BY e."createdAt", e.id LIMIT $3 OFFSET $4`,
-        [access.tenantId, entryId, limit, offset],
+        `SELECT ${eventColumns} FROM events e WHERE ${access.sqlTenantWide('Event', 'e', bind)} AND e."subjectId" = ${bind(entryId)}
+           ORDER BY e."createdAt", e.id LIMIT ${bind(limit)} OFFSET ${bind(offset)}`,
+        parameters.values,
       );
       if (rows.length === 0 && offset === 0) {
-        const exists = await db.entry.count({ where: { id: entryId, tenantId: access.tenantId } });
+        const exists = await db.entry.count({ where: { id: entryId, ...access.tenantWide('Entry') } });
         if (exists === 0) throw notFound('Entry', entryId);
       }
       return rows.map(feedEventOf);

@@ -10,7 +10,7 @@
  * (`ImportReferences`); a batch whose transaction fails takes its run down
  * with it, and the retry starts with empty memory.
  */
-import type { Actor } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Tx } from '../../db/client.js';
 import { recordEvents } from '../../events/outbox.js';
 import { Prisma, type Entry, type EntryStatus } from '../../generated/prisma/client.js';
@@ -34,8 +34,8 @@ export interface BatchResult {
 }
 
 export interface BatchContext {
-  tenantId: string;
-  actor: Actor;
+  /** The import's tenant, as its importer writes there (`systemAccess`: the job was allowed when it was queued). */
+  access: TenantAccess;
   /** The importer's membership: reviewer of approved imported entries (null for an API key). */
   reviewerId: string | null;
   entryStatus: EntryStatus;
@@ -86,6 +86,7 @@ const text = (value: Prisma.Decimal | null): string | null => (value === null ? 
  */
 async function insertEntries(
   tx: Tx,
+  /** What every entry of the batch shares, its tenant stamped on. */
   shared: { tenantId: string; status: EntryStatus; reviewedById: string | null; reviewedAt: Date | null },
   rows: readonly ImportedEntryRow[],
 ): Promise<Entry[]> {
@@ -135,7 +136,7 @@ async function insertEntries(
 }
 
 export function createBatchWriter(tx: Tx, context: BatchContext, references: ImportReferences) {
-  const { tenantId, actor } = context;
+  const { access } = context;
   const resolver = createReferenceResolver(tx, context, references);
   const { created } = resolver;
 
@@ -199,14 +200,15 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
       }
       const inserted = await insertEntries(
         tx,
-        { tenantId, status: context.entryStatus, reviewedById: reviewedAt ? context.reviewerId : null, reviewedAt },
+        access.stamp({ status: context.entryStatus, reviewedById: reviewedAt ? context.reviewerId : null, reviewedAt }),
         rowsOut,
       );
       result.imported += inserted.length;
       result.skipped += rowsOut.length - inserted.length;
       await recordEvents(
         tx,
-        inserted.map((entry) => ({ tenantId, type: 'entry.created' as const, actor, subjectId: entry.id, data: entry })),
+        access,
+        inserted.map((entry) => ({ type: 'entry.created' as const, subjectId: entry.id, data: entry })),
       );
       return result;
     },

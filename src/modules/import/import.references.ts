@@ -6,7 +6,7 @@
  * remembered for the next batches of the same run (`ImportReferences`).
  */
 import { z } from 'zod';
-import type { Actor } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Tx } from '../../db/client.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
@@ -75,10 +75,10 @@ export interface ResolvedEntry {
 
 export function createReferenceResolver(
   tx: Tx,
-  context: { tenantId: string; actor: Actor; settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'> },
+  context: { access: TenantAccess; settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'> },
   references: ImportReferences,
 ) {
-  const { tenantId, actor } = context;
+  const { access } = context;
   const created: CreatedCounts = { clients: 0, projects: 0, tasks: 0, members: 0 };
 
   /** People by email, else by name (Harvest); unknown ones are invited. A key that cannot be a member maps to an error. */
@@ -106,11 +106,11 @@ export function createReferenceResolver(
     }
     const found = await tx.tenantUser.findMany({
       where: {
-        tenantId,
         OR: [
           { email: { in: [...emails.keys()] } },
           ...(names.size > 0 ? [{ name: { in: [...wanted.values()].flatMap((entry) => entry.userName ?? []), mode: 'insensitive' as const } }] : []),
         ],
+        ...access.scope('read', 'TenantUser'),
       },
       select: { id: true, email: true, name: true, status: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -129,7 +129,7 @@ export function createReferenceResolver(
       let id = idByEmail.get(email);
       if (id === undefined) {
         const name = entry.userName ? { name: cut(entry.userName, nameLimit) } : {};
-        id = (await addMember(tx, { tenantId, actor, email, role: 'member', ...name })).id;
+        id = (await addMember(tx, access, { email, role: 'member', ...name })).id;
         created.members += 1;
         idByEmail.set(email, id);
       }
@@ -142,13 +142,13 @@ export function createReferenceResolver(
   async function resolveClients(names: ReadonlySet<string>): Promise<void> {
     const missing = [...names].filter((name) => !references.clients.has(name));
     if (missing.length === 0) return;
-    for (const client of await tx.client.findMany({ where: { tenantId, name: { in: missing } }, select: { id: true, name: true } })) {
+    for (const client of await tx.client.findMany({ where: { name: { in: missing }, ...access.scope('read', 'Client') }, select: { id: true, name: true } })) {
       references.clients.set(client.name, client.id);
     }
     for (const name of missing) {
       if (references.clients.has(name)) continue;
-      const client = await tx.client.create({ data: { tenantId, name, currency: context.settings.currency } });
-      await recordEvent(tx, { tenantId, type: 'client.created', actor, subjectId: client.id, data: client });
+      const client = await tx.client.create({ data: access.stamp({ name, currency: context.settings.currency }) });
+      await recordEvent(tx, access, { type: 'client.created', subjectId: client.id, data: client });
       created.clients += 1;
       references.clients.set(name, client.id);
     }
@@ -159,7 +159,7 @@ export function createReferenceResolver(
     const missing = [...wanted].filter(([key]) => !references.projects.has(key));
     if (missing.length === 0) return;
     const candidates = await tx.project.findMany({
-      where: { tenantId, name: { in: [...new Set(missing.map(([, project]) => project.name))] } },
+      where: { name: { in: [...new Set(missing.map(([, project]) => project.name))] }, ...access.scope('read', 'Project') },
       select: { id: true, name: true, clientId: true, billable: true },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
@@ -170,8 +170,8 @@ export function createReferenceResolver(
         references.projects.set(key, { id: match.id, billable: match.billable });
         continue;
       }
-      const project = await tx.project.create({ data: { tenantId, name, clientId } });
-      await recordEvent(tx, { tenantId, type: 'project.created', actor, subjectId: project.id, data: project });
+      const project = await tx.project.create({ data: access.stamp({ name, clientId }) });
+      await recordEvent(tx, access, { type: 'project.created', subjectId: project.id, data: project });
       created.projects += 1;
       references.projects.set(key, { id: project.id, billable: project.billable });
     }
@@ -183,13 +183,13 @@ export function createReferenceResolver(
     const known = references.taskLists.get(key);
     if (known !== undefined) return known;
     const existing = await tx.taskList.findFirst({
-      where: { tenantId, projectId, name: importedTaskList },
+      where: { projectId, name: importedTaskList, ...access.scope('read', 'TaskList') },
       select: { id: true },
       orderBy: { createdAt: 'asc' },
     });
     const list =
-      existing ?? (await tx.taskList.create({ data: { tenantId, projectId, name: importedTaskList, description: 'Tasks named by imported entries' } }));
-    if (!existing) await recordEvent(tx, { tenantId, type: 'task_list.created', actor, subjectId: list.id, data: list });
+      existing ?? (await tx.taskList.create({ data: access.stamp({ projectId, name: importedTaskList, description: 'Tasks named by imported entries' }) }));
+    if (!existing) await recordEvent(tx, access, { type: 'task_list.created', subjectId: list.id, data: list });
     references.taskLists.set(key, list.id);
     return list.id;
   }
@@ -199,7 +199,7 @@ export function createReferenceResolver(
     const missing = [...wanted].filter(([key]) => !references.tasks.has(key));
     if (missing.length === 0) return;
     const candidates = await tx.task.findMany({
-      where: { tenantId, title: { in: [...new Set(missing.map(([, task]) => task.title))] } },
+      where: { title: { in: [...new Set(missing.map(([, task]) => task.title))] }, ...access.scope('read', 'Task') },
       select: { id: true, title: true, taskList: { select: { projectId: true } } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
@@ -209,8 +209,8 @@ export function createReferenceResolver(
         references.tasks.set(key, match.id);
         continue;
       }
-      const task = await tx.task.create({ data: { tenantId, taskListId: await importList(projectId), title } });
-      await recordEvent(tx, { tenantId, type: 'task.created', actor, subjectId: task.id, data: task });
+      const task = await tx.task.create({ data: access.stamp({ taskListId: await importList(projectId), title }) });
+      await recordEvent(tx, access, { type: 'task.created', subjectId: task.id, data: task });
       created.tasks += 1;
       references.tasks.set(key, task.id);
     }
@@ -219,7 +219,7 @@ export function createReferenceResolver(
   /** The money model's rates of every (member, project) pair of the batch not met before, in one statement. */
   async function resolveRates(pairs: readonly { tenantUserId: string; projectId: string | null }[]): Promise<void> {
     const missing = pairs.filter((pair) => !references.rates.has(rateKey(pair.tenantUserId, pair.projectId)));
-    for (const [key, rates] of await ratesForMany(tx, tenantId, missing, context.settings)) references.rates.set(key, rates);
+    for (const [key, rates] of await ratesForMany(tx, access, missing, context.settings)) references.rates.set(key, rates);
   }
 
   return {

@@ -15,7 +15,7 @@ import { AppError, notFound, validationFailed } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
 import { isTimeZone } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsFor } from '../tenant/tenant.service.js';
 import { checkHeader, looksLikeCsv } from './import.formats.js';
 import { checkMapping, type GenericMapping } from './import.generic.js';
 import { ImportFileError } from './import.source.js';
@@ -109,13 +109,11 @@ export function createImportService({ db, jobs, config }: { db: Db; jobs: JobQue
   return {
     /** The tenant's imports, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListImportsArgs>, query: ImportQuery = {}): Promise<Import[]> {
-      access.assert('read', 'Import');
-      return db.import.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      return db.import.findMany({ ...query, ...tenantPage(access.scope('read', 'Import'), page) });
     },
 
     async get(access: TenantAccess, id: string, query: ImportQuery = {}): Promise<Import> {
-      access.assert('read', 'Import');
-      const found = await db.import.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const found = await db.import.findFirst({ ...query, where: { id, ...access.scope('read', 'Import') } });
       if (!found) throw notFound('Import', id);
       return found;
     },
@@ -138,8 +136,7 @@ export function createImportService({ db, jobs, config }: { db: Db; jobs: JobQue
             errors: [{ path: 'file', message: 'is not a CSV file' }],
           });
         }
-        const tenant = await db.tenant.findUniqueOrThrow({ where: { id: access.tenantId }, select: { settings: true } });
-        const timezone = input.timezone ?? settingsOf(tenant).timezone;
+        const timezone = input.timezone ?? (await settingsFor(db, access)).timezone;
         const options = { source: input.source, timeZone: timezone, ...(mapping ? { mapping } : {}) };
         const actor = actorReference(access.actor);
         const created = await db.$transaction(async (tx) => {
@@ -153,8 +150,7 @@ export function createImportService({ db, jobs, config }: { db: Db; jobs: JobQue
             throw error;
           }
           const row = await tx.import.create({
-            data: {
-              tenantId: access.tenantId,
+            data: access.stamp({
               source: input.source,
               dryRun: input.dryRun,
               timezone,
@@ -167,7 +163,7 @@ export function createImportService({ db, jobs, config }: { db: Db; jobs: JobQue
               createdById: access.tenantUserId,
               actorType: actor.type,
               actorId: actor.id,
-            },
+            }),
           });
           await jobs.send(tx, importRunQueue, { importId: row.id }, { singletonKey: row.id });
           return row;

@@ -11,8 +11,9 @@
  * nothing stays but the import's counts, written beside it.
  */
 import type { Actor } from '../../auth/actor.js';
+import { systemAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, type EventOrigin } from '../../events/outbox.js';
 import type { Import, Prisma } from '../../generated/prisma/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { WorkDependencies } from '../module.js';
@@ -88,21 +89,15 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
     if (batch.length > 0) yield batch;
   }
 
-  /** Ends the import: done or failed, its file released, `import.completed` recorded (the importer is notified). */
-  async function finish(found: Import, actor: Actor, outcome: { status: 'done' } | { status: 'failed'; lastError: string }): Promise<Import> {
+  /** Ends the import: done or failed, its file released, `import.completed` recorded as from `origin` (the importer is notified). */
+  async function finish(found: Import, origin: EventOrigin, outcome: { status: 'done' } | { status: 'failed'; lastError: string }): Promise<Import> {
     const ended = await db.$transaction(async (tx) => {
       const ended = await tx.import.update({
         where: { id: found.id },
         data: { status: outcome.status, finishedAt: new Date(), fileKey: null, lastError: outcome.status === 'failed' ? outcome.lastError : null },
       });
       const { fileKey: _key, ...shown } = ended;
-      await recordEvent(tx, {
-        tenantId: found.tenantId,
-        type: 'import.completed',
-        actor,
-        subjectId: found.id,
-        data: { ...shown, rows: ended.imported + ended.skipped + ended.failed },
-      });
+      await recordEvent(tx, origin, { type: 'import.completed', subjectId: found.id, data: { ...shown, rows: ended.imported + ended.skipped + ended.failed } });
       return ended;
     });
     if (found.fileKey) await releaseFile(db, files, found.fileKey);
@@ -112,20 +107,19 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
   return {
     /** Runs (or resumes) one import; an import that has ended is left alone. */
     async run(importId: string, log: Logger): Promise<void> {
-      const found = await db.import.findUnique({ where: { id: importId } });
+      const found = await db.import.findUnique({ where: { id: importId }, include: { tenant: true } });
       if (!found || found.status === 'done' || found.status === 'failed') return;
-      const actor = await actorOf(found);
+      // The job writes as the importer in the import's tenant: the import was allowed when it was queued.
+      const access = systemAccess(found.tenant, await actorOf(found));
       if (found.fileKey === null) {
-        await finish(found, actor, { status: 'failed', lastError: 'The file is gone; upload it again' });
+        await finish(found, access, { status: 'failed', lastError: 'The file is gone; upload it again' });
         return;
       }
-      const tenant = await db.tenant.findUniqueOrThrow({ where: { id: found.tenantId }, select: { settings: true } });
       const context: BatchContext = {
-        tenantId: found.tenantId,
-        actor,
+        access,
         reviewerId: found.createdById,
         entryStatus: found.entryStatus,
-        settings: settingsOf(tenant),
+        settings: settingsOf(found.tenant),
       };
       const started = await db.import.update({
         where: { id: found.id },
@@ -179,10 +173,10 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
           throw error;
         }
         runLog.info({ reason: error.message }, 'the import file cannot be read');
-        await finish(started, actor, { status: 'failed', lastError: error.message });
+        await finish(started, access, { status: 'failed', lastError: error.message });
         return;
       }
-      const ended = await finish(started, actor, { status: 'done' });
+      const ended = await finish(started, access, { status: 'done' });
       runLog.info(
         { rows: ended.rowsDone, imported: ended.imported, skipped: ended.skipped, failed: ended.failed, ms: Date.now() - startedAt },
         'import finished',
@@ -200,7 +194,7 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
       const lastError =
         `Stopped after row ${found.rowsDone} and gave up after repeated failures on our side; ` +
         (found.dryRun ? 'run the dry run again later' : 'upload the file again to import the rest (the rows imported so far are skipped)');
-      await finish(found, await actorOf(found), { status: 'failed', lastError });
+      await finish(found, { tenantId: found.tenantId, actor: await actorOf(found) }, { status: 'failed', lastError });
       log.error({ importId, tenantId: found.tenantId, rowsDone: found.rowsDone }, 'an import was abandoned after its job failed repeatedly');
     },
   };

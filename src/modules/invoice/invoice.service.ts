@@ -181,19 +181,18 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       { limit, offset, status, ocrStatus, projectId, from, to }: z.output<typeof ListInvoicesArgs>,
       query: InvoiceQuery = {},
     ): Promise<Invoice[]> {
-      access.assert('read', 'Invoice');
+      const readable = access.scope('read', 'Invoice');
       const issued = from || to ? { issueDate: { ...(from ? { gte: dateOf(from) } : {}), ...(to ? { lte: dateOf(to) } : {}) } } : {};
       return db.invoice.findMany({
         ...query,
         ...tenantPage(
-          access.tenantId,
+          readable,
           { limit, offset },
           {
             ...(status ? { status } : {}),
             ...(ocrStatus ? { ocrStatus } : {}),
             ...(projectId ? { projectId } : {}),
             ...issued,
-            ...access.scope('read', 'Invoice'),
           },
         ),
       });
@@ -201,7 +200,6 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
 
     /** One invoice (a member: one they uploaded). */
     async get(access: TenantAccess, id: string, query: InvoiceQuery = {}): Promise<Invoice> {
-      access.assert('read', 'Invoice');
       const invoice = await db.invoice.findFirst({ ...query, where: { id, ...access.scope('read', 'Invoice') } });
       if (!invoice) throw notFound('Invoice', id);
       return invoice;
@@ -211,18 +209,17 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     async create(access: TenantAccess, { issueDate, dueDate, ...data }: z.output<typeof CreateInvoiceDto>, query: InvoiceQuery = {}): Promise<Invoice> {
       access.assert('create', 'Invoice');
       return db.$transaction(async (tx) => {
-        if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
+        if (data.projectId) await projectForWork(tx, access, data.projectId, 'projectId');
         const invoice = await tx.invoice.create({
-          data: {
+          data: access.stamp({
             ...data,
             issueDate: dateOf(issueDate),
             dueDate: dateOf(dueDate),
-            tenantId: access.tenantId,
             source: 'manual',
             uploadedById: access.tenantUserId,
-          },
+          }),
         });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.created', actor: access.actor, subjectId: invoice.id, data: eventData(invoice) });
+        await recordEvent(tx, access, { type: 'invoice.created', subjectId: invoice.id, data: eventData(invoice) });
         return reread(tx, invoice.id, query, invoice);
       });
     },
@@ -250,18 +247,18 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         const invoice = await db.$transaction(async (tx) => {
           // Orders this upload against a deletion that would remove the same file (releaseFile).
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('invoice-file:' || ${key}))`;
-          const existing = await tx.invoice.findFirst({ where: { tenantId: access.tenantId, sha256: staged.sha256 }, select: { id: true } });
+          // The same file once per tenant, whoever uploaded it first.
+          const existing = await tx.invoice.findFirst({ where: { sha256: staged.sha256, ...access.tenantWide('Invoice') }, select: { id: true } });
           if (existing) throw duplicateOf(access.tenantId, existing);
-          if (meta.projectId) await projectForWork(tx, access.tenantId, meta.projectId, 'projectId');
+          if (meta.projectId) await projectForWork(tx, access, meta.projectId, 'projectId');
           await staged.keep();
           kept = true;
           const { issueDate, dueDate, ...rest } = meta;
           const created = await tx.invoice.create({
-            data: {
+            data: access.stamp({
               ...rest,
               issueDate: dateOf(issueDate),
               dueDate: dateOf(dueDate),
-              tenantId: access.tenantId,
               source: origin.source,
               syncId: origin.syncId ?? null,
               emailMessageId: origin.emailMessageId ?? null,
@@ -272,9 +269,9 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
               storageKey: key,
               ocrStatus: 'pending',
               uploadedById: access.tenantUserId,
-            },
+            }),
           });
-          await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.created', actor: access.actor, subjectId: created.id, data: eventData(created) });
+          await recordEvent(tx, access, { type: 'invoice.created', subjectId: created.id, data: eventData(created) });
           await jobs.send(tx, ocrQueue, { invoiceId: created.id });
           return reread(tx, created.id, query, created);
         });
@@ -306,9 +303,9 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     ): Promise<Invoice> {
       return db.$transaction(async (tx) => {
         await findVisible(tx, access, id, 'update');
-        if (data.projectId) await projectForWork(tx, access.tenantId, data.projectId, 'projectId');
+        if (data.projectId) await projectForWork(tx, access, data.projectId, 'projectId');
         const invoice = await tx.invoice.update({ where: { id }, data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate) } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.updated', actor: access.actor, subjectId: id, data: eventData(invoice) });
+        await recordEvent(tx, access, { type: 'invoice.updated', subjectId: id, data: eventData(invoice) });
         return reread(tx, id, query, invoice);
       });
     },
@@ -319,7 +316,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         const existing = await findVisible(tx, access, id, 'delete');
         const deleted = await tx.invoice.delete({ ...query, where: { id } });
         await releaseFile(tx, existing.storageKey);
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'invoice.deleted', actor: access.actor, subjectId: id, data: eventData(existing) });
+        await recordEvent(tx, access, { type: 'invoice.deleted', subjectId: id, data: eventData(existing) });
         return deleted;
       });
     },

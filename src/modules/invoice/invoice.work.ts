@@ -6,13 +6,16 @@
  * a job).
  */
 import { systemActor } from '../../auth/actor.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, type EventOrigin } from '../../events/outbox.js';
 import type { Invoice, Prisma } from '../../generated/prisma/client.js';
 import type { OcrStatus } from '../../generated/prisma/enums.js';
 import type { Logger } from '../../lib/logger.js';
 import type { WorkDependencies } from '../module.js';
 import { readFile, UnreadableFile, type ReadResult } from './invoice.ocr.js';
 import { dateOf, eventData, invoiceFileStorage } from './invoice.service.js';
+
+/** Who records what OCR made of an invoice: the `ocr` system actor, in the invoice's tenant. */
+const ocrOf = (invoice: Invoice): EventOrigin => ({ tenantId: invoice.tenantId, actor: systemActor('ocr') });
 
 /** What may be read: an invoice waiting for OCR, or one a worker that died was reading. */
 const readable: OcrStatus[] = ['pending', 'running'];
@@ -31,10 +34,8 @@ export function createInvoiceWork({ db, config }: Pick<WorkDependencies, 'db' | 
     const failed = await db.$transaction(async (tx) => {
       const { count } = await tx.invoice.updateMany({ where: { id: invoice.id, ocrStatus: { in: from } }, data: { ocrStatus: 'failed', lastError: reason } });
       if (count === 0) return false;
-      await recordEvent(tx, {
-        tenantId: invoice.tenantId,
+      await recordEvent(tx, ocrOf(invoice), {
         type: 'invoice.ocr_failed',
-        actor: systemActor('ocr'),
         subjectId: invoice.id,
         data: { ...eventData(invoice), ocrStatus: 'failed', lastError: reason },
       });
@@ -58,10 +59,8 @@ export function createInvoiceWork({ db, config }: Pick<WorkDependencies, 'db' | 
         where: { id: invoice.id },
         data: { ...filled, ocrStatus: 'done', ocrText: result.text.replaceAll('\u0000', ''), ocrConfidence: result.confidence, lastError: null },
       });
-      await recordEvent(tx, {
-        tenantId: invoice.tenantId,
+      await recordEvent(tx, ocrOf(invoice), {
         type: 'invoice.ocr_completed',
-        actor: systemActor('ocr'),
         subjectId: invoice.id,
         data: { ...eventData(updated), filled: Object.keys(filled) },
       });

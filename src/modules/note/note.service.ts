@@ -54,17 +54,23 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
     return note;
   }
 
+  /** One note as its plain row, through `sql` (see above). */
+  async function plainNote(access: TenantAccess, id: string): Promise<Note | undefined> {
+    const values: unknown[] = [id];
+    const readable = access.sqlScope('read', 'Note', 'n', (value) => `$${values.push(value)}`);
+    const [note] = await sql.query<Note>(`SELECT ${noteColumns} FROM notes n WHERE n.id = $1 AND ${readable}`, values);
+    return note;
+  }
+
   return {
     /** The tenant's notes, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListNotesArgs>, query: NoteQuery = {}): Promise<Note[]> {
-      access.assert('read', 'Note');
-      if (shapesResult(query)) return db.note.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      if (shapesResult(query)) return db.note.findMany({ ...query, ...tenantPage(access.scope('read', 'Note'), page) });
+      // Bound by hand, not through `Parameters`: its map cost more than the rest of building this statement.
+      const values: unknown[] = [page.limit, page.offset];
+      const readable = access.sqlScope('read', 'Note', 'n', (value) => `$${values.push(value)}`);
       // The order of `newestFirst`, on the tenant's (tenantId, createdAt, id) index.
-      return sql.query<Note>(`SELECT ${noteColumns} FROM notes WHERE "tenantId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2 OFFSET $3`, [
-        access.tenantId,
-        page.limit,
-        page.offset,
-      ]);
+      return sql.query<Note>(`SELECT ${noteColumns} FROM notes n WHERE ${readable} ORDER BY n."createdAt" DESC, n.id DESC LIMIT $1 OFFSET $2`, values);
     },
 
     /**
@@ -72,16 +78,12 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
      * Notes take no filter; the slot keeps the shape every connection's `page` has.
      */
     async page(access: TenantAccess, _filter: undefined, query: NotePageQuery): Promise<Note[]> {
-      access.assert('read', 'Note');
-      return db.note.findMany({ ...query, where: { tenantId: access.tenantId }, orderBy: newestFirst });
+      return db.note.findMany({ ...query, where: access.scope('read', 'Note'), orderBy: newestFirst });
     },
 
     /** One note of the tenant; 404 when it belongs to another tenant. */
     async get(access: TenantAccess, id: string, query: NoteQuery = {}): Promise<Note> {
-      access.assert('read', 'Note');
-      const note = shapesResult(query)
-        ? await db.note.findFirst({ ...query, where: { id, tenantId: access.tenantId } })
-        : (await sql.query<Note>(`SELECT ${noteColumns} FROM notes WHERE id = $1 AND "tenantId" = $2`, [id, access.tenantId]))[0];
+      const note = shapesResult(query) ? await db.note.findFirst({ ...query, where: { id, ...access.scope('read', 'Note') } }) : await plainNote(access, id);
       if (!note) throw notFound('Note', id);
       return note;
     },
@@ -94,7 +96,7 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
      */
     async create(access: TenantAccess, data: z.output<typeof CreateNoteDto>, query: NoteQuery = {}): Promise<Note> {
       access.assert('create', 'Note');
-      const values = { tenantId: access.tenantId, tenantUserId: access.tenantUserId, content: data.content };
+      const values = access.stamp({ tenantUserId: access.tenantUserId, content: data.content });
       if (!shapesResult(query)) {
         return sql.transaction(async (client) => {
           // The id a UUIDv7, as Prisma's default makes it.
@@ -104,13 +106,13 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
             [values.tenantId, values.tenantUserId, values.content],
           );
           const created = note as Note;
-          await recordEvent(client, { tenantId: access.tenantId, type: 'note.created', actor: access.actor, subjectId: created.id, data: created });
+          await recordEvent(client, access, { type: 'note.created', subjectId: created.id, data: created });
           return created;
         });
       }
       return db.$transaction(async (tx) => {
         const note = await tx.note.create({ data: values });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'note.created', actor: access.actor, subjectId: note.id, data: note });
+        await recordEvent(tx, access, { type: 'note.created', subjectId: note.id, data: note });
         return tx.note.findUniqueOrThrow({ ...query, where: { id: note.id } });
       });
     },
@@ -120,7 +122,7 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
       return db.$transaction(async (tx) => {
         await findOwn(tx, access, id, 'update');
         const note = await tx.note.update({ where: { id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'note.updated', actor: access.actor, subjectId: id, data: note });
+        await recordEvent(tx, access, { type: 'note.updated', subjectId: id, data: note });
         return shapesResult(query) ? tx.note.findUniqueOrThrow({ ...query, where: { id } }) : note;
       });
     },
@@ -130,7 +132,7 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
       return db.$transaction(async (tx) => {
         const existing = await findOwn(tx, access, id, 'delete');
         const deleted = await tx.note.delete({ ...query, where: { id } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'note.deleted', actor: access.actor, subjectId: id, data: existing });
+        await recordEvent(tx, access, { type: 'note.deleted', subjectId: id, data: existing });
         return deleted;
       });
     },

@@ -24,11 +24,19 @@ export function createNotificationWork() {
         byRole.set(event.tenantId, roles);
       }
     }
-    const roleFilters = [...byRole].map(([tenant, roles]) => ({ tenantId: tenant, role: { in: [...roles] }, status: 'active' as const }));
     const members: Member[] =
-      named.length === 0 && roleFilters.length === 0
+      named.length === 0 && byRole.size === 0
         ? []
-        : await tx.tenantUser.findMany({ where: { OR: [...(named.length ? [{ id: { in: named } }] : []), ...roleFilters] }, select: memberSelect });
+        : await tx.tenantUser.findMany({
+            where: {
+              OR: [
+                ...(named.length ? [{ id: { in: named } }] : []),
+                // Across the batch's tenants, in one statement: no access exists here (test/architecture/tenant-scope.test.ts).
+                ...[...byRole].map(([tenant, roles]) => ({ tenantId: tenant, role: { in: [...roles] }, status: 'active' as const })),
+              ],
+            },
+            select: memberSelect,
+          });
     const needsZone = [...new Set(events.flatMap((event) => (event.type.startsWith('entry.') && event.tenantId ? [event.tenantId] : [])))];
     const tenants = needsZone.length ? await tx.tenant.findMany({ where: { id: { in: needsZone } }, select: { id: true, settings: true } }) : [];
     const zones = new Map(tenants.map((tenant) => [tenant.id, settingsOf(tenant).timezone]));

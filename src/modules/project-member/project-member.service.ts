@@ -43,13 +43,13 @@ export type ProjectMemberQuery = PrismaQuery<Prisma.ProjectMemberInclude, Prisma
 export function createProjectMemberService({ db }: { db: Db }) {
   /** The project, in the caller's tenant, or 404. */
   async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<void> {
-    const project = await tx.project.findFirst({ where: { id, tenantId: access.tenantId }, select: { id: true } });
+    const project = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') }, select: { id: true } });
     if (!project) throw notFound('Project', id);
   }
 
   async function findMember(tx: Tx | Db, access: TenantAccess, project: string, member: string): Promise<ProjectMember> {
     await findProject(tx, access, project);
-    const found = await tx.projectMember.findFirst({ where: { projectId: project, tenantUserId: member, tenantId: access.tenantId } });
+    const found = await tx.projectMember.findFirst({ where: { projectId: project, tenantUserId: member, ...access.scope('read', 'ProjectMember') } });
     if (!found) throw notFound('Project member', member);
     return found;
   }
@@ -60,11 +60,11 @@ export function createProjectMemberService({ db }: { db: Db }) {
   return {
     /** The project's members, in the order they were added. */
     async list(access: TenantAccess, { projectId: project, limit, offset }: z.output<typeof ListProjectMembersArgs>, query: ProjectMemberQuery = {}) {
-      access.assert('read', 'ProjectMember');
+      const readable = access.scope('read', 'ProjectMember');
       await findProject(db, access, project);
       return db.projectMember.findMany({
         ...query,
-        where: { projectId: project, tenantId: access.tenantId },
+        where: { projectId: project, ...readable },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         take: limit,
         skip: offset,
@@ -76,15 +76,15 @@ export function createProjectMemberService({ db }: { db: Db }) {
       access.assert('create', 'ProjectMember');
       return db.$transaction(async (tx) => {
         await findProject(tx, access, project);
-        await activeMember(tx, access.tenantId, data.tenantUserId, 'tenantUserId');
+        await activeMember(tx, access, data.tenantUserId, 'tenantUserId');
         const existing = await tx.projectMember.findFirst({ where: { projectId: project, tenantUserId: data.tenantUserId }, select: { id: true } });
         if (existing) {
           throw projectMemberConflicts.refuse('ALREADY_PROJECT_MEMBER', 'The person already works on this project', {
             errors: [{ path: 'tenantUserId', message: 'is already a member of this project' }],
           });
         }
-        const member = await tx.projectMember.create({ data: { ...data, projectId: project, tenantId: access.tenantId } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'project_member.added', actor: access.actor, subjectId: project, data: member });
+        const member = await tx.projectMember.create({ data: access.stamp({ ...data, projectId: project }) });
+        await recordEvent(tx, access, { type: 'project_member.added', subjectId: project, data: member });
         return reread(tx, member.id, query, member);
       });
     },
@@ -101,7 +101,7 @@ export function createProjectMemberService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const existing = await findMember(tx, access, project, member);
         const updated = await tx.projectMember.update({ where: { id: existing.id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'project_member.updated', actor: access.actor, subjectId: project, data: updated });
+        await recordEvent(tx, access, { type: 'project_member.updated', subjectId: project, data: updated });
         return reread(tx, existing.id, query, updated);
       });
     },
@@ -112,7 +112,7 @@ export function createProjectMemberService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const existing = await findMember(tx, access, project, member);
         const removed = await tx.projectMember.delete({ ...query, where: { id: existing.id } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'project_member.removed', actor: access.actor, subjectId: project, data: existing });
+        await recordEvent(tx, access, { type: 'project_member.removed', subjectId: project, data: existing });
         return removed;
       });
     },

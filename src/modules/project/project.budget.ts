@@ -13,8 +13,9 @@
  * the first has committed, and `budget_alerts` keeps which thresholds a
  * period has reached.
  */
-import type { Actor } from '../../auth/actor.js';
+import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
+import { fragment } from '../../db/parameters.js';
 import { recordEvent } from '../../events/outbox.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BudgetPeriod } from '../../generated/prisma/enums.js';
@@ -51,11 +52,13 @@ interface SpentRow {
 /**
  * What each project has spent in its period containing `at` (the current
  * one by default): one grouped statement for all of them, on the entries'
- * (tenantId, projectId, startedAt) index.
+ * (tenantId, projectId, startedAt) index. Every entry of the tenant counts,
+ * whoever may read it: a member sees what the project has spent, not what
+ * they have.
  */
 export async function spentOf(
   db: Db | Tx,
-  tenantId: string,
+  access: TenantAccess,
   timeZone: string,
   projects: readonly { id: string; budgetPeriod: BudgetPeriod }[],
   at: Date = new Date(),
@@ -68,7 +71,7 @@ export async function spentOf(
   const rows = await db.$queryRaw<SpentRow[]>`
     SELECT e."projectId", sum(e."durationMinutes") AS minutes, coalesce(sum(e."billableAmount"), 0) AS amount
       FROM entries e
-     WHERE e."tenantId" = ${tenantId}
+     WHERE ${fragment((bind) => access.sqlTenantWide('Entry', 'e', bind))}
        AND e."endedAt" IS NOT NULL
        AND (e."projectId" = ANY(${totals}::text[])
             OR (e."projectId" = ANY(${monthly}::text[]) AND e."startedAt" >= ${month.from} AND e."startedAt" < ${month.to}))
@@ -87,7 +90,8 @@ export async function spentOf(
  */
 export async function recordBudgetCrossings(
   tx: Tx,
-  { tenantId, actor, timeZone }: { tenantId: string; actor: Actor; timeZone: string },
+  access: TenantAccess,
+  timeZone: string,
   touched: readonly { projectId: string | null; startedAt: Date }[],
 ): Promise<void> {
   const seen = new Set<string>();
@@ -95,14 +99,14 @@ export async function recordBudgetCrossings(
     if (projectId === null || seen.has(`${projectId} ${startedAt.getTime()}`)) continue;
     seen.add(`${projectId} ${startedAt.getTime()}`);
     const project = await tx.project.findFirst({
-      where: { id: projectId, tenantId, OR: [{ budgetHours: { not: null } }, { budgetAmount: { not: null } }] },
+      where: { id: projectId, OR: [{ budgetHours: { not: null } }, { budgetAmount: { not: null } }], ...access.tenantWide('Project') },
       select: { id: true, name: true, budgetHours: true, budgetAmount: true, budgetPeriod: true },
     });
     if (!project) continue;
     // Writers of one project's entries take turns here: the second sums what the first committed.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('budget:' || ${project.id}))`;
     const period = periodOf(project.budgetPeriod, startedAt, timeZone);
-    const spent = (await spentOf(tx, tenantId, timeZone, [project], startedAt)).get(project.id) ?? { minutes: 0, amount: new Prisma.Decimal(0) };
+    const spent = (await spentOf(tx, access, timeZone, [project], startedAt)).get(project.id) ?? { minutes: 0, amount: new Prisma.Decimal(0) };
     const metrics = [
       ...(project.budgetHours === null ? [] : [{ metric: 'hours', spent: new Prisma.Decimal(spent.minutes).div(60), budget: project.budgetHours }]),
       ...(project.budgetAmount === null ? [] : [{ metric: 'amount', spent: spent.amount, budget: project.budgetAmount }]),
@@ -115,10 +119,8 @@ export async function recordBudgetCrossings(
           INSERT INTO budget_alerts ("projectId", metric, threshold, period) VALUES (${project.id}, ${metric}, ${threshold}, ${period})
           ON CONFLICT DO NOTHING`;
         if (inserted === 0) continue;
-        await recordEvent(tx, {
-          tenantId,
+        await recordEvent(tx, access, {
           type: 'project.budget_reached',
-          actor,
           subjectId: project.id,
           data: {
             projectId: project.id,

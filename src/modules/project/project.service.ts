@@ -88,15 +88,15 @@ export type ProjectPageQuery = PrismaPageQuery<Prisma.ProjectInclude, Prisma.Pro
 type ProjectFilter = z.output<typeof ProjectFilterDto>;
 
 /** A project of the tenant that may take new work, or a 400 naming `path`. */
-export async function projectForWork(tx: Tx | Db, tenantId: string, id: string, path: string) {
-  const project = await tx.project.findFirst({ where: { id, tenantId }, select: { id: true, status: true, billable: true } });
+export async function projectForWork(tx: Tx | Db, access: TenantAccess, id: string, path: string) {
+  const project = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') }, select: { id: true, status: true, billable: true } });
   if (!project) throw validationFailed([{ path, message: 'is not a project of this tenant' }]);
   if (project.status === 'archived') throw validationFailed([{ path, message: 'is an archived project' }]);
   return project;
 }
 
-const whereOf = (tenantId: string, filter: ProjectFilter | undefined): Prisma.ProjectWhereInput => ({
-  tenantId,
+/** The filter's conditions (the caller's scope is spread after them). */
+const filterOf = (filter: ProjectFilter | undefined): Prisma.ProjectWhereInput => ({
   ...(filter?.status ? { status: filter.status } : {}),
   ...(filter?.clientId ? { clientId: filter.clientId } : {}),
 });
@@ -107,14 +107,17 @@ const whereOf = (tenantId: string, filter: ProjectFilter | undefined): Prisma.Pr
  */
 export function createProjectService({ db }: { db: Db }) {
   async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<Project> {
-    const project = await tx.project.findFirst({ where: { id, tenantId: access.tenantId } });
+    const project = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') } });
     if (!project) throw notFound('Project', id);
     return project;
   }
 
-  async function assertCodeFree(tx: Tx, tenantId: string, code: string | null | undefined, except?: string): Promise<void> {
+  async function assertCodeFree(tx: Tx, access: TenantAccess, code: string | null | undefined, except?: string): Promise<void> {
     if (!code) return;
-    const taken = await tx.project.findFirst({ where: { tenantId, code, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
+    const taken = await tx.project.findFirst({
+      where: { code, ...(except ? { NOT: { id: except } } : {}), ...access.tenantWide('Project') },
+      select: { id: true },
+    });
     if (taken)
       throw projectConflicts.refuse('CODE_TAKEN', `Another project already has the code "${code}"`, {
         errors: [{ path: 'code', message: 'is already taken' }],
@@ -127,8 +130,7 @@ export function createProjectService({ db }: { db: Db }) {
   return {
     /** The tenant's projects, newest first. */
     async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListProjectsArgs>, query: ProjectQuery = {}): Promise<Project[]> {
-      access.assert('read', 'Project');
-      return db.project.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, whereOf(access.tenantId, filter)) });
+      return db.project.findMany({ ...query, ...tenantPage(access.scope('read', 'Project'), { limit, offset }, filterOf(filter)) });
     },
 
     /** What each project has spent in its current budget period: one statement for a page of projects. */
@@ -136,25 +138,22 @@ export function createProjectService({ db }: { db: Db }) {
       access.assert('read', 'Project');
       // The guard read the tenant's settings with the tenant: the time zone costs no statement.
       const { timezone } = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
-      return spentOf(db, access.tenantId, timezone, projects);
+      return spentOf(db, access, timezone, projects);
     },
 
     /** A page of projects for a Relay connection. */
     async page(access: TenantAccess, filter: ProjectFilter | undefined, query: ProjectPageQuery): Promise<Project[]> {
-      access.assert('read', 'Project');
-      return db.project.findMany({ ...query, where: whereOf(access.tenantId, filter), orderBy: newestFirst });
+      return db.project.findMany({ ...query, where: { ...filterOf(filter), ...access.scope('read', 'Project') }, orderBy: newestFirst });
     },
 
     /** How many projects match, for a connection's totalCount. */
     async count(access: TenantAccess, filter: ProjectFilter | undefined): Promise<number> {
-      access.assert('read', 'Project');
-      return db.project.count({ where: whereOf(access.tenantId, filter) });
+      return db.project.count({ where: { ...filterOf(filter), ...access.scope('read', 'Project') } });
     },
 
     /** One project. */
     async get(access: TenantAccess, id: string, query: ProjectQuery = {}): Promise<Project> {
-      access.assert('read', 'Project');
-      const project = await db.project.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const project = await db.project.findFirst({ ...query, where: { id, ...access.scope('read', 'Project') } });
       if (!project) throw notFound('Project', id);
       return project;
     },
@@ -163,10 +162,10 @@ export function createProjectService({ db }: { db: Db }) {
     async create(access: TenantAccess, data: z.output<typeof CreateProjectDto>, query: ProjectQuery = {}): Promise<Project> {
       access.assert('create', 'Project');
       return db.$transaction(async (tx) => {
-        await assertCodeFree(tx, access.tenantId, data.code);
-        if (data.clientId) await clientForWork(tx, access.tenantId, data.clientId, 'clientId');
-        const project = await tx.project.create({ data: { ...data, tenantId: access.tenantId } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'project.created', actor: access.actor, subjectId: project.id, data: project });
+        await assertCodeFree(tx, access, data.code);
+        if (data.clientId) await clientForWork(tx, access, data.clientId, 'clientId');
+        const project = await tx.project.create({ data: access.stamp(data) });
+        await recordEvent(tx, access, { type: 'project.created', subjectId: project.id, data: project });
         return reread(tx, project.id, query, project);
       });
     },
@@ -176,10 +175,10 @@ export function createProjectService({ db }: { db: Db }) {
       access.assert('update', 'Project');
       return db.$transaction(async (tx) => {
         await findProject(tx, access, id);
-        await assertCodeFree(tx, access.tenantId, data.code, id);
-        if (data.clientId) await clientForWork(tx, access.tenantId, data.clientId, 'clientId');
+        await assertCodeFree(tx, access, data.code, id);
+        if (data.clientId) await clientForWork(tx, access, data.clientId, 'clientId');
         const project = await tx.project.update({ where: { id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'project.updated', actor: access.actor, subjectId: id, data: project });
+        await recordEvent(tx, access, { type: 'project.updated', subjectId: id, data: project });
         return reread(tx, id, query, project);
       });
     },
@@ -189,7 +188,7 @@ export function createProjectService({ db }: { db: Db }) {
       access.assert('delete', 'Project');
       return db.$transaction(async (tx) => {
         const existing = await findProject(tx, access, id);
-        const entries = await tx.entry.count({ where: { tenantId: access.tenantId, projectId: id } });
+        const entries = await tx.entry.count({ where: { projectId: id, ...access.tenantWide('Entry') } });
         if (entries > 0) {
           throw projectConflicts.refuse(
             'PROJECT_HAS_ENTRIES',
@@ -197,7 +196,7 @@ export function createProjectService({ db }: { db: Db }) {
           );
         }
         const deleted = await tx.project.delete({ ...query, where: { id } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'project.deleted', actor: access.actor, subjectId: id, data: existing });
+        await recordEvent(tx, access, { type: 'project.deleted', subjectId: id, data: existing });
         return deleted;
       });
     },

@@ -163,7 +163,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
         AND: [
           { endedAt: { not: null }, startedAt: { gte: range.fromInstant, lt: range.toInstant } },
           ...(filter.projectId ? [{ projectId: filter.projectId }] : []),
-          ...(filter.clientId ? [{ project: { clientId: filter.clientId, tenantId: access.tenantId } }] : []),
+          ...(filter.clientId ? [{ project: { clientId: filter.clientId, ...access.scope('read', 'Project') } }] : []),
           ...(filter.tenantUserId ? [{ tenantUserId: filter.tenantUserId }] : []),
           ...(filter.taskId ? [{ taskId: filter.taskId }] : []),
           ...(filter.status ? [{ status: filter.status }] : []),

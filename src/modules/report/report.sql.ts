@@ -112,28 +112,32 @@ export const dayTotalsSource: SummarySource = {
   parallel: false,
 };
 
-/** The columns the two totals tables share, the day (or the week's first day) aside. */
-const totalsColumns = '"tenantId", "projectId", billable, status, entries, "durationMinutes", "billableAmount", "costAmount"';
+/** The columns the two totals tables share over `alias`, the day (or the week's first day) aside. */
+const totalsColumns = (alias: string): string =>
+  ['"tenantId"', '"projectId"', 'billable', 'status', 'entries', '"durationMinutes"', '"billableAmount"', '"costAmount"']
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
 
 /**
  * The whole weeks `weeks` of a period from the week totals, its other days from the day totals: rows of the day
  * totals' shape, each week's under its first day (which the week dimension keys to that week again).
  */
-function weekTotalsSource(tenantId: string, weeks: { first: string; afterLast: string }): SummarySource {
+function weekTotalsSource(access: TenantAccess, weeks: { first: string; afterLast: string }): SummarySource {
   return {
     ...dayTotalsSource,
     name: 'weekTotals',
     reads: 'entry_week_totals, and entry_day_totals for the days outside whole weeks',
     from(parameters, range) {
-      const tenant = parameters.add(tenantId);
+      // The totals serve only callers who read every entry (summarySourceOf): the Entry scope is the tenant's.
+      const readable = (alias: string) => access.sqlScope('read', 'Entry', alias, parameters.add);
       const first = `${parameters.add(weeks.first)}::date`;
       const afterLast = `${parameters.add(weeks.afterLast)}::date`;
-      return `(SELECT week AS day, ${totalsColumns} FROM entry_week_totals
-                WHERE "tenantId" = ${tenant} AND week >= ${first} AND week < ${afterLast}
+      return `(SELECT w.week AS day, ${totalsColumns('w')} FROM entry_week_totals w
+                WHERE ${readable('w')} AND w.week >= ${first} AND w.week < ${afterLast}
                UNION ALL
-               SELECT day, ${totalsColumns} FROM entry_day_totals
-                WHERE "tenantId" = ${tenant}
-                  AND (day >= ${parameters.add(range.from)}::date AND day < ${first} OR day >= ${afterLast} AND day <= ${parameters.add(range.to)}::date))`;
+               SELECT d.day, ${totalsColumns('d')} FROM entry_day_totals d
+                WHERE ${readable('d')}
+                  AND (d.day >= ${parameters.add(range.from)}::date AND d.day < ${first} OR d.day >= ${afterLast} AND d.day <= ${parameters.add(range.to)}::date))`;
     },
     // The period is in the statement above.
     period: () => ['e.entries <> 0'],
@@ -156,7 +160,7 @@ export function summarySourceOf(access: TenantAccess, range: ReportRange, dimens
   const weeks = dimensions.some((dimension) => finerThanWeekTotals.has(dimension))
     ? undefined
     : wholeWeeksBetween(range.from, range.to, range.settings.weekStart);
-  return weeks ? weekTotalsSource(access.tenantId, weeks) : dayTotalsSource;
+  return weeks ? weekTotalsSource(access, weeks) : dayTotalsSource;
 }
 
 /**
@@ -170,7 +174,9 @@ export function reportWhere(access: TenantAccess, source: SummarySource, paramet
     ...source.period(parameters, range),
     ...(filter.projectId ? [`e."projectId" = ${bind(filter.projectId)}`] : []),
     ...(filter.clientId
-      ? [`e."projectId" IN (SELECT id FROM projects WHERE "tenantId" = ${bind(access.tenantId)} AND "clientId" = ${bind(filter.clientId)})`]
+      ? [
+          `e."projectId" IN (SELECT cp.id FROM projects cp WHERE ${access.sqlScope('read', 'Project', 'cp', bind)} AND cp."clientId" = ${bind(filter.clientId)})`,
+        ]
       : []),
     ...(filter.tenantUserId ? [`e."tenantUserId" = ${bind(filter.tenantUserId)}`] : []),
     ...(filter.taskId ? [`e."taskId" = ${bind(filter.taskId)}`] : []),

@@ -86,7 +86,7 @@ export function createSyncService({ db, jobs, config, secrets }: { db: Db; jobs:
   }
 
   async function findSync(tx: Tx | Db, access: TenantAccess, id: string): Promise<Sync> {
-    const sync = await tx.sync.findFirst({ where: { id, tenantId: access.tenantId } });
+    const sync = await tx.sync.findFirst({ where: { id, ...access.scope('read', 'Sync') } });
     if (!sync) throw notFound('Sync', id);
     return sync;
   }
@@ -96,13 +96,11 @@ export function createSyncService({ db, jobs, config, secrets }: { db: Db; jobs:
   return {
     /** The tenant's mailbox syncs, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListSyncsArgs>, query: SyncQuery = {}): Promise<Sync[]> {
-      access.assert('read', 'Sync');
-      return db.sync.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      return db.sync.findMany({ ...query, ...tenantPage(access.scope('read', 'Sync'), page) });
     },
 
     async get(access: TenantAccess, id: string, query: SyncQuery = {}): Promise<Sync> {
-      access.assert('read', 'Sync');
-      const sync = await db.sync.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const sync = await db.sync.findFirst({ ...query, where: { id, ...access.scope('read', 'Sync') } });
       if (!sync) throw notFound('Sync', id);
       return sync;
     },
@@ -112,7 +110,7 @@ export function createSyncService({ db, jobs, config, secrets }: { db: Db; jobs:
       access.assert('create', 'Sync');
       await assertReachable(data.host);
       return db.$transaction(async (tx) => {
-        const sync = await tx.sync.create({ data: { ...data, tenantId: access.tenantId, passwordEncrypted: box.seal(secret) } });
+        const sync = await tx.sync.create({ data: access.stamp({ ...data, passwordEncrypted: box.seal(secret) }) });
         return reread(tx, sync.id, query, sync);
       });
     },

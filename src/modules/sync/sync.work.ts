@@ -136,13 +136,7 @@ export function createSyncWork({
         }
         await db.$transaction(async (tx) => {
           const done = await tx.sync.update({ where: { id }, data: { status: 'idle', lastSyncedAt: new Date(), lastError: null } });
-          await recordEvent(tx, {
-            tenantId: sync.tenantId,
-            type: 'sync.completed',
-            actor: access.actor,
-            subjectId: id,
-            data: { ...shown(done), messages, imported, skipped },
-          });
+          await recordEvent(tx, access, { type: 'sync.completed', subjectId: id, data: { ...shown(done), messages, imported, skipped } });
         });
         runLog.info({ messages, imported, skipped }, 'mailbox synced');
       } catch (error) {
@@ -152,13 +146,7 @@ export function createSyncWork({
         await db.$transaction(async (tx) => {
           // lastSyncedAt moves too, so the schedule waits an interval before trying again.
           const failed = await tx.sync.update({ where: { id }, data: { status: 'error', lastError: reason.slice(0, 1000), lastSyncedAt: new Date() } });
-          await recordEvent(tx, {
-            tenantId: sync.tenantId,
-            type: 'sync.failed',
-            actor: access.actor,
-            subjectId: id,
-            data: { ...shown(failed), messages, imported },
-          });
+          await recordEvent(tx, access, { type: 'sync.failed', subjectId: id, data: { ...shown(failed), messages, imported } });
         });
       }
     },

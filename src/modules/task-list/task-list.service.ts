@@ -44,15 +44,15 @@ export const UpdateTaskListArgs = args({ tenantId, id: taskListId, input: Update
 export type TaskListQuery = PrismaQuery<Prisma.TaskListInclude, Prisma.TaskListSelect>;
 
 /** A task list of the tenant, or 404 (the `{taskListId}` of a task route names it). */
-export async function taskListOfTenant(tx: Tx | Db, tenantId: string, id: string): Promise<TaskList> {
-  const list = await tx.taskList.findFirst({ where: { id, tenantId } });
+export async function taskListOfTenant(tx: Tx | Db, access: TenantAccess, id: string): Promise<TaskList> {
+  const list = await tx.taskList.findFirst({ where: { id, ...access.scope('read', 'TaskList') } });
   if (!list) throw notFound('Task list', id);
   return list;
 }
 
-async function assertProject(tx: Tx, tenantId: string, projectId: string | null | undefined): Promise<void> {
+async function assertProject(tx: Tx, access: TenantAccess, projectId: string | null | undefined): Promise<void> {
   if (!projectId) return;
-  const project = await tx.project.findFirst({ where: { id: projectId, tenantId }, select: { id: true } });
+  const project = await tx.project.findFirst({ where: { id: projectId, ...access.scope('read', 'Project') }, select: { id: true } });
   if (!project) throw validationFailed([{ path: 'projectId', message: 'is not a project of this tenant' }]);
 }
 
@@ -64,15 +64,13 @@ export function createTaskListService({ db }: { db: Db }) {
   return {
     /** The tenant's task lists, newest first. */
     async list(access: TenantAccess, { limit, offset, projectId: project, archived }: z.output<typeof ListTaskListsArgs>, query: TaskListQuery = {}) {
-      access.assert('read', 'TaskList');
       const where = { ...(project ? { projectId: project } : {}), ...(archived === undefined ? {} : { archived }) };
-      return db.taskList.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, where) });
+      return db.taskList.findMany({ ...query, ...tenantPage(access.scope('read', 'TaskList'), { limit, offset }, where) });
     },
 
     /** One task list. */
     async get(access: TenantAccess, id: string, query: TaskListQuery = {}): Promise<TaskList> {
-      access.assert('read', 'TaskList');
-      const list = await db.taskList.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const list = await db.taskList.findFirst({ ...query, where: { id, ...access.scope('read', 'TaskList') } });
       if (!list) throw notFound('Task list', id);
       return list;
     },
@@ -81,9 +79,9 @@ export function createTaskListService({ db }: { db: Db }) {
     async create(access: TenantAccess, data: z.output<typeof CreateTaskListDto>, query: TaskListQuery = {}): Promise<TaskList> {
       access.assert('create', 'TaskList');
       return db.$transaction(async (tx) => {
-        await assertProject(tx, access.tenantId, data.projectId);
-        const list = await tx.taskList.create({ data: { ...data, tenantId: access.tenantId } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'task_list.created', actor: access.actor, subjectId: list.id, data: list });
+        await assertProject(tx, access, data.projectId);
+        const list = await tx.taskList.create({ data: access.stamp(data) });
+        await recordEvent(tx, access, { type: 'task_list.created', subjectId: list.id, data: list });
         return reread(tx, list.id, query, list);
       });
     },
@@ -92,10 +90,10 @@ export function createTaskListService({ db }: { db: Db }) {
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateTaskListDto>, query: TaskListQuery = {}): Promise<TaskList> {
       access.assert('update', 'TaskList');
       return db.$transaction(async (tx) => {
-        await taskListOfTenant(tx, access.tenantId, id);
-        await assertProject(tx, access.tenantId, data.projectId);
+        await taskListOfTenant(tx, access, id);
+        await assertProject(tx, access, data.projectId);
         const list = await tx.taskList.update({ where: { id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'task_list.updated', actor: access.actor, subjectId: id, data: list });
+        await recordEvent(tx, access, { type: 'task_list.updated', subjectId: id, data: list });
         return reread(tx, id, query, list);
       });
     },
@@ -104,9 +102,9 @@ export function createTaskListService({ db }: { db: Db }) {
     async remove(access: TenantAccess, id: string, query: TaskListQuery = {}): Promise<TaskList> {
       access.assert('delete', 'TaskList');
       return db.$transaction(async (tx) => {
-        const existing = await taskListOfTenant(tx, access.tenantId, id);
+        const existing = await taskListOfTenant(tx, access, id);
         const deleted = await tx.taskList.delete({ ...query, where: { id } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'task_list.deleted', actor: access.actor, subjectId: id, data: existing });
+        await recordEvent(tx, access, { type: 'task_list.deleted', subjectId: id, data: existing });
         return deleted;
       });
     },

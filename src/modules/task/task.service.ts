@@ -71,8 +71,8 @@ function completion(before: Task['status'] | undefined, after: Task['status'] | 
   return { completedAt: after === 'done' ? new Date() : null };
 }
 
-const whereOf = (tenantId: string, filter: TaskFilter | undefined): Prisma.TaskWhereInput => ({
-  tenantId,
+/** The filter's conditions (the caller's scope is spread after them). */
+const filterOf = (filter: TaskFilter | undefined): Prisma.TaskWhereInput => ({
   ...(filter?.taskListId ? { taskListId: filter.taskListId } : {}),
   ...(filter?.status ? { status: filter.status } : {}),
   ...(filter?.assigneeId ? { assigneeId: filter.assigneeId } : {}),
@@ -84,14 +84,14 @@ const whereOf = (tenantId: string, filter: TaskFilter | undefined): Prisma.TaskW
  */
 export function createTaskService({ db }: { db: Db }) {
   async function findTask(tx: Tx | Db, access: TenantAccess, taskListId: string, id: string): Promise<Task> {
-    await taskListOfTenant(tx, access.tenantId, taskListId);
-    const task = await tx.task.findFirst({ where: { id, taskListId, tenantId: access.tenantId } });
+    await taskListOfTenant(tx, access, taskListId);
+    const task = await tx.task.findFirst({ where: { id, taskListId, ...access.scope('read', 'Task') } });
     if (!task) throw notFound('Task', id);
     return task;
   }
 
   async function record(tx: Tx, access: TenantAccess, types: EventType[], task: Task): Promise<void> {
-    for (const type of types) await recordEvent(tx, { tenantId: access.tenantId, type, actor: access.actor, subjectId: task.id, data: task });
+    for (const type of types) await recordEvent(tx, access, { type, subjectId: task.id, data: task });
   }
 
   const reread = (tx: Tx, id: string, query: TaskQuery, row: Task) => (shapesResult(query) ? tx.task.findUniqueOrThrow({ ...query, where: { id } }) : row);
@@ -99,27 +99,30 @@ export function createTaskService({ db }: { db: Db }) {
   return {
     /** The tasks of one list, in list order. */
     async list(access: TenantAccess, { limit, offset, taskListId: list, ...filter }: z.output<typeof ListTasksArgs>, query: TaskQuery = {}): Promise<Task[]> {
-      access.assert('read', 'Task');
-      await taskListOfTenant(db, access.tenantId, list);
-      return db.task.findMany({ ...query, where: whereOf(access.tenantId, { ...filter, taskListId: list }), orderBy: listOrder, take: limit, skip: offset });
+      const readable = access.scope('read', 'Task');
+      await taskListOfTenant(db, access, list);
+      return db.task.findMany({
+        ...query,
+        where: { ...filterOf({ ...filter, taskListId: list }), ...readable },
+        orderBy: listOrder,
+        take: limit,
+        skip: offset,
+      });
     },
 
     /** A page of the tenant's tasks for a Relay connection, in list order. */
     async page(access: TenantAccess, filter: TaskFilter | undefined, query: TaskPageQuery): Promise<Task[]> {
-      access.assert('read', 'Task');
-      return db.task.findMany({ ...query, where: whereOf(access.tenantId, filter), orderBy: listOrder });
+      return db.task.findMany({ ...query, where: { ...filterOf(filter), ...access.scope('read', 'Task') }, orderBy: listOrder });
     },
 
     /** How many tasks match, for a connection's totalCount. */
     async count(access: TenantAccess, filter: TaskFilter | undefined): Promise<number> {
-      access.assert('read', 'Task');
-      return db.task.count({ where: whereOf(access.tenantId, filter) });
+      return db.task.count({ where: { ...filterOf(filter), ...access.scope('read', 'Task') } });
     },
 
     /** One task of the tenant. */
     async get(access: TenantAccess, id: string, query: TaskQuery = {}): Promise<Task> {
-      access.assert('read', 'Task');
-      const task = await db.task.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const task = await db.task.findFirst({ ...query, where: { id, ...access.scope('read', 'Task') } });
       if (!task) throw notFound('Task', id);
       return task;
     },
@@ -128,16 +131,15 @@ export function createTaskService({ db }: { db: Db }) {
     async create(access: TenantAccess, taskListId: string, data: z.output<typeof CreateTaskDto>, query: TaskQuery = {}): Promise<Task> {
       access.assert('create', 'Task');
       return db.$transaction(async (tx) => {
-        await taskListOfTenant(tx, access.tenantId, taskListId);
-        if (data.assigneeId) await activeMember(tx, access.tenantId, data.assigneeId, 'assigneeId');
+        await taskListOfTenant(tx, access, taskListId);
+        if (data.assigneeId) await activeMember(tx, access, data.assigneeId, 'assigneeId');
         const task = await tx.task.create({
-          data: {
+          data: access.stamp({
             ...data,
             dueDate: dateOf(data.dueDate),
-            tenantId: access.tenantId,
             taskListId,
             ...(data.status === 'done' ? { completedAt: new Date() } : {}),
-          },
+          }),
         });
         await record(
           tx,
@@ -164,7 +166,7 @@ export function createTaskService({ db }: { db: Db }) {
           const others = Object.keys(data).filter((key) => key !== 'status');
           if (others.length > 0) throw forbidden(`Members may change only the status of their tasks, not ${others.join(', ')}`);
         }
-        if (data.assigneeId) await activeMember(tx, access.tenantId, data.assigneeId, 'assigneeId');
+        if (data.assigneeId) await activeMember(tx, access, data.assigneeId, 'assigneeId');
         const task = await tx.task.update({
           where: { id },
           data: { ...data, dueDate: dateOf(data.dueDate), ...completion(existing.status, data.status) },
@@ -195,8 +197,8 @@ export function createTaskService({ db }: { db: Db }) {
 }
 
 /** A task of the tenant that an entry may be booked on, or a 400 naming `path`. */
-export async function taskForWork(tx: Tx | Db, tenantId: string, id: string, path: string) {
-  const task = await tx.task.findFirst({ where: { id, tenantId }, select: { id: true, taskList: { select: { projectId: true } } } });
+export async function taskForWork(tx: Tx | Db, access: TenantAccess, id: string, path: string) {
+  const task = await tx.task.findFirst({ where: { id, ...access.scope('read', 'Task') }, select: { id: true, taskList: { select: { projectId: true } } } });
   if (!task) throw validationFailed([{ path, message: 'is not a task of this tenant' }]);
   return { id: task.id, projectId: task.taskList.projectId };
 }

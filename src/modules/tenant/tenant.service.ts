@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireSuperadmin, type Actor } from '../../auth/actor.js';
-import type { TenantAccess } from '../../auth/tenant-access.js';
-import type { Db } from '../../db/client.js';
+import { systemAccess, type TenantAccess } from '../../auth/tenant-access.js';
+import type { Db, Tx } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { addMember } from '../user/user.service.js';
 import type { Prisma, Tenant } from '../../generated/prisma/client.js';
@@ -107,6 +107,11 @@ export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
   return settings as TenantSettings;
 }
 
+/** The tenant's settings as they are now (read in `tx`, so a transaction sees its own changes). */
+export async function settingsFor(tx: Tx | Db, access: TenantAccess): Promise<TenantSettings> {
+  return settingsOf(await tx.tenant.findUniqueOrThrow({ where: access.scope('read', 'Tenant'), select: { settings: true } }));
+}
+
 export function createTenantService({ db }: { db: Db }) {
   return {
     /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
@@ -120,7 +125,7 @@ export function createTenantService({ db }: { db: Db }) {
           data: { name, slug, settings: { ...defaultTenantSettings, ...settings } },
         });
         if (ownerEmail !== undefined) {
-          await addMember(tx, { tenantId: tenant.id, actor, email: ownerEmail, role: 'owner' });
+          await addMember(tx, systemAccess(tenant, actor), { email: ownerEmail, role: 'owner' });
         }
         return shapesResult(query) ? tx.tenant.findUniqueOrThrow({ ...query, where: { id: tenant.id } }) : tenant;
       });
@@ -139,18 +144,17 @@ export function createTenantService({ db }: { db: Db }) {
 
     /** The tenant the guard admitted the caller to. */
     async get(access: TenantAccess, query: TenantQuery = {}): Promise<Tenant> {
-      access.assert('read', 'Tenant');
-      return db.tenant.findUniqueOrThrow({ ...query, where: { id: access.tenantId } });
+      return db.tenant.findUniqueOrThrow({ ...query, where: access.scope('read', 'Tenant') });
     },
 
     /** Renames a tenant or changes its settings (merged over the current ones). */
     async update(access: TenantAccess, { name, settings }: z.output<typeof UpdateTenantDto>, query: TenantQuery = {}): Promise<Tenant> {
-      access.assert('update', 'Tenant');
+      const own = access.scope('update', 'Tenant');
       return db.$transaction(async (tx) => {
-        const current = await tx.tenant.findUniqueOrThrow({ where: { id: access.tenantId } });
+        const current = await tx.tenant.findUniqueOrThrow({ where: own });
         return tx.tenant.update({
           ...query,
-          where: { id: access.tenantId },
+          where: own,
           data: {
             ...(name === undefined ? {} : { name }),
             ...(settings === undefined ? {} : { settings: { ...settingsOf(current), ...settings } }),

@@ -4,6 +4,7 @@ import type { Grant } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
+import { fragment } from '../../db/parameters.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
@@ -66,8 +67,6 @@ export interface Membership {
 }
 
 export interface NewMember {
-  tenantId: string;
-  actor: Actor;
   email: string;
   role: TenantRole;
   name?: string | undefined;
@@ -76,14 +75,15 @@ export interface NewMember {
 }
 
 /**
- * Adds a member inside the caller's transaction (invitations, and the owner of
- * a new tenant). A person who already signed in with this verified address is
- * active at once; otherwise they are invited until they sign in. A
- * deactivated member is invited again.
+ * Adds a member inside the caller's transaction (invitations, imports, and
+ * the owner of a new tenant). A person who already signed in with this
+ * verified address is active at once; otherwise they are invited until they
+ * sign in. A deactivated member is invited again.
  */
-export async function addMember(tx: Tx, member: NewMember): Promise<TenantUser> {
+export async function addMember(tx: Tx, access: TenantAccess, member: NewMember): Promise<TenantUser> {
   const email = member.email.toLowerCase();
-  const existing = await tx.tenantUser.findUnique({ where: { tenantId_email: { tenantId: member.tenantId, email } } });
+  // On the tenant's unique (tenantId, email): one membership per address, whoever reads it.
+  const existing = await tx.tenantUser.findFirst({ where: { email, ...access.tenantWide('TenantUser') } });
   if (existing && existing.status !== 'deactivated') {
     throw userConflicts.refuse('ALREADY_MEMBER', `${email} is already ${existing.status === 'invited' ? 'invited to' : 'a member of'} this tenant`, {
       errors: [{ path: 'email', message: 'is already a member' }],
@@ -102,25 +102,25 @@ export async function addMember(tx: Tx, member: NewMember): Promise<TenantUser> 
   };
   const saved = existing
     ? await tx.tenantUser.update({ where: { id: existing.id }, data: values })
-    : await tx.tenantUser.create({ data: { tenantId: member.tenantId, email, ...values } });
-  await recordEvent(tx, { tenantId: member.tenantId, type: 'user.added', actor: member.actor, subjectId: saved.id, data: saved });
+    : await tx.tenantUser.create({ data: access.stamp({ email, ...values }) });
+  await recordEvent(tx, access, { type: 'user.added', subjectId: saved.id, data: saved });
   return saved;
 }
 
 export function createUserService({ db }: { db: Db }) {
   /** Serialises membership changes of one tenant, so that two concurrent changes cannot remove its last owner. */
-  async function lockTenant(tx: Tx, tenantId: string): Promise<void> {
-    await tx.$queryRaw`SELECT 1 FROM tenants WHERE id = ${tenantId} FOR UPDATE`;
+  async function lockTenant(tx: Tx, access: TenantAccess): Promise<void> {
+    await tx.$queryRaw`SELECT 1 FROM tenants t WHERE ${fragment((bind) => access.sqlTenantWide('Tenant', 't', bind))} FOR UPDATE`;
   }
 
   async function findMember(tx: Tx | Db, access: TenantAccess, id: string): Promise<TenantUser> {
-    const member = await tx.tenantUser.findFirst({ where: { id, tenantId: access.tenantId } });
+    const member = await tx.tenantUser.findFirst({ where: { id, ...access.scope('read', 'TenantUser') } });
     if (!member) throw notFound('User', id);
     return member;
   }
 
-  async function activeOwners(tx: Tx, tenantId: string): Promise<number> {
-    return tx.tenantUser.count({ where: { tenantId, role: 'owner', status: 'active' } });
+  async function activeOwners(tx: Tx, access: TenantAccess): Promise<number> {
+    return tx.tenantUser.count({ where: { role: 'owner', status: 'active', ...access.tenantWide('TenantUser') } });
   }
 
   /** Owners alone grant, change or take the owner role. */
@@ -140,17 +140,15 @@ export function createUserService({ db }: { db: Db }) {
       { limit, offset, role: roleFilter, status }: z.output<typeof ListUsersArgs>,
       query: TenantUserQuery = {},
     ): Promise<TenantUser[]> {
-      access.assert('read', 'TenantUser');
       return db.tenantUser.findMany({
         ...query,
-        ...tenantPage(access.tenantId, { limit, offset }, { ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) }),
+        ...tenantPage(access.scope('read', 'TenantUser'), { limit, offset }, { ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) }),
       });
     },
 
     /** One member of the tenant. */
     async get(access: TenantAccess, id: string, query: TenantUserQuery = {}): Promise<TenantUser> {
-      access.assert('read', 'TenantUser');
-      const member = await db.tenantUser.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const member = await db.tenantUser.findFirst({ ...query, where: { id, ...access.scope('read', 'TenantUser') } });
       if (!member) throw notFound('User', id);
       return member;
     },
@@ -158,7 +156,8 @@ export function createUserService({ db }: { db: Db }) {
     /** The caller's own membership and what it may do. */
     async me(access: TenantAccess): Promise<Membership> {
       const member = access.tenantUserId ? await db.tenantUser.findUnique({ where: { id: access.tenantUserId } }) : null;
-      return { tenantId: access.tenantId, role: access.role, permissions: access.grants, actorType: access.actor.type, member };
+      const { tenantId, role, grants, actor } = access;
+      return { tenantId, role, permissions: grants, actorType: actor.type, member };
     },
 
     /** Invites an e-mail address (see addMember). Only owners may invite owners. */
@@ -166,8 +165,8 @@ export function createUserService({ db }: { db: Db }) {
       access.assert('create', 'TenantUser');
       requireOwnerFor(access, undefined, data.role);
       return db.$transaction(async (tx) => {
-        await lockTenant(tx, access.tenantId);
-        const member = await addMember(tx, { ...data, tenantId: access.tenantId, actor: access.actor });
+        await lockTenant(tx, access);
+        const member = await addMember(tx, access, data);
         return reread(tx, member.id, query, member);
       });
     },
@@ -176,7 +175,7 @@ export function createUserService({ db }: { db: Db }) {
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateUserDto>, query: TenantUserQuery = {}): Promise<TenantUser> {
       access.assert('update', 'TenantUser');
       return db.$transaction(async (tx) => {
-        await lockTenant(tx, access.tenantId);
+        await lockTenant(tx, access);
         const member = await findMember(tx, access, id);
         if (Object.keys(data).length === 0) return reread(tx, id, query, member);
         if (data.role !== undefined && data.role !== member.role) requireOwnerFor(access, member, data.role);
@@ -187,11 +186,11 @@ export function createUserService({ db }: { db: Db }) {
           });
         }
         const staysActiveOwner = (data.role ?? member.role) === 'owner' && (data.status ?? member.status) === 'active';
-        if (member.role === 'owner' && member.status === 'active' && !staysActiveOwner && (await activeOwners(tx, access.tenantId)) <= 1) {
+        if (member.role === 'owner' && member.status === 'active' && !staysActiveOwner && (await activeOwners(tx, access)) <= 1) {
           throw userConflicts.refuse('LAST_OWNER', 'The last owner of a tenant cannot be demoted or deactivated; make someone else owner first');
         }
         const updated = await tx.tenantUser.update({ where: { id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'user.updated', actor: access.actor, subjectId: id, data: updated });
+        await recordEvent(tx, access, { type: 'user.updated', subjectId: id, data: updated });
         return reread(tx, id, query, updated);
       });
     },
@@ -204,17 +203,17 @@ export function createUserService({ db }: { db: Db }) {
     async remove(access: TenantAccess, id: string, query: TenantUserQuery = {}): Promise<TenantUser> {
       access.assert('delete', 'TenantUser');
       return db.$transaction(async (tx) => {
-        await lockTenant(tx, access.tenantId);
+        await lockTenant(tx, access);
         const member = await findMember(tx, access, id);
         if (member.role === 'owner') requireOwnerFor(access, member, undefined);
-        if (member.role === 'owner' && member.status === 'active' && (await activeOwners(tx, access.tenantId)) <= 1) {
+        if (member.role === 'owner' && member.status === 'active' && (await activeOwners(tx, access)) <= 1) {
           throw userConflicts.refuse('LAST_OWNER', 'The last owner of a tenant cannot be removed; make someone else owner first');
         }
         const removed =
           member.status === 'invited' && member.userId === null
             ? await tx.tenantUser.delete({ ...query, where: { id } })
             : await tx.tenantUser.update({ ...query, where: { id }, data: { status: 'deactivated' } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'user.removed', actor: access.actor, subjectId: id, data: member });
+        await recordEvent(tx, access, { type: 'user.removed', subjectId: id, data: member });
         return removed;
       });
     },
@@ -231,13 +230,8 @@ export function createUserService({ db }: { db: Db }) {
             where: { id: invitation.id },
             data: { userId: user.id, status: 'active', name: invitation.name ?? user.name },
           });
-          await recordEvent(tx, {
-            tenantId: invitation.tenantId,
-            type: 'user.updated',
-            actor,
-            subjectId: invitation.id,
-            data: activated,
-          });
+          // Before any access: the person is becoming a member of this tenant now.
+          await recordEvent(tx, { tenantId: invitation.tenantId, actor }, { type: 'user.updated', subjectId: invitation.id, data: activated });
         });
       }
       return invitations.length;
@@ -248,8 +242,8 @@ export function createUserService({ db }: { db: Db }) {
 export type UserService = ReturnType<typeof createUserService>;
 
 /** An active member of the tenant, or a 400 naming `path` (assignees, an entry's owner). */
-export async function activeMember(tx: Tx | Db, tenantId: string, tenantUserId: string, path: string): Promise<TenantUser> {
-  const member = await tx.tenantUser.findFirst({ where: { id: tenantUserId, tenantId } });
+export async function activeMember(tx: Tx | Db, access: TenantAccess, tenantUserId: string, path: string): Promise<TenantUser> {
+  const member = await tx.tenantUser.findFirst({ where: { id: tenantUserId, ...access.scope('read', 'TenantUser') } });
   if (!member) throw validationFailed([{ path, message: 'is not a member of this tenant' }]);
   if (member.status !== 'active') throw validationFailed([{ path, message: `is a member who is ${member.status}, not active` }]);
   return member;

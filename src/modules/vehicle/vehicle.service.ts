@@ -67,8 +67,8 @@ export const UpdateVehicleArgs = args({ tenantId, id: vehicleId, input: UpdateVe
 export type VehicleQuery = PrismaQuery<Prisma.VehicleInclude, Prisma.VehicleSelect>;
 
 /** A vehicle of the tenant that may take new mileage, or a 400 naming `path`. */
-export async function vehicleForWork(tx: Tx | Db, tenantId: string, id: string, path: string): Promise<void> {
-  const vehicle = await tx.vehicle.findFirst({ where: { id, tenantId }, select: { status: true } });
+export async function vehicleForWork(tx: Tx | Db, access: TenantAccess, id: string, path: string): Promise<void> {
+  const vehicle = await tx.vehicle.findFirst({ where: { id, ...access.scope('read', 'Vehicle') }, select: { status: true } });
   if (!vehicle) throw validationFailed([{ path, message: 'is not a vehicle of this tenant' }]);
   if (vehicle.status === 'retired') throw validationFailed([{ path, message: 'is a retired vehicle' }]);
 }
@@ -76,14 +76,17 @@ export async function vehicleForWork(tx: Tx | Db, tenantId: string, id: string, 
 /** Vehicles for mileage entries: managers and admins manage them, everyone reads them. */
 export function createVehicleService({ db }: { db: Db }) {
   async function findVehicle(tx: Tx | Db, access: TenantAccess, id: string): Promise<Vehicle> {
-    const vehicle = await tx.vehicle.findFirst({ where: { id, tenantId: access.tenantId } });
+    const vehicle = await tx.vehicle.findFirst({ where: { id, ...access.scope('read', 'Vehicle') } });
     if (!vehicle) throw notFound('Vehicle', id);
     return vehicle;
   }
 
-  async function assertPlateFree(tx: Tx, tenantId: string, plate: string | undefined, except?: string): Promise<void> {
+  async function assertPlateFree(tx: Tx, access: TenantAccess, plate: string | undefined, except?: string): Promise<void> {
     if (plate === undefined) return;
-    const taken = await tx.vehicle.findFirst({ where: { tenantId, licensePlate: plate, ...(except ? { NOT: { id: except } } : {}) }, select: { id: true } });
+    const taken = await tx.vehicle.findFirst({
+      where: { licensePlate: plate, ...(except ? { NOT: { id: except } } : {}), ...access.tenantWide('Vehicle') },
+      select: { id: true },
+    });
     if (taken)
       throw vehicleConflicts.refuse('PLATE_TAKEN', `Another vehicle already has the plate ${plate}`, {
         errors: [{ path: 'licensePlate', message: 'is already taken' }],
@@ -96,14 +99,12 @@ export function createVehicleService({ db }: { db: Db }) {
   return {
     /** The tenant's vehicles, newest first. */
     async list(access: TenantAccess, { limit, offset, status }: z.output<typeof ListVehiclesArgs>, query: VehicleQuery = {}): Promise<Vehicle[]> {
-      access.assert('read', 'Vehicle');
-      return db.vehicle.findMany({ ...query, ...tenantPage(access.tenantId, { limit, offset }, status ? { status } : {}) });
+      return db.vehicle.findMany({ ...query, ...tenantPage(access.scope('read', 'Vehicle'), { limit, offset }, status ? { status } : {}) });
     },
 
     /** One vehicle. */
     async get(access: TenantAccess, id: string, query: VehicleQuery = {}): Promise<Vehicle> {
-      access.assert('read', 'Vehicle');
-      const vehicle = await db.vehicle.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const vehicle = await db.vehicle.findFirst({ ...query, where: { id, ...access.scope('read', 'Vehicle') } });
       if (!vehicle) throw notFound('Vehicle', id);
       return vehicle;
     },
@@ -112,10 +113,10 @@ export function createVehicleService({ db }: { db: Db }) {
     async create(access: TenantAccess, data: z.output<typeof CreateVehicleDto>, query: VehicleQuery = {}): Promise<Vehicle> {
       access.assert('create', 'Vehicle');
       return db.$transaction(async (tx) => {
-        await assertPlateFree(tx, access.tenantId, data.licensePlate);
-        if (data.assignedTenantUserId) await activeMember(tx, access.tenantId, data.assignedTenantUserId, 'assignedTenantUserId');
-        const vehicle = await tx.vehicle.create({ data: { ...data, tenantId: access.tenantId } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'vehicle.created', actor: access.actor, subjectId: vehicle.id, data: vehicle });
+        await assertPlateFree(tx, access, data.licensePlate);
+        if (data.assignedTenantUserId) await activeMember(tx, access, data.assignedTenantUserId, 'assignedTenantUserId');
+        const vehicle = await tx.vehicle.create({ data: access.stamp(data) });
+        await recordEvent(tx, access, { type: 'vehicle.created', subjectId: vehicle.id, data: vehicle });
         return reread(tx, vehicle.id, query, vehicle);
       });
     },
@@ -125,10 +126,10 @@ export function createVehicleService({ db }: { db: Db }) {
       access.assert('update', 'Vehicle');
       return db.$transaction(async (tx) => {
         await findVehicle(tx, access, id);
-        await assertPlateFree(tx, access.tenantId, data.licensePlate, id);
-        if (data.assignedTenantUserId) await activeMember(tx, access.tenantId, data.assignedTenantUserId, 'assignedTenantUserId');
+        await assertPlateFree(tx, access, data.licensePlate, id);
+        if (data.assignedTenantUserId) await activeMember(tx, access, data.assignedTenantUserId, 'assignedTenantUserId');
         const vehicle = await tx.vehicle.update({ where: { id }, data });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'vehicle.updated', actor: access.actor, subjectId: id, data: vehicle });
+        await recordEvent(tx, access, { type: 'vehicle.updated', subjectId: id, data: vehicle });
         return reread(tx, id, query, vehicle);
       });
     },
@@ -139,7 +140,7 @@ export function createVehicleService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const existing = await findVehicle(tx, access, id);
         const deleted = await tx.vehicle.delete({ ...query, where: { id } });
-        await recordEvent(tx, { tenantId: access.tenantId, type: 'vehicle.deleted', actor: access.actor, subjectId: id, data: existing });
+        await recordEvent(tx, access, { type: 'vehicle.deleted', subjectId: id, data: existing });
         return deleted;
       });
     },

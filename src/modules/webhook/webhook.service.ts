@@ -102,15 +102,21 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
   }
 
   async function findSubscription(tx: Tx | Db, access: TenantAccess, id: string): Promise<WebhookSubscription> {
-    const subscription = await tx.webhookSubscription.findFirst({ where: { id, tenantId: access.tenantId } });
+    const subscription = await tx.webhookSubscription.findFirst({ where: { id, ...access.scope('read', 'Webhook') } });
     if (!subscription) throw notFound('Webhook', id);
     return subscription;
   }
 
-  /** Records a delivery of `eventId` to one subscription, and its first attempt's job. */
-  async function enqueueDelivery(tx: Tx, subscription: WebhookSubscription, eventId: string, eventType: string): Promise<WebhookDelivery> {
+  /** Records a delivery of `eventId` to one subscription of the tenant, and its first attempt's job. */
+  async function enqueueDelivery(
+    tx: Tx,
+    access: TenantAccess,
+    subscription: WebhookSubscription,
+    eventId: string,
+    eventType: string,
+  ): Promise<WebhookDelivery> {
     const delivery = await tx.webhookDelivery.create({
-      data: { tenantId: subscription.tenantId, subscriptionId: subscription.id, eventId, eventType, nextAttemptAt: new Date() },
+      data: access.stamp({ subscriptionId: subscription.id, eventId, eventType, nextAttemptAt: new Date() }),
     });
     await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
     return delivery;
@@ -119,14 +125,12 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
   return {
     /** The tenant's webhook subscriptions, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListWebhooksArgs>, query: WebhookQuery = {}): Promise<WebhookSubscription[]> {
-      access.assert('read', 'Webhook');
-      return db.webhookSubscription.findMany({ ...query, ...tenantPage(access.tenantId, page) });
+      return db.webhookSubscription.findMany({ ...query, ...tenantPage(access.scope('read', 'Webhook'), page) });
     },
 
     /** One subscription of the tenant. */
     async get(access: TenantAccess, id: string, query: WebhookQuery = {}): Promise<WebhookSubscription> {
-      access.assert('read', 'Webhook');
-      const subscription = await db.webhookSubscription.findFirst({ ...query, where: { id, tenantId: access.tenantId } });
+      const subscription = await db.webhookSubscription.findFirst({ ...query, where: { id, ...access.scope('read', 'Webhook') } });
       if (!subscription) throw notFound('Webhook', id);
       return subscription;
     },
@@ -139,19 +143,18 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
       return db.$transaction(async (tx) => {
         // Serialises creations in one tenant, so that two at once cannot both be the 25th.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${access.tenantId}))`;
-        const count = await tx.webhookSubscription.count({ where: { tenantId: access.tenantId } });
+        const count = await tx.webhookSubscription.count({ where: access.tenantWide('Webhook') });
         if (count >= maxWebhooksPerTenant) {
           throw webhookConflicts.refuse('WEBHOOK_LIMIT', `The tenant has ${count} webhooks, the most allowed; delete one first`);
         }
         const subscription = await tx.webhookSubscription.create({
-          data: {
-            tenantId: access.tenantId,
+          data: access.stamp({
             url: data.url,
             events: data.events,
             description: data.description ?? null,
             enabled: data.enabled,
             secretEncrypted: box.seal(secret),
-          },
+          }),
         });
         return { ...subscription, secret };
       });
@@ -189,8 +192,7 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
         const subscription = await findSubscription(tx, access, id);
         const { secretEncrypted: _secret, ...shown } = subscription;
         const event = await tx.event.create({
-          data: {
-            tenantId: access.tenantId,
+          data: access.stamp({
             type: 'webhook.test',
             actorType: 'system',
             actorId: null,
@@ -198,9 +200,9 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
             data: { message: 'A test delivery from Tally', webhook: JSON.parse(JSON.stringify(shown)) as Prisma.InputJsonValue },
             // Delivered here, to this subscription alone: the dispatcher has nothing to do with it.
             processedAt: new Date(),
-          },
+          }),
         });
-        const delivery = await enqueueDelivery(tx, subscription, event.id, event.type);
+        const delivery = await enqueueDelivery(tx, access, subscription, event.id, event.type);
         return tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
       });
     },

@@ -33,13 +33,11 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
       data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
     });
     const { secretEncrypted: _secret, ...shown } = disabled;
-    await recordEvent(tx, {
-      tenantId: subscription.tenantId,
-      type: 'webhook.disabled',
-      actor: systemActor('webhooks'),
-      subjectId: subscription.id,
-      data: shown,
-    });
+    await recordEvent(
+      tx,
+      { tenantId: subscription.tenantId, actor: systemActor('webhooks') },
+      { type: 'webhook.disabled', subjectId: subscription.id, data: shown },
+    );
   }
 
   /** Writes what one attempt did: the log row, the delivery's state, the subscription's failures, the next attempt. */
@@ -101,6 +99,7 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
     async fanOut(tx: Tx, committed: readonly OutboxEvent[]): Promise<void> {
       const tenants = [...new Set(committed.flatMap((event) => (event.tenantId && event.type !== 'webhook.test' ? [event.tenantId] : [])))];
       if (tenants.length === 0) return;
+      // Across the batch's tenants, in one statement: no access exists here (test/architecture/tenant-scope.test.ts).
       const subscriptions = await tx.webhookSubscription.findMany({
         where: { tenantId: { in: tenants }, enabled: true },
         select: { id: true, tenantId: true, events: true },
