@@ -518,6 +518,49 @@ describe('ownership beyond the routes: search and relation fields', () => {
   });
 });
 
+describe('fields the matrix guards', () => {
+  /** Fields that only holders of a grant read (null for the others), with the value a client is made with. */
+  const guarded = [
+    { field: 'notes', permission: ['read', 'ClientNotes'], value: 'Pays late' },
+    { field: 'hourlyRate', permission: ['read', 'Rate'], value: '95' },
+  ] as const;
+
+  it.each([
+    'owner',
+    'admin',
+    'manager',
+    'member',
+    'api key',
+  ])('%s reads them as the matrix says, over REST and GraphQL, and users/me lists the grants', async (name) => {
+    const caller = callers.find((each) => each.name === name);
+    if (!caller) throw new Error(`no caller ${name}`);
+    const clientId = await created(
+      tenant.api.post(`/tenants/${t()}/clients`, { name: uniqueEmail('guarded'), ...Object.fromEntries(guarded.map(({ field, value }) => [field, value])) }),
+      'a client',
+    );
+    const shown = (permission: (typeof guarded)[number]['permission']) => reachOf(caller.role, permission[0], permission[1]) !== 'none';
+    const wanted = Object.fromEntries(guarded.map(({ field, permission, value }) => [field, shown(permission) ? value : null]));
+    const rest = await caller.api.get<Json>(`/tenants/${t()}/clients/${clientId}`);
+    expect(rest.status).toBe(200);
+    expect(rest.body).toMatchObject(wanted);
+    const graphql = await caller.api.graphql<{ client: Json }>(
+      `query ($t: ID!, $id: ID!) { client(tenantId: $t, id: $id) { ${guarded.map(({ field }) => field).join(' ')} } }`,
+      {
+        t: t(),
+        id: clientId,
+      },
+    );
+    expect(graphql.body.data?.client).toEqual(wanted);
+    const me = await caller.api.get<{ permissions: { action: string; subject: string }[] }>(`/tenants/${t()}/users/me`);
+    for (const { permission } of guarded) {
+      expect(
+        me.body.permissions.some((grant) => grant.action === permission[0] && grant.subject === permission[1]),
+        `${permission.join(' ')}`,
+      ).toBe(shown(permission));
+    }
+  });
+});
+
 describe('refusals that do not depend on the role', () => {
   it("answers 404 for another tenant's routes whatever the role", async () => {
     const elsewhere = await seeder(server).tenant();

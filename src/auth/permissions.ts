@@ -32,6 +32,8 @@ export const statements = {
   Webhook: crud,
   Search: ['read'],
   Client: crud,
+  // A client's `notes`: read, or null (members read clients' names, not what those who manage them wrote).
+  ClientNotes: ['read'],
   ProjectMember: crud,
   // Rates and amounts (entries, projects, clients, project members, tenant users, reports): read, or null.
   Rate: ['read'],
@@ -164,6 +166,7 @@ const adminGrants: RoleGrants = {
   Webhook: ['manage'],
   Search: ['read'],
   Client: ['manage'],
+  ClientNotes: ['read'],
   ProjectMember: ['manage'],
   Rate: ['read'],
   Report: ['read'],
@@ -189,6 +192,7 @@ const matrix: Record<Role, RoleGrants> = {
     Notification: ['read:own', 'update:own', 'delete:own'],
     Search: ['read'],
     Client: ['manage'],
+    ClientNotes: ['read'],
     ProjectMember: ['manage'],
     Rate: ['read'],
     Report: ['read'],
@@ -209,7 +213,7 @@ const matrix: Record<Role, RoleGrants> = {
     Note: ['create', 'read', 'update:own', 'delete:own'],
     Notification: ['read:own', 'update:own', 'delete:own'],
     Search: ['read'],
-    // Names only: what else a client holds is for those who manage clients (the client service says so).
+    // Names only: a client's notes are for those who manage clients (ClientNotes), its rate is a Rate.
     Client: ['read'],
     ProjectMember: ['read'],
     // Rates and amounts only where the tenant lets members see them; null otherwise.

@@ -1,14 +1,17 @@
 /**
  * Rates and amounts are a permission (subject `Rate`, CONTRACT.md section 3):
- * every such field of every type resolves through here, so that a caller
+ * every such field of every type resolves through here (and visibility.ts,
+ * which renders every field a grant guards), so that a caller
  * without it reads null, over GraphQL and over REST alike (REST answers
  * with the same fields). Fields marked with `rateExtensions` are hidden by
  * the same rule where records are written without GraphQL (report files):
  * `rateHiderOf` reads the marks of the type once.
  */
 import { getNamedType, isListType, isNonNullType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from 'graphql';
+import type { Permission } from '../auth/permissions.js';
 import type { TenantAccess } from '../auth/tenant-access.js';
 import type { GraphQLContext } from './context.js';
+import { visibleTo } from './visibility.js';
 
 /** What each rate or amount field's description says of who reads it. */
 export const rateVisibility = 'Null unless the caller may read rates (owners, admins, managers; members where the tenant sets membersSeeRates).';
@@ -16,19 +19,15 @@ export const rateVisibility = 'Null unless the caller may read rates (owners, ad
 /** The mark of a rate or amount field (`extensions` of its definition): files hide what is marked. */
 export const rateExtensions = { rate: true } as const;
 
-/** The Rate rule: whether this caller reads rates and amounts in the tenant. */
-export const seesRates = (access: TenantAccess): boolean => access.can('read', 'Rate');
+/** The grant that shows rates and amounts. */
+const readRates: Permission = ['read', 'Rate'];
 
-/**
- * `value` for a caller who may read rates in `tenantId`, null for others. Decided at once when the request has
- * entered the tenant already (a summary asks for each of its thousands of totals: a promise each cost more than
- * the rest of rendering them).
- */
+/** The Rate rule: whether this caller reads rates and amounts in the tenant. */
+export const seesRates = (access: TenantAccess): boolean => access.holds(readRates);
+
+/** `value` for a caller who may read rates in `tenantId`, null for others (visibility.ts). */
 export function visibleRate<Value>(context: GraphQLContext, tenantId: string, value: Value | null): Value | null | Promise<Value | null> {
-  if (value === null) return null;
-  const entered = context.enteredTenant(tenantId);
-  if (entered) return seesRates(entered) ? value : null;
-  return context.tenantAccess(tenantId).then((access) => (seesRates(access) ? value : null));
+  return visibleTo(context, tenantId, readRates, value);
 }
 
 /** What a Decimal field resolves to. */

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { rateField } from '../../graphql/rates.js';
+import { restrictedField } from '../../graphql/visibility.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import { ClientArgs, CreateClientArgs, ListClientsArgs, UpdateClientArgs } from './client.service.js';
 
@@ -10,17 +11,8 @@ builder.prismaObject('Client', {
     tenantId: t.exposeID('tenantId'),
     name: t.exposeString('name', { description: 'Unique in the tenant' }),
     currency: t.exposeString('currency', { description: 'ISO 4217; entries of its projects are in it' }),
-    hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable rate per hour, after the project's and the project member's. ${rateVisibility}`,
-      resolve: (client, _args, context) => visibleRate(context, client.tenantId, client.hourlyRate),
-    }),
-    notes: t.string({
-      nullable: true,
-      description: 'Free text; null for those who do not manage clients (members read names only)',
-      resolve: async (client, _args, context) => ((await context.tenantAccess(client.tenantId)).canAny('update', 'Client') ? client.notes : null),
-    }),
+    hourlyRate: t.field(rateField('hourlyRate', "Billable rate per hour, after the project's and the project member's.")),
+    notes: t.field(restrictedField('notes', ['read', 'ClientNotes'], 'Free text; null for those who do not manage clients (members read names only)')),
     archived: t.exposeBoolean('archived', { description: 'Archived clients take no new projects' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
