@@ -42,6 +42,14 @@ interface Caller {
   tenantUserId: string | null;
 }
 const callers: Caller[] = [];
+/** Every caller by name, for `it.each`. */
+const callerNames = ['owner', 'admin', 'manager', 'member', 'api key'];
+
+function callerNamed(name: string): Caller {
+  const caller = callers.find((each) => each.name === name);
+  if (!caller) throw new Error(`no caller ${name}`);
+  return caller;
+}
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
@@ -453,9 +461,8 @@ describe('the permission matrix, walked against the running API', () => {
     expect(limited.filter((subject) => !walkedOwners.has(subject as Subject))).toEqual([]);
   });
 
-  it.each(['owner', 'admin', 'manager', 'member', 'api key'])('%s: every route answers as the matrix says, over REST and GraphQL', async (name) => {
-    const caller = callers.find((each) => each.name === name);
-    if (!caller) throw new Error(`no caller ${name}`);
+  it.each(callerNames)('%s: every route answers as the matrix says, over REST and GraphQL', async (name) => {
+    const caller = callerNamed(name);
     const answers: string[] = [];
     const wanted: string[] = [];
     for (const route of permissionRoutes) {
@@ -478,15 +485,8 @@ describe('the permission matrix, walked against the running API', () => {
 });
 
 describe('ownership beyond the routes: search and relation fields', () => {
-  it.each([
-    'owner',
-    'admin',
-    'manager',
-    'member',
-    'api key',
-  ])("%s finds and reaches exactly the records the matrix lets them read, their own and others'", async (name) => {
-    const caller = callers.find((each) => each.name === name);
-    if (!caller) throw new Error(`no caller ${name}`);
+  it.each(callerNames)("%s finds and reaches exactly the records the matrix lets them read, their own and others'", async (name) => {
+    const caller = callerNamed(name);
     const word = `owned${randomBytes(4).toString('hex')}`;
     const projectId = await created(tenant.api.post(`/tenants/${t()}/projects`, { name: `Project ${word}` }), 'a project');
     const records: { subject: Subject; type: string; own: boolean; id: string }[] = [];
@@ -525,15 +525,8 @@ describe('fields the matrix guards', () => {
     { field: 'hourlyRate', permission: ['read', 'Rate'], value: '95' },
   ] as const;
 
-  it.each([
-    'owner',
-    'admin',
-    'manager',
-    'member',
-    'api key',
-  ])('%s reads them as the matrix says, over REST and GraphQL, and users/me lists the grants', async (name) => {
-    const caller = callers.find((each) => each.name === name);
-    if (!caller) throw new Error(`no caller ${name}`);
+  it.each(callerNames)('%s reads them as the matrix says, over REST and GraphQL, and users/me lists the grants', async (name) => {
+    const caller = callerNamed(name);
     const clientId = await created(
       tenant.api.post(`/tenants/${t()}/clients`, { name: uniqueEmail('guarded'), ...Object.fromEntries(guarded.map(({ field, value }) => [field, value])) }),
       'a client',
