@@ -91,8 +91,10 @@ function textOf<Row>(column: Column<Row>, row: Row, forPeople: boolean): string 
       const text = fixedDecimal(String(value), minorUnitsOf(column.currency(row)));
       return forPeople ? grouped(text) : text;
     }
-    case 'hours':
-      return (value as number).toFixed(2);
+    case 'hours': {
+      const text = (value as number).toFixed(2);
+      return forPeople ? grouped(text) : text;
+    }
     case 'count':
       return forPeople ? grouped(String(value)) : String(value);
     case 'text':
