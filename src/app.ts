@@ -16,9 +16,9 @@ import { createGraphQLContext, type GraphQLContext } from './graphql/context.js'
 import type { Services } from './modules/services.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
 import { createGate } from './http/gate.js';
-import type { Gate, RequestState } from './http/request.js';
+import type { Gate, RequestState } from './request/request.js';
 import { createClientAddressOf } from './lib/client-address.js';
-import { createIdempotency, type Idempotency } from './http/idempotency.js';
+import { createIdempotency, type Idempotency } from './request/idempotency.js';
 import { createRateLimits, type RateLimits } from './http/rate-limit.js';
 import type { Metrics } from './http/metrics.js';
 import { createGraphQLServer, type GraphQLServer } from './http/graphql.js';

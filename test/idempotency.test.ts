@@ -15,7 +15,7 @@ import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js'
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { Readable, Writable } from 'node:stream';
 import pg from 'pg';
-import { createIdempotency } from '../src/http/idempotency.js';
+import { createIdempotency } from '../src/request/idempotency.js';
 import { createLogger } from '../src/lib/logger.js';
 
 let provider: IdentityProvider;

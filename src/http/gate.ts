@@ -3,7 +3,7 @@ import type { OriginPolicy } from '../auth/origins.js';
 import type { SessionLookup, Sessions } from '../auth/sessions.js';
 import type { Actor } from '../auth/actor.js';
 import type { ClientAddressOf } from '../lib/client-address.js';
-import type { Gate } from './request.js';
+import type { Gate } from '../request/request.js';
 import type { RateLimits } from './rate-limit.js';
 
 export function createGate({

@@ -9,7 +9,7 @@ import { nulByteMessage, nulBytePath } from '../lib/nul-bytes.js';
 import type { HttpResult } from '../lib/problem.js';
 import type { Metrics } from './metrics.js';
 import type { Logger } from '../lib/logger.js';
-import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from './idempotency.js';
+import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from '../request/idempotency.js';
 
 type ResultWithErrors = { errors?: readonly GraphQLError[] };
 
@@ -96,7 +96,7 @@ function failedOnOurSide(body: string): boolean {
 }
 
 /**
- * Idempotency-Key on POST /graphql (src/http/idempotency.ts): the key is
+ * Idempotency-Key on POST /graphql (src/request/idempotency.ts): the key is
  * claimed once yoga has parsed the operation, by its query, variables and
  * operation name; a stored answer is sent as it was, instead of running the
  * operation. The answer of an operation that ran is stored as it went out,

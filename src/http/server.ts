@@ -21,7 +21,7 @@ import { problemResult, type HttpResult } from '../lib/problem.js';
 import { clientWentAway, readBody } from '../rest/body.js';
 import type { RestApi } from '../rest/router.js';
 import type { DocsHandler } from './docs.js';
-import type { Gate, RequestState } from './request.js';
+import type { Gate, RequestState } from '../request/request.js';
 import { graphqlRefusal, type GraphQLServer } from './graphql.js';
 import type { Metrics } from './metrics.js';
 

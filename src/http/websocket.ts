@@ -21,7 +21,7 @@ import type { LiveEvents } from '../events/live.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
 import { jsonBodyLimit } from '../rest/body.js';
-import type { Gate, RequestState } from './request.js';
+import type { Gate, RequestState } from '../request/request.js';
 import type { GraphQLServer } from './graphql.js';
 
 /** What the WebSocket endpoint needs from the process (the App satisfies it). */

@@ -92,7 +92,7 @@ export interface ConflictReason {
  * Conflicts any write may meet, whatever its module: the database's own
  * unique and foreign-key checks, when a concurrent write got there between
  * our check and our insert; and a POST or PATCH whose Idempotency-Key is
- * still in use by the same request (src/http/idempotency.ts).
+ * still in use by the same request (src/request/idempotency.ts).
  */
 export const commonConflicts = {
   ALREADY_EXISTS: { code: 'CONFLICT', description: 'A record with these values already exists (a concurrent write took them first)' },

@@ -21,7 +21,7 @@ import type { GraphQLContext } from '../graphql/context.js';
 import type { StrictObject } from '../lib/dto.js';
 import { commonConflictVocabulary, type ConflictVocabulary } from '../lib/errors.js';
 import type { HttpResult } from '../lib/problem.js';
-import type { PublicBudget } from '../http/request.js';
+import type { PublicBudget } from '../request/request.js';
 import type { MultipartResult, IncomingFile } from './body.js';
 
 /** An OpenAPI tag: the group a module's rows (or the sign-in rows) are documented under. */

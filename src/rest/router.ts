@@ -13,7 +13,7 @@
  *    and the row's permission, then the body within its limit (permission
  *    before body), then the field runs (through sofa) or the handler does.
  *
- * A POST or PATCH with `Idempotency-Key` (src/http/idempotency.ts) claims its
+ * A POST or PATCH with `Idempotency-Key` (src/request/idempotency.ts) claims its
  * key once its body is read, before the field or the handler changes
  * anything (an upload: once the file has been read, by its SHA-256 and the
  * fields); a stored answer stops the row and is sent instead, and the answer
@@ -43,8 +43,8 @@ import { allowedMethods, assertReachable, byPrecedence, matchesPath, routerPathO
 import { createRecordRenderer } from './records.js';
 import { jsonBodyOf, pathSegments, refuseBody, routeParameters } from './request-input.js';
 import type { NativeRequest, Platform, TaggedRouteSpec } from './route.js';
-import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from '../http/idempotency.js';
-import type { Gate, RequestState } from '../http/request.js';
+import { canonicalJson, requestFingerprint, type Idempotency, type IdempotentRequest } from '../request/idempotency.js';
+import type { Gate, RequestState } from '../request/request.js';
 import { compileRestApi } from './rest-api.js';
 import { createSofaEngine, sofaRegistrationOrder, type PreparedExecution } from './sofa-engine.js';
 

@@ -13,7 +13,7 @@ function sourceFiles(directory: string): string[] {
   });
 }
 
-/** The layer index of a file under src/: the layer naming the file itself, else the one naming its first path segment. */
+/** The layer index of a file under src/: the layer of its top-level folder, or of the file itself at the top. */
 function layerOf(file: string): number {
   // Imports name the compiled `.js`; the layer table names the sources.
   const relative = path
@@ -22,8 +22,7 @@ function layerOf(file: string): number {
     .join('/')
     .replace(/(\.test)?\.[jt]s$/, '.ts');
   const top = relative.split('/')[0] as string;
-  const own = layers.findIndex((layer) => layer.paths.includes(relative));
-  const index = own === -1 ? layers.findIndex((layer) => layer.paths.includes(top)) : own;
+  const index = layers.findIndex((layer) => layer.paths.includes(top));
   if (index === -1) throw new Error(`${path.relative(sourceRoot, file)} is in no layer: add its folder to test/architecture/layers.ts`);
   return index;
 }
@@ -47,6 +46,13 @@ describe('the layering of src/', () => {
       './b.js',
       './c.js',
     ]);
+  });
+
+  it('names folders and files at the top of src/ only: a folder is one layer, whatever its files', () => {
+    const paths = layers.flatMap((layer) => layer.paths);
+    expect(paths.filter((entry) => entry.includes('/'))).toEqual([]);
+    expect(paths.filter((entry) => !fs.existsSync(path.join(sourceRoot, entry)))).toEqual([]);
+    expect(new Set(paths).size).toBe(paths.length);
   });
 
   it('has no import from a layer above the importing file', () => {

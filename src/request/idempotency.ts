@@ -25,7 +25,7 @@
  * background at most every ten minutes, after a claim.
  *
  * REST (src/rest/router.ts) and GraphQL (src/http/graphql.ts) each claim where
- * their body has been read, so this file sits below both (test/architecture/layers.ts).
+ * their body has been read, so it sits below both, in request/ (test/architecture/layers.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';

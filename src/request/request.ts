@@ -2,9 +2,9 @@
  * What a request is to every entry point, and what the gate promises them:
  * the state one request carries from its first byte to its answer, and the
  * gate's contract (src/http/gate.ts builds it). REST (a layer below the HTTP
- * server) admits through this contract, so it lives in the layer under REST
- * (test/architecture/layers.ts), while the server, the gate's implementation
- * and the rest of http/ sit above.
+ * server) admits through this contract, so request/ is the layer under REST
+ * (test/architecture/layers.ts), while the server and the gate's
+ * implementation (http/) sit above it.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Actor } from '../auth/actor.js';
