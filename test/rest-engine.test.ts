@@ -5,13 +5,17 @@
  * What it serves is what the OpenAPI document says, and its own webhook
  * routes are not reachable.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Note } from './generated/openapi/types.gen.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { PreparedInvocation } from '../src/graphql/operations.js';
+import type { AppError } from '../src/lib/errors.js';
 import { createRestApi } from '../src/rest/router.js';
 import { tagged, type RouteSpec } from '../src/rest/route.js';
 
@@ -105,6 +109,21 @@ describe('the REST engine', () => {
       expect(answer.body.code).toBe('NOT_FOUND');
     }
     expect(server.app.rest.servedRoutes().some((route) => route.path.startsWith('/webhook'))).toBe(false);
+  });
+
+  it("checks the field's permission on a call REST prepared as on any other: the prepared input admits nobody", async () => {
+    const other = await seeder(server).tenant();
+    const actor = { type: 'api_key', apiKeyId: randomUUID(), tenantId: other.id, name: 'of another tenant' } as const;
+    const context = server.app.contextFor(actor, { requestId: 'prepared', log: server.app.log, actor, clientAddress: '127.0.0.1' });
+    const result = await execute({
+      schema: server.app.schema,
+      document: parse('query ($t: ID!) { notes(tenantId: $t) { id } }'),
+      rootValue: new PreparedInvocation('Query.notes', { tenantId: tenant.id }),
+      contextValue: context,
+      variableValues: { t: tenant.id },
+    });
+    expect(result.data).toBeNull();
+    expect(result.errors?.map((error) => (error.originalError as AppError | undefined)?.code)).toEqual(['NOT_FOUND']);
   });
 
   it('answers 204 with no body, and 405 with Allow', async () => {

@@ -7,11 +7,10 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { Permission } from '../auth/permissions.js';
-import { permissionRefusal } from '../auth/tenant-access.js';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.js';
-import type { GraphQLContext } from './context.js';
+import { permittedAccess, type GraphQLContext } from './context.js';
 import { DateScalar, DateTimeScalar, DecimalScalar, JsonObjectScalar } from './scalars.js';
 
 /** The (action, subject) an operation needs in the tenant named by its `tenantId` argument. */
@@ -57,7 +56,8 @@ export const builder = new SchemaBuilder<BuilderTypes>({
     authScopes: (context) => ({
       authenticated: context.actor !== null,
       superadmin: context.actor?.type === 'user' && context.actor.isSuperadmin,
-      tenantPermission: async ({ tenantId, permission }) => (await context.tenantAccess(tenantId)).holds(permission),
+      // Refuses by throwing: 404 for another tenant, 403 without the grant (the same check as REST's).
+      tenantPermission: async ({ tenantId, permission }) => Boolean(await permittedAccess(context, tenantId, permission)),
     }),
     // Scope parameters are objects; identical ones share one check per request.
     cacheKey: (value) => JSON.stringify(value),
@@ -65,10 +65,6 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       if (context.actor === null) return unauthenticated();
       const failure = scopeFailureOf(result.failure);
       if (failure?.error instanceof AppError) return failure.error;
-      if (failure?.scope === 'tenantPermission') {
-        const [action, subject] = (failure.parameter as TenantPermission).permission;
-        return permissionRefusal(action, subject);
-      }
       if (failure?.scope === 'superadmin') return forbidden('Only a superadmin may do this');
       return forbidden();
     },

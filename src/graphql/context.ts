@@ -1,6 +1,6 @@
 import type { Actor } from '../auth/actor.js';
-import type { ActionOn, Subject } from '../auth/permissions.js';
-import { keyTenantAccess, resolveTenantAccess, scopeAcross, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
+import type { ActionOn, Permission, Subject } from '../auth/permissions.js';
+import { keyTenantAccess, permissionRefusal, resolveTenantAccess, scopeAcross, type TenantAccess, type TenantRecord } from '../auth/tenant-access.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../lib/logger.js';
 import { unauthenticated } from '../lib/errors.js';
@@ -89,6 +89,20 @@ export function createGraphQLContext({ db, services }: ContextDependencies, requ
       return built.get(key) as Value;
     },
   };
+}
+
+/**
+ * The permission check of an operation inside a tenant, the one every entry
+ * point makes: the tenant guard (asked once per request and tenant: another
+ * tenant is a 404), then the grant (403 without it). GraphQL makes it in the
+ * field's scope; REST's router makes it before it reads a body, and the
+ * field's scope then finds the guard's answer in the request's memo.
+ */
+export async function permittedAccess(context: GraphQLContext, tenantId: string, permission: Permission): Promise<TenantAccess> {
+  const access = await context.tenantAccess(tenantId);
+  const [action, subject] = permission;
+  if (!access.holds(permission)) throw permissionRefusal(action, subject);
+  return access;
 }
 
 /** The caller of an operation that passed the `authenticated` scope. */

@@ -9,10 +9,11 @@
  *   }),
  *
  * The field gets its GraphQL arguments from the zod schema, a scope that runs
- * the tenant guard and checks the permission before the resolver, and
- * extensions that REST and OpenAPI read back. The resolver gets the input
- * validated once (by the REST adapter, handed over as a PreparedInvocation,
- * or here) and the caller's TenantAccess.
+ * the tenant guard and checks the permission before the resolver
+ * (`permittedAccess`, the check every entry point makes), and extensions that
+ * REST and OpenAPI read back. The resolver gets the input validated once (by
+ * the REST adapter, handed over as the operation's root value, or here) and
+ * the caller's TenantAccess.
  */
 import type { ArgBuilder, InputFieldsFromShape } from '@pothos/core';
 import type { GraphQLFieldExtensions, GraphQLResolveInfo } from 'graphql';
@@ -23,7 +24,7 @@ import type { TenantAccess } from '../auth/tenant-access.js';
 import { fieldErrorsOf, type StrictObject } from '../lib/dto.js';
 import { validationFailed } from '../lib/errors.js';
 import type { SchemaTypes as Types, TenantPermission } from './builder.js';
-import { actorOf, type GraphQLContext } from './context.js';
+import { actorOf, permittedAccess, type GraphQLContext } from './context.js';
 import { argsFrom } from './inputs.js';
 
 /** What REST and OpenAPI read from a root field: its argument schema and who may run it. */
@@ -40,25 +41,22 @@ export function operationExtensionsOf(extensions: Readonly<GraphQLFieldExtension
 }
 
 /**
- * A root field's input and access as its entry point already validated and
- * decided them: REST hands it over as the operation's root value, so that the
- * input is validated once and the tenant guard asked once.
+ * A root field's input as its entry point already validated it: REST hands it
+ * over as the operation's root value (GraphQL's value for the root fields of
+ * an operation), so that the input is validated once. Who may run the field
+ * is not part of it: the field's scope checks that for every entry point.
  */
 export class PreparedInvocation {
   constructor(
     /** `Query.notes`, `Mutation.createNote`... */
     readonly field: string,
     readonly input: unknown,
-    /** The tenant guard's answer, for operations inside a tenant. */
-    readonly access: TenantAccess | undefined,
   ) {}
 }
 
-/** The invocation prepared for exactly this field, if its entry point made one. */
+/** The invocation prepared for exactly this field, if its entry point made one (only a root field's parent is the root value). */
 function preparedFor(parent: unknown, info: GraphQLResolveInfo): PreparedInvocation | undefined {
-  return parent instanceof PreparedInvocation && info.path.prev === undefined && parent.field === `${info.parentType.name}.${info.fieldName}`
-    ? parent
-    : undefined;
+  return parent instanceof PreparedInvocation && parent.field === `${info.parentType.name}.${info.fieldName}` ? parent : undefined;
 }
 
 /**
@@ -82,12 +80,7 @@ export interface TenantOperation<Schema extends StrictObject> {
   /** Arguments, scope and extensions, to spread into a field definition. */
   field(t: { arg: ArgBuilder<Types> }): {
     args: FieldArgs<Schema>;
-    authScopes: (
-      parent: unknown,
-      args: { tenantId: string },
-      context: GraphQLContext,
-      info: GraphQLResolveInfo,
-    ) => { tenantPermission: TenantPermission } | true;
+    authScopes: (parent: unknown, args: { tenantId: string }, context: GraphQLContext, info: GraphQLResolveInfo) => { tenantPermission: TenantPermission };
     extensions: FieldExtensions;
   };
   /** The resolver of a plain field. */
@@ -111,17 +104,17 @@ export function tenantOperation<Schema extends StrictObject & { shape: { tenantI
 ): TenantOperation<Schema> {
   const extensions = { argsSchema: schema, permission } satisfies OperationExtensions;
   async function prepare(parent: unknown, args: object, context: GraphQLContext, info: GraphQLResolveInfo) {
-    const prepared = preparedFor(parent, info);
-    const input = inputOf(schema, args, prepared);
-    // The scope has resolved it already; this is the memoised result.
-    return { input, access: prepared?.access ?? (await context.tenantAccess((input as { tenantId: string }).tenantId)) };
+    const input = inputOf(schema, args, preparedFor(parent, info));
+    // The scope has admitted the caller to this tenant already: the same check again reads the request's memo.
+    return { input, access: await permittedAccess(context, (input as { tenantId: string }).tenantId, permission) };
   }
   return {
     field: (t) => ({
       args: argsFrom(t, schema) as FieldArgs<Schema>,
-      // An invocation its entry point prepared was admitted there, with this permission (the REST router's guard): one check per entry point.
-      authScopes: (parent, fieldArgs, _context, info) =>
-        preparedFor(parent, info)?.access ? true : { tenantPermission: { tenantId: fieldArgs.tenantId, permission } },
+      // The tenant the resolver will act in: the validated input's where the entry point prepared it (an id trimmed).
+      authScopes: (parent, fieldArgs, _context, info) => ({
+        tenantPermission: { tenantId: (preparedFor(parent, info)?.input as { tenantId: string } | undefined)?.tenantId ?? fieldArgs.tenantId, permission },
+      }),
       extensions,
     }),
     resolve: (run) => async (parent, args, context, info) => {

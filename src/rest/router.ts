@@ -10,8 +10,9 @@
  *    credentials too;
  * 3. the router matches the method and path;
  * 4. the row's path and query parameters are validated, then the tenant guard
- *    and the row's permission, then the body within its limit (permission
- *    before body), then the field runs (through sofa) or the handler does.
+ *    and the row's permission (`permittedAccess`, the check GraphQL's scopes
+ *    make), then the body within its limit (permission before body), then
+ *    the field runs (through sofa) or the handler does.
  *
  * A POST or PATCH with `Idempotency-Key` (src/request/idempotency.ts) claims its
  * key once its body is read, before the field or the handler changes
@@ -30,8 +31,8 @@ import type { GraphQLSchema } from 'graphql';
 import type { Actor } from '../auth/actor.js';
 import { requireSuperadmin } from '../auth/actor.js';
 import type { SessionLookup } from '../auth/sessions.js';
-import { permissionRefusal, type TenantAccess } from '../auth/tenant-access.js';
-import type { GraphQLContext } from '../graphql/context.js';
+import type { TenantAccess } from '../auth/tenant-access.js';
+import { permittedAccess, type GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import { PreparedInvocation } from '../graphql/operations.js';
 import { parseInput } from '../lib/dto.js';
@@ -133,12 +134,8 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
       case 'superadmin':
         requireSuperadmin(context.actor as Actor);
         return undefined;
-      case 'tenant': {
-        const access = await context.tenantAccess(String(parameters.tenantId));
-        const [action, subject] = route.access.permission;
-        if (!access.holds(route.access.permission)) throw permissionRefusal(action, subject);
-        return access;
-      }
+      case 'tenant':
+        return permittedAccess(context, String(parameters.tenantId), route.access.permission);
     }
   }
 
@@ -158,17 +155,18 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
       call.state.route = route.path;
       const parameters = routeParameters(route, call.url, pathValues);
       const context = contextFor(call.state.actor, call.state);
-      const access = await admit(route, parameters.parsed, context);
+      // Before the body is read; the field's scope asks again, answered from the request's memo.
+      await admit(route, parameters.parsed, context);
       const raw = hasBody(call.http.method ?? 'GET') ? await readBody(call.http) : undefined;
       await claimIdempotencyKey(call, [raw]);
       // GraphQL coerces the JSON the client sent; the resolver gets what zod made of it.
       if (!route.body) {
         refuseBody(route, raw);
-        return { context, variables: parameters.raw, invocation: new PreparedInvocation(route.field, parameters.parsed, access) };
+        return { context, variables: parameters.raw, invocation: new PreparedInvocation(route.field, parameters.parsed) };
       }
       const json = jsonBodyOf(call.http, raw, route.body);
       const input = { ...parameters.parsed, input: parseInput(route.body.schema, json) };
-      return { context, variables: { ...parameters.raw, input: json }, invocation: new PreparedInvocation(route.field, input, access) };
+      return { context, variables: { ...parameters.raw, input: json }, invocation: new PreparedInvocation(route.field, input) };
     },
     expose,
     problem(error, call) {
