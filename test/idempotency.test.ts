@@ -5,6 +5,8 @@
  * process on the database.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Note } from './generated/openapi/types.gen.js';
 import { apiClient, type ApiResponse, type Json } from './helpers/http.js';
@@ -221,6 +223,9 @@ describe('Idempotency-Key over REST', () => {
     const otherField = await upload(invoiceForm(png, 'scan.png', { number: 'INV-2' }));
     expect(otherField.status).toBe(422);
     expect(await server.app.db.invoice.count({ where: { tenantId: tenant.id } })).toBe(1);
+    // The replay and the refusals staged the file as it streamed in, and gave it back before any handler ran.
+    const staging = path.join(server.app.platform.config.dataDir, 'files', 'staging');
+    expect(fs.existsSync(staging) ? fs.readdirSync(staging) : []).toEqual([]);
   });
 });
 

@@ -34,10 +34,12 @@ const rows = tagged({ name: 'Invoices', description: 'Rows made for this test' }
     description: 'Hashes what it receives.',
     access: ['create', 'Invoice'],
     parameters: z.strictObject({ tenantId }),
-    body: { kind: 'multipart', fileField: 'file', fileDescription: 'Any file', fields: z.strictObject({ label: z.string().max(20).optional() }) },
-    responses: { '201': { description: 'Stored', schema: { type: 'object' } } },
-    async handler({ readUpload, access }) {
-      const upload = await readUpload(async (file) => {
+    body: {
+      kind: 'multipart',
+      fileField: 'file',
+      fileDescription: 'Any file',
+      fields: z.strictObject({ label: z.string().max(20).optional() }),
+      async stage(file) {
         const hash = createHash('sha256');
         let bytes = 0;
         try {
@@ -51,7 +53,10 @@ const rows = tagged({ name: 'Invoices', description: 'Rows made for this test' }
         }
         received.push({ bytes });
         return { bytes, sha256: hash.digest('hex'), fileName: file.fileName };
-      });
+      },
+    },
+    responses: { '201': { description: 'Stored', schema: { type: 'object' } } },
+    async handler({ upload, access }) {
       return {
         status: 201,
         headers: { 'content-type': 'application/json' },

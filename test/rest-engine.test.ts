@@ -1,14 +1,15 @@
 /**
  * sofa-api is the engine of the REST layer (CONTRACT.md section 1): its router
  * registers every GraphQL-backed row from the `routes` config and runs the
- * field; the native rows and the 404/405 fallback sit on the same router.
- * What it serves is what the OpenAPI document says, and its own webhook
- * routes are not reachable.
+ * field; the adapter chooses the row and runs native rows itself. What it
+ * serves is what the OpenAPI document says, and its own webhook routes are
+ * not reachable.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { execute, parse } from 'graphql';
+import { buildSchema, execute, parse } from 'graphql';
+import { useSofa } from 'sofa-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Note } from './generated/openapi/types.gen.js';
 import { apiClient, type Json } from './helpers/http.js';
@@ -85,13 +86,23 @@ describe('the REST engine', () => {
     const shape = (method: string, path: string): string => `${method.toUpperCase()} ${path.replace(/\{[A-Za-z]+\}|:[A-Za-z]+/g, '*')}`;
     const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => shape(method, path)));
     const hidden = server.app.rest.routes.filter((route) => route.kind === 'native' && route.hidden).map((route) => shape(route.method, route.path));
-    const served = server.app.rest
-      .servedRoutes()
-      .filter((route) => route.path !== '/*')
-      .map((route) => shape(route.method ?? '', route.path));
+    const served = server.app.rest.servedRoutes().map((route) => shape(route.method, route.path));
     expect(served.filter((route) => !hidden.includes(route)).sort()).toEqual(documented.sort());
     expect(served.length).toBe(documented.length + hidden.length);
     expect(served.length).toBeGreaterThan(80);
+  });
+
+  it("hands sofa's router the plugins it is given (patches/sofa-api+0.18.10.patch): onRoute sees each route sofa registers", () => {
+    const schema = buildSchema('type Query { hello: String } type Mutation { wave(name: String): String }');
+    const registered: string[] = [];
+    useSofa({
+      basePath: '/',
+      schema,
+      plugins: [{ onRoute: ({ route }) => void registered.push(`${route.method} ${route.path}`) }],
+      openAPI: { endpoint: false },
+      swaggerUI: { endpoint: false },
+    });
+    expect(registered).toEqual(['GET /hello', 'POST /wave']);
   });
 
   it("does not reach sofa's own webhook routes (subscriptions by callback)", async () => {

@@ -46,10 +46,12 @@ beforeAll(async () => {
       description: 'Hashes what it receives.',
       access: ['create', 'Invoice'],
       parameters: z.strictObject({ tenantId: fields.id('Tenant id') }),
-      body: { kind: 'multipart', fileField: 'file', fileDescription: 'Any file', fields: z.strictObject({}) },
-      responses: { '201': { description: 'Stored', schema: { type: 'object' } } },
-      async handler({ readUpload }) {
-        const upload = await readUpload(async (file) => {
+      body: {
+        kind: 'multipart',
+        fileField: 'file',
+        fileDescription: 'Any file',
+        fields: z.strictObject({}),
+        async stage(file) {
           const hash = createHash('sha256');
           let bytes = 0;
           for await (const chunk of file.stream) {
@@ -57,7 +59,10 @@ beforeAll(async () => {
             hash.update(chunk as Buffer);
           }
           return { bytes, sha256: hash.digest('hex') };
-        });
+        },
+      },
+      responses: { '201': { description: 'Stored', schema: { type: 'object' } } },
+      async handler({ upload }) {
         return { status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify(upload) };
       },
     }),

@@ -226,32 +226,65 @@ export function byPrecedence<Route extends CompiledRoute>(routes: readonly Route
   });
 }
 
-/** Whether `template` matches every path `other` matches (a parameter where `other` has a literal shadows it). */
-function shadows(template: PathSegment[], other: PathSegment[]): boolean {
+/** Whether two templates can match one path: as long, and no position where both are literals and differ. */
+function overlaps(template: PathSegment[], other: PathSegment[]): boolean {
   return (
     template.length === other.length &&
     template.every((segment, index) => {
       const otherSegment = other[index] as PathSegment;
-      return 'param' in segment || ('literal' in otherSegment && otherSegment.literal === segment.literal);
+      return 'param' in segment || 'param' in otherSegment || segment.literal === otherSegment.literal;
     })
   );
 }
 
 /**
- * Refuses an order in which a route could never be reached: a router that
- * tries routes one by one (fets does) must not meet `/users/{id}` before
- * `/users/me` for the same method.
+ * Refuses a router that would run another route than the table chose for
+ * some path. `tried` is the order in which a router that tries routes one by
+ * one holds them (fets: literal paths first, then patterns as registered),
+ * `preferred` the table's (`byPrecedence`): of two routes of one method that
+ * can match the same path, the one the table prefers must be tried first.
  */
-export function assertReachable(ordered: readonly CompiledRoute[]): void {
-  ordered.forEach((route, index) => {
-    const earlier = ordered.slice(0, index).find((other) => other.method === route.method && shadows(other.segments, route.segments));
-    if (earlier) throw new Error(`route ${route.method} ${route.path} can never be reached: ${earlier.method} ${earlier.path} comes first`);
+export function assertSameChoice(tried: readonly CompiledRoute[], preferred: readonly CompiledRoute[]): void {
+  const rank = new Map(preferred.map((route, index) => [route, index]));
+  tried.forEach((route, index) => {
+    const earlier = tried
+      .slice(0, index)
+      .find((other) => other.method === route.method && overlaps(other.segments, route.segments) && (rank.get(other) ?? 0) > (rank.get(route) ?? 0));
+    if (earlier) throw new Error(`the router tries ${earlier.method} ${earlier.path} before ${route.method} ${route.path}, which the route table prefers`);
   });
 }
 
 /** The template as fets (URLPattern) writes it, each parameter named after the argument it fills: `/tenants/:tenantId/notes/:id`. */
 export function routerPathOf(route: CompiledRoute): string {
   return `/${route.segments.map((segment) => ('literal' in segment ? segment.literal : `:${route.pathArguments[segment.param] ?? segment.param}`)).join('/')}`;
+}
+
+/** A route that takes a request, with its path values keyed by the argument each fills (`id`, not `noteId`). */
+export interface RouteMatch {
+  route: CompiledRoute;
+  pathValues: Record<string, string>;
+}
+
+/**
+ * The route table's choice for a request: of the routes of its method whose
+ * template matches its path (decoded segments), the most specific
+ * (`byPrecedence`); undefined when none does.
+ */
+export function createRouteMatcher(routes: readonly CompiledRoute[]): (method: string, parts: readonly string[]) => RouteMatch | undefined {
+  const candidates = new Map<string, CompiledRoute[]>();
+  for (const route of byPrecedence(routes)) {
+    const key = `${route.method} ${route.segments.length}`;
+    candidates.set(key, [...(candidates.get(key) ?? []), route]);
+  }
+  return (method, parts) => {
+    const route = candidates.get(`${method} ${parts.length}`)?.find((candidate) => matchesPath(candidate.segments, parts));
+    if (!route) return undefined;
+    const pathValues: Record<string, string> = {};
+    route.segments.forEach((segment, index) => {
+      if ('param' in segment) pathValues[route.pathArguments[segment.param] ?? segment.param] = parts[index] as string;
+    });
+    return { route, pathValues };
+  };
 }
 
 /** Whether a template matches a path's (decoded) segments. */

@@ -78,14 +78,34 @@ export interface NativeResponse {
   contentType?: string | readonly string[];
 }
 
-export type NativeBody<Fields extends StrictObject = StrictObject> =
+/**
+ * `multipart/form-data` with one file field and the text fields of `fields`,
+ * read by the router before the handler runs (an Idempotency-Key is claimed
+ * once the whole upload is known). `stage` keeps the file as it streams in;
+ * `discard` undoes that when the request fails before its handler runs (a
+ * bad field, a key that answered before).
+ */
+export interface MultipartBody<Fields extends StrictObject = StrictObject, Staged = unknown> {
+  kind: 'multipart';
+  fileField: string;
+  fileDescription: string;
+  fields: Fields;
+  stage(file: IncomingFile, context: GraphQLContext): Promise<Staged>;
+  discard?(staged: Staged): Promise<void>;
+}
+
+export type NativeBody<Fields extends StrictObject = StrictObject, Staged = unknown> =
   | { kind: 'json'; dto: StrictObject }
-  /** `multipart/form-data` with one file field and the text fields of `fields`. */
-  | { kind: 'multipart'; fileField: string; fileDescription: string; fields: Fields }
+  | MultipartBody<Fields, Staged>
   /** The handler reads the body itself (at most 1 MiB), e.g. a provider's form post. */
   | { kind: 'raw' };
 
-export interface NativeRequest<Parameters = Record<string, unknown>, Body = unknown, Access extends TenantAccess | undefined = TenantAccess | undefined> {
+export interface NativeRequest<
+  Parameters = Record<string, unknown>,
+  Body = unknown,
+  Access extends TenantAccess | undefined = TenantAccess | undefined,
+  Staged = unknown,
+> {
   http: IncomingMessage;
   url: URL;
   /** The client's address, as TRUST_PROXY decides. */
@@ -98,14 +118,8 @@ export interface NativeRequest<Parameters = Record<string, unknown>, Body = unkn
   body: Body;
   /** The raw body of a `raw` route. */
   rawBody: Buffer | undefined;
-  /**
-   * Streams the upload of a `multipart` route; text fields are validated when it ends. `release`
-   * undoes what `onFile` kept when the request fails after the file (a bad field).
-   */
-  readUpload<FileResult>(
-    onFile: (file: IncomingFile) => Promise<FileResult>,
-    release?: (file: FileResult) => Promise<void>,
-  ): Promise<MultipartResult<FileResult>>;
+  /** The upload of a `multipart` route: its text fields, validated, and what `stage` kept of the file (undefined without one). */
+  upload: MultipartResult<Staged> | undefined;
   /**
    * Answers with `record` as REST shows its GraphQL type (`Invoice`): the resource as this request left it. An
    * array answers a JSON array of them (a row whose response is a `list`).
@@ -148,16 +162,21 @@ export type TaggedRouteSpec = RouteSpec & { tag: RouteTag; conflicts: ConflictVo
 export const tagged = (tag: RouteTag, routes: readonly RouteSpec[], conflicts: ConflictVocabulary = commonConflictVocabulary): TaggedRouteSpec[] =>
   routes.map((route) => ({ ...route, tag, conflicts }));
 
-/** A native route whose handler sees its own parameter and body types. */
-export function nativeRoute<Parameters extends z.ZodObject, Dto extends StrictObject = StrictObject, const Access extends NativeAccess = NativeAccess>(
-  spec: Omit<NativeRouteSpec, 'parameters' | 'handler' | 'kind' | 'access'> & {
+/** A native route whose handler sees its own parameter, body and upload types. */
+export function nativeRoute<
+  Parameters extends z.ZodObject,
+  Dto extends StrictObject = StrictObject,
+  const Access extends NativeAccess = NativeAccess,
+  Staged = unknown,
+>(
+  spec: Omit<NativeRouteSpec, 'parameters' | 'handler' | 'kind' | 'access' | 'body'> & {
     access: Access;
     parameters: Parameters;
-    body?: NativeBody & ({ kind: 'json'; dto: Dto } | { kind: 'multipart' | 'raw' });
-    handler: (request: NativeRequest<z.output<Parameters>, z.output<Dto>, Access extends string ? undefined : TenantAccess>) => Promise<HttpResult>;
+    body?: { kind: 'json'; dto: Dto } | MultipartBody<StrictObject, Staged> | { kind: 'raw' };
+    handler: (request: NativeRequest<z.output<Parameters>, z.output<Dto>, Access extends string ? undefined : TenantAccess, Staged>) => Promise<HttpResult>;
   },
 ): NativeRouteSpec {
-  return { ...spec, kind: 'native', handler: spec.handler as NativeRouteSpec['handler'] };
+  return { ...spec, kind: 'native', body: spec.body as NativeBody | undefined, handler: spec.handler as NativeRouteSpec['handler'] };
 }
 
 type CrudAction = 'list' | 'create' | 'get' | 'update' | 'remove';

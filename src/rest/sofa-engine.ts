@@ -1,71 +1,94 @@
 /**
  * sofa-api, the engine of every GraphQL-backed REST row (CONTRACT.md section
  * 1): its router registers each row from the `routes` config (method, path,
- * status, tag, description), matches requests, builds each route's operation
- * document once, maps path parameters to variables, and runs the field with
- * our context, our `execute` and our `errorHandler`.
+ * status, tag, description), builds each row's operation document once, and
+ * serves the row: it runs the field with our `context`, our `execute` and our
+ * `errorHandler`, and answers with the field's value and the row's status.
+ *
+ * The adapter (router.ts) has decided everything about a request before sofa
+ * runs it: the row, its path and query, the caller's permission, the body (as
+ * the row's DTO, validated) and its Idempotency-Key. It hands sofa's router
+ * the request's method and path and, as the server context, a FieldRun: what
+ * to run, prepared. sofa's `context` passes that on to `execute`, which runs
+ * the row's document through graphql-jit (compiled once per row) with the
+ * validated input as the root value (PreparedInvocation).
  *
  * Where sofa is short of the contract, the adapter works around it, never
  * inside it:
  * - sofa would fill variables by name from the query string and the top-level
  *   keys of the body, and coerce them with GraphQL's scalars. Our rows take
  *   the body as the DTO (`{"content": "..."}`), refuse unknown parameters and
- *   name bad fields. So sofa is handed the method and the path only; our
- *   `execute` reads and validates the query and the body against the row's
- *   zod schemas (src/rest/request-input.ts) and runs sofa's document with the
- *   validated invocation as the root value (PreparedInvocation).
+ *   name bad fields. So sofa is handed the method and the path only, and
+ *   `execute` takes the variables the adapter prepared.
  * - sofa would route every Query and Mutation field of its schema: it is given
  *   a schema of the REST rows' fields only, the flat resources
- *   (rest-schema.ts), in the order its router must try them (`/users/me`
- *   before `/users/{id}`).
+ *   (rest-schema.ts), in the order its router must try them.
  * - its OpenAPI document and Swagger UI are switched off: ours is built from
  *   the rows (openapi.ts).
- * - its `/webhook` routes (subscriptions by callback) are not registered: a
- *   schema without a Subscription type has nothing to deliver, and our patch
- *   of sofa (patches/sofa-api+0.18.10.patch, written to go upstream) leaves
- *   them out then.
+ *
+ * Two hooks sofa lacked are patched in, written to go upstream
+ * (patches/sofa-api+0.18.10.patch): `plugins`, handed to the feTS router it
+ * creates, through which an `onRoute` plugin sees every route sofa registers
+ * (so the engine checks, at start, that sofa serves each row where the table
+ * says and tries them in the table's order); and no `/webhook` routes
+ * (subscriptions by callback) for a schema without a Subscription type.
  */
 import { GraphQLError, GraphQLObjectType, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { mapSchema, MapperKind } from '@graphql-tools/utils';
-import { Response } from 'fets';
+import { Response, type RouterPlugin } from 'fets';
 import { useSofa } from 'sofa-api';
 import type { PreparedInvocation } from '../graphql/operations.js';
-import type { AppError } from '../lib/errors.js';
-import { byPrecedence, routerPathOf, type CompiledGraphQLRoute, type CompiledRoute } from './compile.js';
+import type { HttpResult } from '../lib/problem.js';
+import { assertSameChoice, byPrecedence, routerPathOf, type CompiledGraphQLRoute, type CompiledRoute } from './compile.js';
 
-/** What the adapter prepares for one execution: the context, the variables as sent, and the validated invocation. */
-export interface PreparedExecution {
+/** One request of a GraphQL-backed row, prepared by the adapter: what sofa's router is to run. */
+export interface FieldRun<Call = unknown> {
+  route: CompiledGraphQLRoute;
+  /** The request's path as the adapter matched it (segments percent-encoded again): what sofa's router matches. */
+  path: string;
+  /** The GraphQL context of the request. */
   context: object;
+  /** The row's variables as sent: the path and query values, and the body as `input`. */
   variables: Record<string, unknown>;
+  /** The validated input, the root value of the operation. */
   invocation: PreparedInvocation;
+  /** The adapter's own per-request state, handed back to `problem`. */
+  call: Call;
 }
 
-export interface SofaEngineOptions<Call extends object> {
+export interface SofaEngineOptions<Call> {
   /** The flat resource schema (rest-schema.ts). */
   restSchema: GraphQLSchema;
+  /** Every row of the table: sofa registers the GraphQL-backed ones, and must try them in the table's order. */
   routes: readonly CompiledRoute[];
   /**
-   * Reads, validates and admits one request of a row: its path values (as
-   * sofa matched them, by argument name), query and body. Throws an error
-   * to refuse it.
+   * The answer to a failed run (problem+json): the errors its field raised
+   * (or the one its execution threw). `call` is undefined only for a failure
+   * of sofa's own before it runs the field, which our rows do not cause.
    */
-  prepare(route: CompiledGraphQLRoute, call: Call, pathValues: Record<string, string>): Promise<PreparedExecution>;
-  /** The error a caller may see, logged when internal (one per request: the decisive one). */
-  expose(error: unknown, call: Call | undefined): AppError;
-  /** The problem+json answer of an error. */
-  problem(error: AppError, call: Call | undefined): { status: number; headers: Record<string, string>; body: string };
+  problem(errors: readonly unknown[], call: Call | undefined): HttpResult & { body: string };
 }
 
-/** An execution's failure, carrying the request it belongs to to sofa's error handler. */
-class RowFailure extends GraphQLError {
+export interface SofaEngine<Call> {
+  /** The routes sofa's router registered, in the order it registered them. */
+  registered: readonly { method: string; path: string }[];
+  /** Has sofa's router serve a prepared row: it matches the path, runs the row's operation, and answers. */
+  run(run: FieldRun<Call>): Promise<HttpResult>;
+}
+
+/** A run's failure, carrying its run to sofa's error handler (which sofa calls with the errors alone). */
+class RunFailure extends GraphQLError {
   constructor(
-    readonly failure: AppError,
-    readonly call: object,
+    readonly failures: readonly unknown[],
+    readonly run: FieldRun,
   ) {
-    super(failure.message, { originalError: failure });
+    super('The field failed', { originalError: failures[0] instanceof Error ? failures[0] : undefined });
   }
 }
+
+/** sofa's name for the operation of a row: `<field>_<query|mutation>`. */
+const operationNameOf = (route: CompiledGraphQLRoute): string => `${route.fieldName}_${route.rootType === 'Query' ? 'query' : 'mutation'}`;
 
 /** The schema sofa routes: only the fields of REST rows, each root's fields in the order the router must try them. */
 function routedSchema(restSchema: GraphQLSchema, routes: readonly CompiledGraphQLRoute[]): GraphQLSchema {
@@ -86,18 +109,46 @@ function routedSchema(restSchema: GraphQLSchema, routes: readonly CompiledGraphQ
   });
 }
 
-/** The order in which sofa registers routes: its queries, then its mutations, each as routedSchema ordered them. */
-export function sofaRegistrationOrder(routes: readonly CompiledRoute[]): CompiledGraphQLRoute[] {
-  const graphqlRoutes = byPrecedence(routes.filter((route): route is CompiledGraphQLRoute => route.kind === 'graphql'));
-  return [...graphqlRoutes.filter((route) => route.rootType === 'Query'), ...graphqlRoutes.filter((route) => route.rootType === 'Mutation')];
+/**
+ * Refuses a router that does not serve exactly the rows, or would choose
+ * another row than the table for some path (feTS tries literal paths first,
+ * then patterns as they were registered).
+ */
+function assertServesTheRows(registered: readonly { method: string; path: string }[], routes: readonly CompiledRoute[]): void {
+  const graphqlRoutes = routes.filter((route): route is CompiledGraphQLRoute => route.kind === 'graphql');
+  const rowOf = new Map(graphqlRoutes.map((route) => [`${route.method} ${routerPathOf(route)}`, route]));
+  const served = registered.map(({ method, path }) => {
+    const route = rowOf.get(`${method} ${path}`);
+    if (!route) throw new Error(`sofa registered ${method} ${path}, which no row of the route table names`);
+    return route;
+  });
+  const missing = graphqlRoutes.filter((route) => !served.includes(route)).map((route) => `${route.method} ${route.path}`);
+  if (missing.length > 0 || served.length !== graphqlRoutes.length) {
+    const named = missing.length > 3 ? `${missing.slice(0, 3).join(', ')} and ${missing.length - 3} more` : missing.join(', ');
+    throw new Error(`sofa did not register each row once: ${named || 'a row twice'}`);
+  }
+  const literal = (route: CompiledRoute): boolean => route.segments.every((segment) => 'literal' in segment);
+  assertSameChoice([...served.filter(literal), ...served.filter((route) => !literal(route))], byPrecedence(routes));
 }
 
-/** sofa's router for the GraphQL-backed rows; the native rows and the fallback are added to it by the adapter. */
-export function createSofaEngine<Call extends object>({ restSchema, routes, prepare, expose, problem }: SofaEngineOptions<Call>) {
+/** An answer as the server writes it. 204 carries no body and no content type (sofa's JSON would say `null`). */
+async function resultOf(response: globalThis.Response): Promise<HttpResult> {
+  if (response.status === 204) return { status: 204, headers: {} };
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** sofa's router for the GraphQL-backed rows. */
+export function createSofaEngine<Call>({ restSchema, routes, problem }: SofaEngineOptions<Call>): SofaEngine<Call> {
   const graphqlRoutes = routes.filter((route): route is CompiledGraphQLRoute => route.kind === 'graphql');
+  // A table of native rows only (a test's) has nothing for sofa to serve; given a schema, sofa would route every query of it.
+  if (graphqlRoutes.length === 0) {
+    return { registered: [], run: async ({ route }) => Promise.reject(new Error(`no GraphQL-backed row is served here: ${route.path}`)) };
+  }
   const schema = routedSchema(restSchema, graphqlRoutes);
-  // sofa names each route's operation `<field>_<query|mutation>`.
-  const routeByOperation = new Map(graphqlRoutes.map((route) => [`${route.fieldName}_${route.rootType === 'Query' ? 'query' : 'mutation'}`, route]));
   // graphql-jit, compiled once per route document (sofa builds each document once, at start).
   const compiled = new WeakMap<DocumentNode, CompiledQuery>();
   const compiledFor = (document: DocumentNode): CompiledQuery => {
@@ -111,23 +162,24 @@ export function createSofaEngine<Call extends object>({ restSchema, routes, prep
     return query;
   };
 
-  async function execute({ document, contextValue, variableValues, operationName }: ExecutionArgs): Promise<ExecutionResult> {
-    const call = contextValue as Call;
-    const route = routeByOperation.get(operationName ?? '');
+  async function execute({ document, contextValue, operationName }: ExecutionArgs): Promise<ExecutionResult> {
+    const run = contextValue as FieldRun;
     try {
-      if (!route) throw new Error(`sofa ran an operation of no REST row: ${operationName}`);
-      const pathValues = Object.fromEntries(Object.entries(variableValues ?? {}).map(([name, value]) => [name, String(value)]));
-      const { context, variables, invocation } = await prepare(route, call, pathValues);
-      const result = await compiledFor(document).query(invocation, context, variables);
+      if (operationName !== operationNameOf(run.route)) {
+        throw new Error(`sofa's router ran ${operationName} for the row ${run.route.method} ${run.route.path}`);
+      }
+      const result = await compiledFor(document).query(run.invocation, run.context, run.variables);
       if (!result.errors || result.errors.length === 0) return result as ExecutionResult;
-      // The error with the highest status decides the answer.
-      const decisive = result.errors.map((error) => expose(error, call)).reduce((worst, error) => (error.status > worst.status ? error : worst));
-      return { errors: [new RowFailure(decisive, call)] };
+      return { errors: [new RunFailure(result.errors, run)] };
     } catch (error) {
-      return { errors: [new RowFailure(expose(error, call), call)] };
+      return { errors: [new RunFailure([error], run)] };
     }
   }
 
+  const registered: { method: string; path: string }[] = [];
+  const recordRoutes: RouterPlugin<{ run: FieldRun<Call> }, Record<string, never>> = {
+    onRoute: ({ route }) => void registered.push({ method: String(route.method), path: route.path }),
+  };
   const router = useSofa({
     basePath: '/',
     schema,
@@ -137,19 +189,27 @@ export function createSofaEngine<Call extends object>({ restSchema, routes, prep
         { method: route.method, path: routerPathOf(route), responseStatus: route.status, tags: [route.tag], description: route.summary },
       ]),
     ),
-    // The call (the request, its state and its GraphQL context) goes to execute, which hands the resolvers the GraphQL context.
-    context: (serverContext) => serverContext,
+    plugins: [recordRoutes],
+    // The server context carries the prepared run; execute gets it as the context value.
+    context: (serverContext) => (serverContext as unknown as { run: FieldRun<Call> }).run,
     execute: execute as NonNullable<Parameters<typeof useSofa>[0]['execute']>,
     errorHandler(errors) {
-      const failure = errors.find((error): error is RowFailure => error instanceof RowFailure);
-      // Only sofa itself fails outside execute (it reads no body or query here); such a failure has no call.
-      const { status, headers, body } = failure ? problem(failure.failure, failure.call as Call) : problem(expose(errors[0], undefined), undefined);
+      const failure = errors.find((error): error is RunFailure => error instanceof RunFailure);
+      const { status, headers, body } = failure ? problem(failure.failures, failure.run.call as Call) : problem(errors, undefined);
       return new Response(body, { status, headers });
     },
     openAPI: { endpoint: false },
     swaggerUI: { endpoint: false },
   });
-  return { router, schema };
-}
+  assertServesTheRows(registered, routes);
+  // Read once: the router is a Proxy that binds a fresh function on every read of a method.
+  const fetchRouted = router.fetch;
 
-export type SofaRouter = ReturnType<typeof createSofaEngine>['router'];
+  return {
+    registered,
+    async run(run) {
+      // The router sees the method and the path only: the adapter has read the query string and the body.
+      return resultOf(await fetchRouted(`http://localhost${run.path}`, { method: run.route.method }, { run }));
+    },
+  };
+}

@@ -118,7 +118,7 @@ export function createImportService({ db, jobs, config }: { db: Db; jobs: JobQue
       return found;
     },
 
-    /** Writes an upload aside while it streams (the route's `readUpload`). */
+    /** Writes an upload aside while it streams (the route's `stage`). */
     stage: (stream: Readable): Promise<StagedFile> => files.stage(stream),
 
     /**

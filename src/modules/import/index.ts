@@ -42,17 +42,19 @@ export const importModule = defineModule({
         'naming a column the file lacks, is 400 naming `file` or `mapping`.',
       access: ['create', 'Import'],
       parameters: z.strictObject({ tenantId: fields.id('Tenant id') }),
-      body: { kind: 'multipart', fileField: 'file', fileDescription: 'The CSV file, UTF-8 (a BOM is fine), at most 20 MiB', fields: UploadImportFields },
+      body: {
+        kind: 'multipart',
+        fileField: 'file',
+        fileDescription: 'The CSV file, UTF-8 (a BOM is fine), at most 20 MiB',
+        fields: UploadImportFields,
+        stage: async (file, { services }): Promise<IncomingImportFile> => ({ staged: await services.imports.stage(file.stream), fileName: file.fileName }),
+        discard: (file) => file.staged.discard(),
+      },
       responses: { '202': { description: 'The import, queued', graphqlType: 'Import' } },
-      async handler({ readUpload, access, context, respond }) {
-        const { services } = context;
-        const upload = await readUpload<IncomingImportFile>(
-          async (file) => ({ staged: await services.imports.stage(file.stream), fileName: file.fileName }),
-          (file) => file.staged.discard(),
-        );
-        if (!upload.file) throw validationFailed([{ path: 'file', message: 'is required: send the CSV as the multipart field "file"' }]);
+      async handler({ upload, access, context, respond }) {
+        if (!upload?.file) throw validationFailed([{ path: 'file', message: 'is required: send the CSV as the multipart field "file"' }]);
         // The router parsed the fields with UploadImportFields (dryRun is a boolean by now).
-        const started = await services.imports.start(access, upload.file, upload.fields as unknown as z.output<typeof UploadImportFields>);
+        const started = await context.services.imports.start(access, upload.file, upload.fields as unknown as z.output<typeof UploadImportFields>);
         return respond('Import', started, 202);
       },
     }),

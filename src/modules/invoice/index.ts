@@ -44,16 +44,18 @@ export const invoiceModule = defineModule({
         'The answer is the new invoice with `ocrStatus: pending`; watch it become `done` or `failed`.',
       access: ['create', 'Invoice'],
       parameters: z.strictObject({ tenantId }),
-      body: { kind: 'multipart', fileField: 'file', fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP, at most 20 MiB', fields: UploadInvoiceFields },
+      body: {
+        kind: 'multipart',
+        fileField: 'file',
+        fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP, at most 20 MiB',
+        fields: UploadInvoiceFields,
+        stage: async (file, { services }): Promise<IncomingInvoiceFile> => ({ staged: await services.invoices.stage(file.stream), fileName: file.fileName }),
+        discard: (file) => file.staged.discard(),
+      },
       responses: { '201': { description: 'The new invoice', graphqlType: 'Invoice' } },
-      async handler({ readUpload, access, context, respond }) {
-        const { services } = context;
-        const upload = await readUpload<IncomingInvoiceFile>(
-          async (file) => ({ staged: await services.invoices.stage(file.stream), fileName: file.fileName }),
-          (file) => file.staged.discard(),
-        );
-        if (!upload.file) throw validationFailed([{ path: 'file', message: 'is required: send the invoice as the multipart field "file"' }]);
-        const invoice = await services.invoices.fromFile(access, upload.file, upload.fields as z.output<typeof UploadInvoiceFields>);
+      async handler({ upload, access, context, respond }) {
+        if (!upload?.file) throw validationFailed([{ path: 'file', message: 'is required: send the invoice as the multipart field "file"' }]);
+        const invoice = await context.services.invoices.fromFile(access, upload.file, upload.fields as z.output<typeof UploadInvoiceFields>);
         // The invoice as it was committed (ocrStatus pending): a worker may be reading it already.
         return respond('Invoice', invoice, 201);
       },
