@@ -36,5 +36,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Node flags as `npm start` gives them (docs/performance.md, "Memory"; a test keeps the two alike).
-ENTRYPOINT ["node", "--max-old-space-size=1536", "--max-semi-space-size=8", "bin/tally.js"]
+ENTRYPOINT ["node", "--max-old-space-size=1536", "--max-semi-space-size=8", "--liftoff-only", "bin/tally.js"]
 CMD ["serve"]

@@ -13,7 +13,6 @@
 import 'disposablestack/AsyncDisposableStack/auto';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import v8 from 'node:v8';
 import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { createDatabaseClient, type Db, type QueryObserver, type Sql } from './db/client.js';
@@ -92,16 +91,6 @@ async function closeServer(server: http.Server): Promise<void> {
   clearTimeout(timer);
 }
 
-/**
- * Prisma's query compiler is WebAssembly. Compiled by V8's baseline compiler
- * alone it takes about 50 MB less resident memory, and measured no slower
- * (its per-query work is small; the optimising tier mostly costs compile
- * time). Set before the first query compiles it.
- */
-function compileWebAssemblyLightly(): void {
-  v8.setFlagsFromString('--liftoff-only');
-}
-
 export async function createRuntime({
   config,
   roles,
@@ -114,7 +103,6 @@ export async function createRuntime({
 }: RuntimeOptions): Promise<Runtime> {
   const serves = roles.includes('api');
   const works = roles.includes('worker');
-  if (serves || works) compileWebAssemblyLightly();
   // Each part is deferred as soon as it exists: a failure halfway tears down exactly what was built.
   const stack = new AsyncDisposableStack();
   try {

@@ -3,28 +3,21 @@
  *
  * V8 collects when it needs room, not when a process rests: after a burst of
  * requests an API process kept its garbage, and the young generation it had
- * grown to, until V8's memory reducer came by, 10 to 25 s later or not at all
- * (measured: 173 MB resident 10 s after a load; 127 to 145 MB with an
- * ordinary collection here; 110 to 115 MB compacted, as below). So when a
- * process that has done work since its last collection has done none for
- * `quietMs`, it has V8 collect once.
+ * grown to, until V8's memory reducer came by, many seconds later or not at
+ * all. So when a process that has done work since its last collection has
+ * done none for `quietMs`, it has V8 collect once (docs/performance.md,
+ * "Memory", has what it saves).
  *
  * The collection is `vm.measureMemory({ execution: 'eager' })`, which has V8
- * run a full collection at once to measure what is live, compacting the old
- * generation (V8's --compact-on-every-full-gc, switched on for this one
- * collection): an ordinary full collection frees the garbage but keeps the
- * pages it lived on (after the bench's load: 81 MB of old generation held
- * for 44 MB live), and only V8's memory reducer gives them back, some 10 s
- * after it sees the process idle. Compacted, the process is back at rest at
- * once (lab: 144 -> 115 MB resident 1 s after the collection).
- *
- * Not the `gc` of `--expose-gc`: with V8's gc extension installed, on the
- * global object or in a fresh context (as the expose-gc package does), every
- * Prisma write was a third slower (REST POST, measured), whether or not gc was
- * ever called. Nor `v8.queryObjects`, whose collection of all available
- * garbage returns memory at once but held an idle API process for 615 ms.
+ * run a full collection at once to measure what is live: Node's public API
+ * for it. Not the `gc` of `--expose-gc`: with V8's gc extension installed,
+ * on the global object or in a fresh context (as the expose-gc package
+ * does), every Prisma write was slower, whether or not gc was ever called.
+ * Nor `v8.queryObjects`, whose collection of all available garbage held an
+ * idle API process for most of a second. V8's flags are left as they are:
+ * compacting this one collection (switching `--compact-on-every-full-gc` on
+ * around it) saved less than a lever must be worth.
  */
-import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Logger } from './logger.js';
 
@@ -42,10 +35,8 @@ export interface IdleCollector {
 }
 
 /**
- * A full, compacting collection through vm.measureMemory. Node marks the API experimental and warns once, when
- * it is first called: that warning, and only it, is not printed (its first use is this collector's, on purpose).
- * V8 reads --compact-on-every-full-gc when a collection starts, so setting it around this one leaves every other
- * collection (those under load) as V8 chooses.
+ * A full collection through vm.measureMemory. Node marks the API experimental and warns once, when it is first
+ * called: that warning, and only it, is not printed (its first use is this collector's, on purpose).
  */
 export const measuringCollect: Collect = async () => {
   const emitWarning = process.emitWarning;
@@ -53,18 +44,13 @@ export const measuringCollect: Collect = async () => {
     if (String(warning).includes('vm.measureMemory')) return;
     (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   }) as typeof process.emitWarning;
-  v8.setFlagsFromString('--compact-on-every-full-gc');
+  let measured: Promise<unknown>;
   try {
-    let measured: Promise<unknown>;
-    try {
-      measured = vm.measureMemory({ mode: 'summary', execution: 'eager' });
-    } finally {
-      process.emitWarning = emitWarning;
-    }
-    await measured;
+    measured = vm.measureMemory({ mode: 'summary', execution: 'eager' });
   } finally {
-    v8.setFlagsFromString('--no-compact-on-every-full-gc');
+    process.emitWarning = emitWarning;
   }
+  await measured;
 };
 
 export function createIdleCollector({ quietMs, log, collect = measuringCollect }: { quietMs: number; log: Logger; collect?: Collect }): IdleCollector {
