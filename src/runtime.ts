@@ -179,8 +179,7 @@ export async function createRuntime({
       stack.defer(() => webSocket.close());
       const address = await listen(server, config.port, config.host);
       // Starting is work too: building the schemas and routes leaves garbage, which a process waiting for its
-      // first request kept until V8's memory reducer came by (lab: 126 MB resident, 112 some 25 s after start;
-      // collected once quiet: 105 MB 6 s after start).
+      // first request kept until V8's memory reducer came by (figures: docs/performance.md).
       idle.busy()();
       const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       url = `http://${host}:${address.port}`;

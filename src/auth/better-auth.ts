@@ -5,8 +5,8 @@
  * served by src/http/auth-routes.ts on top of this.
  *
  * better-auth is loaded on the first request that needs it (a session cookie,
- * a sign-in): it is about 40 MB of resident memory that a process serving
- * only API keys never uses.
+ * a sign-in): its resident memory is a large part of a process's, and one
+ * serving only API keys never uses it (figures: docs/performance.md).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Config } from '../config.js';
@@ -55,7 +55,7 @@ async function loadAuth({ config, secrets, db, log, afterSignIn }: AuthOptions) 
     database: prismaAdapter(db, { provider: 'postgresql' }),
     emailAndPassword: { enabled: false },
     telemetry: { enabled: false },
-    // In-memory limits would not be shared by several processes; see README.
+    // In-memory limits would not be shared by several processes (docs/decisions.md, "Rate limits and client addresses").
     rateLimit: { enabled: false },
     trustedOrigins: config.trustedOrigins,
     session: {

@@ -20,8 +20,7 @@ export interface DatabaseClientOptions {
 
 /**
  * Plain SQL on the same pool, for the few hot paths where Prisma's fixed cost
- * per statement shows (measured: about 0.3 ms of CPU more than pg for a
- * one-row lookup). Each use sits behind a service function, typed by hand.
+ * per statement shows against pg's (figures: docs/performance.md). Each use sits behind a service function, typed by hand.
  */
 /** One connection inside a transaction of `Sql.transaction`. */
 export interface SqlClient {
@@ -32,15 +31,15 @@ export interface Sql extends SqlClient {
   /**
    * `work` in one transaction on one connection: committed when it resolves,
    * rolled back when it throws. For the few hot writes where Prisma's
-   * interactive transaction is the wall (measured: a note's create with its
-   * event took 1.55 ms of CPU through Prisma, 0.76 through this).
+   * interactive transaction is the wall (about twice the CPU of this:
+   * docs/performance.md).
    */
   transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
   /**
    * A statement that sorts or hashes tens of thousands of rows (a report's
    * grouping), with `work_mem` raised for it alone (`SET LOCAL` in a
-   * transaction of its own): under the default 4 MB, a year of a million
-   * entries' day totals is sorted on disk (115 ms instead of about 40).
+   * transaction of its own): under the default `work_mem`, a year of a
+   * million entries' day totals is sorted on disk, several times slower.
    * `parallel: false` keeps it in one process, for statements whose rows are
    * too few to pay for starting workers.
    */

@@ -98,8 +98,8 @@ async function ensureQueues(boss: PgBoss, queues: readonly QueueDefinition[]): P
  * a pool of one connection of their own (no polling), never the request pool, since
  * such a process starts pg-boss on its first enqueue (lazyJobQueue), when
  * every connection of the pool may be held by a transaction waiting for it.
- * pg-boss itself is loaded then: 6 MB of heap an API process that never
- * enqueues does without.
+ * pg-boss itself is loaded then: heap an API process that never enqueues
+ * does without.
  */
 export async function startJobs({ databaseUrl, log, queues, works, superviseIntervalSeconds = 10 }: StartJobsOptions): Promise<JobRunner> {
   const { PgBoss, fromPrisma } = await import('pg-boss');

@@ -99,8 +99,8 @@ function eventRowOf(origin: EventOrigin, event: EventInput) {
 /*
  * Both writers are plain INSERTs rather than `tx.event.create`: every change
  * in Tally writes an event, and Prisma's create reads the row back and maps
- * it, which nobody here uses (0.13 ms of CPU of each write, measured on a
- * note's create), and needed the data as a parsed JSON value that it then
+ * it, which nobody here uses (a measurable share of a note's create: see
+ * docs/performance.md), and needed the data as a parsed JSON value that it then
  * printed again. The id is a UUIDv7 as Prisma's default would make it.
  */
 

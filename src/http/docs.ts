@@ -2,7 +2,8 @@
  * /docs (Swagger UI, served from swagger-ui-dist: no CDN), /docs-json and
  * /docs-yaml. The document is built and serialised once, when it is first
  * asked for: most API processes never serve it, and holding it (the document,
- * its JSON, and the collation data its sorting maps in) cost some 4 MB each.
+ * its JSON, and the collation data its sorting maps in) costs memory in each
+ * (figures: docs/performance.md).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -138,8 +138,8 @@ const yearTenThousand = 253_402_300_800_000;
 
 /**
  * `date.toISOString()`, by arithmetic: every timestamp of every list is
- * printed, and V8's own took 400 to 800 ns each here (a tenth of a GraphQL
- * list of 50 notes' CPU), this some 140. The calendar date is Howard
+ * printed, and V8's own took several times as long (a tenth of a GraphQL
+ * list's CPU; figures: docs/performance.md). The calendar date is Howard
  * Hinnant's days-to-civil algorithm
  * (https://howardhinnant.github.io/date_algorithms.html#civil_from_days).
  * Years outside 0000-9999, and invalid dates, go to toISOString (which

@@ -150,7 +150,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
 
   /** The type the content shows, or 415. */
   async function assertUploadType(staged: StagedFile): Promise<string> {
-    // Loaded by the first upload: 1.5 MB of heap a process that takes none does without.
+    // Loaded by the first upload: heap a process that takes none does without (docs/performance.md).
     const { fileTypeFromBuffer } = await import('file-type');
     const detected = await fileTypeFromBuffer(staged.head);
     if (!detected || !(detected.mime in uploadTypes)) {

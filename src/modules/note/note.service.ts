@@ -41,9 +41,8 @@ const noteColumns = 'id, "tenantId", "tenantUserId", content, "createdAt", "upda
  * A read that wants the plain row (REST, and GraphQL selections without the
  * author) is one statement through `sql`: Prisma's fixed cost per statement
  * and per row (its result mapping turns each timestamp from text into a
- * tagged value into a Date) was 0.19 ms of CPU for a page of 50 and 0.13 ms
- * for one note over pg's, most of what a REST read costs beyond the
- * hand-written floor. Reads that include relations stay with Prisma, which
+ * tagged value into a Date) was most of what a REST read cost beyond the
+ * hand-written floor (figures: docs/performance.md). Reads that include relations stay with Prisma, which
  * loads them in the same round trip.
  */
 export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {

@@ -12,7 +12,7 @@
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 // exceljs and pdfkit (with its fonts) are loaded on the first export that needs them: a process that
-// never exports does not hold them (some 10 MB of an API process at rest).
+// never exports does not hold them (figures: docs/performance.md).
 import type ExcelJS from 'exceljs';
 import type { ExportRow, FileFormat, ReportGroup, ReportSummary, ReportTotals } from './report.contract.js';
 

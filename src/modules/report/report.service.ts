@@ -34,8 +34,8 @@ function totalsOf(tenantId: string, row: TotalsRow): ReportTotals {
 
 /**
  * Built once, on the first report that sorts by name: a collator per comparison (what localeCompare does) costs
- * microseconds each, and building one maps ICU's collation data into the process (2.7 MB resident), which an
- * API process that never reports need not hold.
+ * microseconds each, and building one maps ICU's collation data into the process, which an API process that never
+ * reports need not hold (figures: docs/performance.md).
  */
 let collator: Intl.Collator | undefined;
 const names = (): Intl.Collator => {
@@ -199,8 +199,8 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           LEFT JOIN tasks t ON t.id = e."taskId"
          WHERE ${where}
          ORDER BY e."startedAt" DESC, e.id DESC`;
-      // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and 2,000-row batches piled
-      // up there (the API grew by 60-90 MB during an export instead of 30; measured with the bench's CSV export).
+      // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and larger batches piled
+      // up there, growing the API during an export (figures: docs/performance.md).
       yield* sql.cursor<ExportRow>(text, parameters.values, 500);
     },
 

@@ -46,9 +46,8 @@ export interface SummarySource {
   /** entries, durationMinutes, billableMinutes, billableAmount and costAmount, aggregated. */
   totals: string;
   /**
-   * Whether a summary over it may use parallel workers: over the entries of a large tenant they halve the time
-   * (1M entries by user: 490 -> 300 ms); the totals' few thousand rows are read before workers have started
-   * (a year of week and day totals: 60 ms with two workers, 46 without; lab).
+   * Whether a summary over it may use parallel workers: over the entries of a large tenant they about halve the
+   * time; the totals' few thousand rows are read before workers have started (figures: docs/performance.md).
    */
   parallel: boolean;
 }

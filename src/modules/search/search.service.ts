@@ -142,8 +142,8 @@ export function createSearchService({ sql }: { sql: Sql }) {
       const ranked = wanted.map((type) => {
         const document = documents[type];
         // The query is written out here, not read from the CTE: with its value in sight the planner knows how
-        // common the words are, and for a common one walks the newest rows by index until it has enough
-        // (an entries search for "meeting" over 100,000 entries: 10 ms instead of 40 sorting all 21,000 matches).
+        // common the words are, and for a common one walks the newest rows by index until it has enough instead of
+        // sorting every match (figures: docs/performance.md).
         return `(SELECT '${document.type}'::text AS type, t.id, ${document.title()} AS title, ${document.text} AS text,
                         ts_rank_cd(t."searchVector", ${tsquery}) AS rank
                    FROM ${document.from()} AND t."searchVector" @@ ${tsquery}

@@ -59,7 +59,7 @@ export function createSyncWork({
         );
         imported += 1;
       } catch (error) {
-        // Already imported (the same file in this tenant), or not an invoice type (a signature logo is, though: see README).
+        // Already imported (the same file in this tenant), or not an invoice type (a signature logo is, though: docs/decisions.md, "Invoices, files and mail").
         if (error instanceof AppError && (error.reason === 'DUPLICATE_FILE' || error.code === 'UNSUPPORTED_MEDIA_TYPE')) {
           skipped += 1;
           log.debug({ uid: message.uid, file: attachment.fileName, reason: error.reason ?? error.code }, 'attachment skipped');
