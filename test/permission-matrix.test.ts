@@ -169,6 +169,7 @@ const entryStateFor: Record<string, EntryState> = { approve: 'submitted', reject
 
 const fixtures: Partial<Record<Subject, Fixture>> = {
   Tenant: { bodies: { update: () => ({ name: 'Walked tenant' }) } },
+  BillingProfile: { bodies: { update: () => ({ legalName: 'Walked GmbH' }) } },
   TenantUser: {
     values: async () => ({ tenantUserId: await created(tenant.api.post(`/tenants/${t()}/users`, { email: uniqueEmail('target') }), 'a member') }),
     bodies: { create: () => ({ email: uniqueEmail('walk') }), update: () => ({ name: 'Walked' }) },

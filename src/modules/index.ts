@@ -10,6 +10,7 @@ import { apiKeyModule } from './api-key/index.js';
 import { noteModule } from './note/index.js';
 import { adminModule } from './admin/index.js';
 import { clientModule } from './client/index.js';
+import { billingProfileModule } from './billing-profile/index.js';
 import { projectModule } from './project/index.js';
 import { projectMemberModule } from './project-member/index.js';
 import { taskListModule } from './task-list/index.js';
@@ -32,6 +33,7 @@ export const modules = [
   noteModule,
   adminModule,
   clientModule,
+  billingProfileModule,
   projectModule,
   projectMemberModule,
   taskListModule,
