@@ -18,6 +18,7 @@ import { taskModule } from './task/index.js';
 import { vehicleModule } from './vehicle/index.js';
 import { entryModule } from './entry/index.js';
 import { invoiceModule } from './invoice/index.js';
+import { clientInvoiceModule } from './client-invoice/index.js';
 import { syncModule } from './sync/index.js';
 import { searchModule } from './search/index.js';
 import { reportModule } from './report/index.js';
@@ -41,6 +42,7 @@ export const modules = [
   vehicleModule,
   entryModule,
   invoiceModule,
+  clientInvoiceModule,
   syncModule,
   searchModule,
   reportModule,
