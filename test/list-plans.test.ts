@@ -159,6 +159,18 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age, memberId],
     ],
   },
+  // Client invoices of one client per tenant (the plan of the tenant's list: status and client filters have their own indexes).
+  clientInvoiceControllerFindAll: {
+    table: 'client_invoices',
+    fill: (tenantId, count, age) => [
+      `WITH client AS (
+         INSERT INTO clients (id, "tenantId", name, currency, "createdAt", "updatedAt")
+         VALUES (uuidv7()::text, $1, 'Filler client ' || $2::int || $3::text, 'EUR', now(), now()) RETURNING id)
+       INSERT INTO client_invoices (id, "tenantId", "clientId", currency, "periodFrom", "periodTo", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, client.id, 'EUR', '2026-01-01', '2026-01-31', now() - $3::interval, now() FROM client, generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
   syncControllerFindAll: {
     table: 'syncs',
     fill: (tenantId, count, age) => [

@@ -32,6 +32,8 @@ let server: TestServer;
 let tenant: SeededTenant;
 /** A member whose records the callers act on when they act on someone else's. */
 let other: { id: string };
+/** The client the client-invoice walks bill. */
+let billedClientId: string;
 
 /** Who walks the routes: a role, an API key. */
 interface Caller {
@@ -66,6 +68,17 @@ beforeAll(async () => {
     callers.push({ name: role, role, api: member.api, tenantUserId: member.id });
   }
   other = await tenantStep.member('member');
+  // Client invoices are issued: the seller's profile must be complete, and invoices need a client.
+  const profile = await tenant.api.patch(`/tenants/${tenant.id}/billing-profile`, {
+    legalName: 'Walk GmbH',
+    address: { line1: 'Weg 1', postcode: '10115', city: 'Berlin', countryCode: 'DE' },
+    vatId: 'DE123456789',
+    email: 'walk@example.com',
+    iban: 'DE89370400440532013000',
+    defaultTaxRate: '19.00',
+  });
+  if (profile.status !== 200) throw new Error(`could not write the billing profile: ${profile.text}`);
+  billedClientId = await created(tenant.api.post(`/tenants/${tenant.id}/clients`, { name: 'Billed client' }), 'a client');
 });
 afterAll(async () => {
   await server?.stop();
@@ -86,6 +99,14 @@ function nextHour(): { startedAt: string; endedAt: string } {
   const start = Date.UTC(2026, 1, 1) + entriesMade++ * 3_600_000;
   return { startedAt: new Date(start).toISOString(), endedAt: new Date(start + 1_800_000).toISOString() };
 }
+
+/** A client invoice of one manual line (no time needed). */
+const clientInvoiceBody = (): Json => ({
+  clientId: billedClientId,
+  periodFrom: '2026-01-01',
+  periodTo: '2026-01-31',
+  lines: [{ description: 'Walked fee', quantity: '1', unitPrice: '100.00' }],
+});
 
 type EntryState = 'draft' | 'submitted' | 'approved' | 'running';
 
@@ -169,6 +190,7 @@ const entryStateFor: Record<string, EntryState> = { approve: 'submitted', reject
 
 const fixtures: Partial<Record<Subject, Fixture>> = {
   Tenant: { bodies: { update: () => ({ name: 'Walked tenant' }) } },
+  BillingProfile: { bodies: { update: () => ({ legalName: 'Walked GmbH' }) } },
   TenantUser: {
     values: async () => ({ tenantUserId: await created(tenant.api.post(`/tenants/${t()}/users`, { email: uniqueEmail('target') }), 'a member') }),
     bodies: { create: () => ({ email: uniqueEmail('walk') }), update: () => ({ name: 'Walked' }) },
@@ -230,6 +252,15 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
   },
   // An entry's history: of the caller's own entry, or someone else's.
   EntryHistory: { values: async (_action, owner) => ({ entryId: await entryOf(owner?.tenantUserId ?? other.id, 'draft') }) },
+  ClientInvoice: {
+    // A draft of a manual line; issued first where the action needs an issued invoice.
+    values: async (action) => {
+      const id = await created(tenant.api.post(`/tenants/${t()}/client-invoices`, clientInvoiceBody()), 'a client invoice');
+      if (['markSent', 'pay', 'void'].includes(action)) await tenant.api.post(`/tenants/${t()}/client-invoices/${id}/issue`);
+      return { clientInvoiceId: id };
+    },
+    bodies: { create: () => clientInvoiceBody(), update: () => ({ notes: 'walked' }), pay: () => ({ paidAt: '2026-02-01' }) },
+  },
   Invoice: {
     // Running OCR again needs a file whose first run has finished.
     values: async (action, owner) => ({

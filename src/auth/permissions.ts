@@ -45,6 +45,11 @@ export const statements = {
   Event: ['read'],
   // One entry's events (GET entries/{entryId}/history): its owner reads them too.
   EntryHistory: ['read'],
+  // Billing (CONTRACT.md section 9): invoices to clients (issue, send, pay and void are updates), the seller's
+  // profile, and a client's billing details (address, VAT id...: read, or null, as ClientNotes).
+  ClientInvoice: crud,
+  BillingProfile: ['read', 'update'],
+  ClientBilling: ['read'],
 } as const;
 
 export type Subject = keyof typeof statements;
@@ -173,6 +178,9 @@ const adminGrants: RoleGrants = {
   Import: ['manage'],
   Event: ['read'],
   EntryHistory: ['read'],
+  ClientInvoice: ['manage'],
+  BillingProfile: ['read', 'update'],
+  ClientBilling: ['read'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -198,6 +206,9 @@ const matrix: Record<Role, RoleGrants> = {
     Report: ['read'],
     // Their own entries' history; the feed of the whole tenant is for owners and admins (CONTRACT.md section 3).
     EntryHistory: ['read:own'],
+    ClientInvoice: ['read'],
+    BillingProfile: ['read'],
+    ClientBilling: ['read'],
   },
   member: {
     Tenant: ['read'],

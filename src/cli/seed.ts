@@ -24,6 +24,7 @@ import {
   type CopiedRates,
   type RateSources,
 } from '../modules/entry/entry.values.js';
+import { seedClientInvoices } from '../modules/client-invoice/client-invoice.seed.js';
 import type { Services } from '../modules/services.js';
 import { settingsOf, type TenantSettings } from '../modules/tenant/tenant.service.js';
 
@@ -577,6 +578,12 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       await writeSeedEntries(sql, { id: tenant.id, settings }, batch);
       bar?.increment(count);
     }
+    await seedClientInvoices(
+      services,
+      systemAccess(tenant, actor),
+      tenant.name,
+      tenantClients.map((client) => client.id),
+    );
     summaries.push({ id: tenant.id, slug: tenant.slug, key, entries: share });
   }
   bar?.stop();

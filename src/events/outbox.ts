@@ -55,6 +55,15 @@ export const eventTypes = [
   'api_key.created',
   'api_key.revoked',
   'webhook.test',
+  'client_invoice.created',
+  'client_invoice.updated',
+  'client_invoice.deleted',
+  'client_invoice.issued',
+  'client_invoice.sent',
+  'client_invoice.paid',
+  'client_invoice.voided',
+  // Not in the contract's list: the seller's data invoices are issued with, in the audit trail.
+  'billing_profile.updated',
   // Not in the contract's list: the reason admins are notified when deliveries stop.
   'webhook.disabled',
 ] as const;

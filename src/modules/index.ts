@@ -10,6 +10,7 @@ import { apiKeyModule } from './api-key/index.js';
 import { noteModule } from './note/index.js';
 import { adminModule } from './admin/index.js';
 import { clientModule } from './client/index.js';
+import { billingProfileModule } from './billing-profile/index.js';
 import { projectModule } from './project/index.js';
 import { projectMemberModule } from './project-member/index.js';
 import { taskListModule } from './task-list/index.js';
@@ -17,6 +18,7 @@ import { taskModule } from './task/index.js';
 import { vehicleModule } from './vehicle/index.js';
 import { entryModule } from './entry/index.js';
 import { invoiceModule } from './invoice/index.js';
+import { clientInvoiceModule } from './client-invoice/index.js';
 import { syncModule } from './sync/index.js';
 import { searchModule } from './search/index.js';
 import { reportModule } from './report/index.js';
@@ -32,6 +34,7 @@ export const modules = [
   noteModule,
   adminModule,
   clientModule,
+  billingProfileModule,
   projectModule,
   projectMemberModule,
   taskListModule,
@@ -39,6 +42,7 @@ export const modules = [
   vehicleModule,
   entryModule,
   invoiceModule,
+  clientInvoiceModule,
   syncModule,
   searchModule,
   reportModule,

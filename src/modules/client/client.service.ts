@@ -4,10 +4,11 @@ import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
-import type { Client, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type Client } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { settingsFor } from '../tenant/tenant.service.js';
+import { AddressDto, email, ElectronicAddressDto, exemptionReason, isCurrencyCode, taxCategory, vatId } from '../billing-profile/billing-profile.fields.js';
 
 /** Why a write to a client is refused with 409. */
 export const clientConflicts = conflictReasons('Client', {
@@ -22,10 +23,32 @@ export const currencyCode = z
   .trim()
   .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code like EUR')
   .transform((code) => code.toUpperCase())
+  .refine(isCurrencyCode, 'is not an ISO 4217 currency code in use')
   .describe('ISO 4217 currency code; entries of its projects are in it');
 /** A billable or cost rate per hour: a decimal string of at most two places, not negative. */
 export const hourlyRate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
 const notes = z.string().trim().max(5000).describe('Free text (only those who manage clients read it)');
+
+/** Billing details (CONTRACT.md section 9): what invoices say of the client as buyer. Null clears one on update. */
+const billingDetails = {
+  billingAddress: AddressDto.nullable().optional().describe('The address invoices are made out to (replaced whole)'),
+  vatId: vatId.nullable().optional(),
+  invoiceEmail: email.nullable().optional().describe('Where invoices are sent'),
+  buyerReference: z.string().trim().min(1).max(200).nullable().optional().describe('The reference the client wants on invoices, e.g. a German Leitweg-ID'),
+  electronicAddress: ElectronicAddressDto.nullable().optional().describe('Where e-invoices go'),
+  taxCategory: taxCategory
+    .schema("The tax category of this client's invoice lines (before the billing profile's default), e.g. AE for reverse charge")
+    .nullable()
+    .optional(),
+  taxExemptionReason: exemptionReason.nullable().optional(),
+};
+
+/** An exempt category needs its reason: E has no default one (AE, K, G and O have). */
+function checkBillingDetails(client: { taxCategory?: string | null | undefined; taxExemptionReason?: string | null | undefined }): void {
+  if (client.taxCategory === 'E' && !client.taxExemptionReason) {
+    throw validationFailed([{ path: 'taxExemptionReason', message: 'is required for tax category E (why the client is exempt)' }]);
+  }
+}
 
 export const CreateClientDto = dto('CreateClientDto', 'A new client.', {
   name,
@@ -33,6 +56,7 @@ export const CreateClientDto = dto('CreateClientDto', 'A new client.', {
   hourlyRate: hourlyRate('Billable rate, before the member’s own and after the project’s').optional(),
   notes: notes.optional(),
   archived: z.boolean().default(false).describe('Archived clients take no new projects'),
+  ...billingDetails,
 });
 
 export const UpdateClientDto = dto('UpdateClientDto', 'Changes to a client; null clears a field.', {
@@ -41,6 +65,7 @@ export const UpdateClientDto = dto('UpdateClientDto', 'Changes to a client; null
   hourlyRate: hourlyRate('Billable rate').nullable().optional(),
   notes: notes.nullable().optional(),
   archived: z.boolean().optional().describe('Archive a client instead of deleting it'),
+  ...billingDetails,
 });
 
 const tenantId = fields.id('Tenant id');
@@ -61,6 +86,17 @@ export async function clientForWork(tx: Tx | Db, access: TenantAccess, id: strin
   const client = await tx.client.findFirst({ where: { id, ...access.scope('read', 'Client') }, select: { archived: true } });
   if (!client) throw validationFailed([{ path, message: 'is not a client of this tenant' }]);
   if (client.archived) throw validationFailed([{ path, message: 'is an archived client' }]);
+}
+
+/** The JSON billing fields as Prisma writes them: null is the database's NULL. */
+function jsonColumns<Data extends { billingAddress?: object | null | undefined; electronicAddress?: object | null | undefined }>(data: Data) {
+  const { billingAddress, electronicAddress, ...rest } = data;
+  const column = (value: object | null | undefined) => (value === null ? Prisma.DbNull : value);
+  return {
+    ...rest,
+    ...(billingAddress === undefined ? {} : { billingAddress: column(billingAddress) }),
+    ...(electronicAddress === undefined ? {} : { electronicAddress: column(electronicAddress) }),
+  };
 }
 
 /**
@@ -106,10 +142,11 @@ export function createClientService({ db }: { db: Db }) {
     /** Creates a client (in the tenant's currency unless given) and records `client.created`. */
     async create(access: TenantAccess, { currency, ...data }: z.output<typeof CreateClientDto>, query: ClientQuery = {}): Promise<Client> {
       access.assert('create', 'Client');
+      checkBillingDetails(data);
       return db.$transaction(async (tx) => {
         await assertNameFree(tx, access, data.name);
         const tenantCurrency = currency ?? (await settingsFor(tx, access)).currency;
-        const client = await tx.client.create({ data: access.stamp({ ...data, currency: tenantCurrency }) });
+        const client = await tx.client.create({ data: access.stamp({ ...jsonColumns(data), currency: tenantCurrency }) });
         await recordEvent(tx, access, { type: 'client.created', subjectId: client.id, data: client });
         return reread(tx, client.id, query, client);
       });
@@ -119,9 +156,13 @@ export function createClientService({ db }: { db: Db }) {
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateClientDto>, query: ClientQuery = {}): Promise<Client> {
       access.assert('update', 'Client');
       return db.$transaction(async (tx) => {
-        await findClient(tx, access, id);
+        const existing = await findClient(tx, access, id);
         await assertNameFree(tx, access, data.name, id);
-        const client = await tx.client.update({ where: { id }, data });
+        checkBillingDetails({
+          taxCategory: data.taxCategory === undefined ? existing.taxCategory : data.taxCategory,
+          taxExemptionReason: data.taxExemptionReason === undefined ? existing.taxExemptionReason : data.taxExemptionReason,
+        });
+        const client = await tx.client.update({ where: { id }, data: jsonColumns(data) });
         await recordEvent(tx, access, { type: 'client.updated', subjectId: id, data: client });
         return reread(tx, id, query, client);
       });

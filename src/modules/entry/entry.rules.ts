@@ -38,6 +38,10 @@ export const entryConflicts = conflictReasons('Entry', {
   },
   ENTRY_RUNNING: { code: 'INVALID_STATE', description: 'The entry is a running timer; stop it before submitting it' },
   NOT_RUNNING: { code: 'INVALID_STATE', description: 'The entry is not a running timer, so it cannot be stopped' },
+  ENTRY_INVOICED: {
+    code: 'INVALID_STATE',
+    description: 'The entry is billed on a live client invoice (draft included) and read-only; delete the draft or void the invoice to release it',
+  },
   STARTS_IN_FUTURE: { code: 'INVALID_STATE', description: 'The timer starts in the future, so stopping it now would end it before it starts' },
 });
 

@@ -76,6 +76,24 @@ export function createEntryService({ db }: { db: Db }) {
     return entry;
   }
 
+  /**
+   * An entry about to change (edit, delete, stop, review), row-locked for the
+   * rest of `tx`: one on a live client invoice is read-only (409
+   * ENTRY_INVOICED). The lock orders the change with an invoice claiming the
+   * entry at the same time: whichever comes second sees the other's result.
+   */
+  async function findChangeable(tx: Tx, access: TenantAccess, id: string, change?: 'update' | 'delete'): Promise<Entry> {
+    const entry = await findEntry(tx, access, id, change);
+    const [locked] = await tx.$queryRaw<{ clientInvoiceId: string | null }[]>`SELECT "clientInvoiceId" FROM entries WHERE id = ${id} FOR UPDATE`;
+    if (locked?.clientInvoiceId) {
+      throw entryConflicts.refuse(
+        'ENTRY_INVOICED',
+        `The entry is billed on client invoice ${locked.clientInvoiceId}; delete the draft or void the invoice to change it`,
+      );
+    }
+    return entry;
+  }
+
   function assertUnlocked(startedAt: Date, settings: { lockedUntil: string | null; timezone: string }): void {
     if (isLocked(startedAt, settings.lockedUntil, settings.timezone)) {
       throw entryConflicts.refuse('ENTRY_LOCKED', `Entries up to ${settings.lockedUntil} are locked; an admin moves the lock to change them`);
@@ -149,7 +167,7 @@ export function createEntryService({ db }: { db: Db }) {
   /** One review step (submit, approve, reject, reopen) on an entry, with its checks and event. */
   async function review(access: TenantAccess, id: string, action: EntryTransition, query: EntryQuery, reason?: string): Promise<Entry> {
     return db.$transaction(async (tx) => {
-      const entry = await findEntry(tx, access, id);
+      const entry = await findChangeable(tx, access, id);
       const settings = await settingsFor(tx, access);
       // Submitting is an update of one's own entry; approving and rejecting are approvals (managers: others' entries only).
       if (action === 'submit') access.assertMayChange('update', 'Entry', entry, action);
@@ -252,7 +270,7 @@ export function createEntryService({ db }: { db: Db }) {
      */
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateEntryDto>, query: EntryQuery = {}): Promise<Entry> {
       return db.$transaction(async (tx) => {
-        const existing = await findEntry(tx, access, id, 'update');
+        const existing = await findChangeable(tx, access, id, 'update');
         const settings = await settingsFor(tx, access);
         const status = statusAfterEdit(existing.status, access.canAny('update', 'Entry'));
         assertUnlocked(existing.startedAt, settings);
@@ -283,7 +301,7 @@ export function createEntryService({ db }: { db: Db }) {
     /** Deletes an entry that is not approved or locked (members: their own draft or rejected ones); records `entry.deleted`. */
     async remove(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
       return db.$transaction(async (tx) => {
-        const existing = await findEntry(tx, access, id, 'delete');
+        const existing = await findChangeable(tx, access, id, 'delete');
         statusAfterEdit(existing.status, access.canAny('delete', 'Entry'));
         assertUnlocked(existing.startedAt, await settingsFor(tx, access));
         const deleted = await tx.entry.delete({ ...query, where: { id } });
@@ -295,7 +313,7 @@ export function createEntryService({ db }: { db: Db }) {
     /** Stops a running timer now; records `timer.stopped`. */
     async stop(access: TenantAccess, id: string, query: EntryQuery = {}): Promise<Entry> {
       return db.$transaction(async (tx) => {
-        const existing = await findEntry(tx, access, id, 'update');
+        const existing = await findChangeable(tx, access, id, 'update');
         if (existing.endedAt !== null) throw entryConflicts.refuse('NOT_RUNNING', 'The entry is not a running timer');
         const settings = await settingsFor(tx, access);
         const endedAt = new Date();

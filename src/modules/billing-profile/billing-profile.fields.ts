@@ -1,0 +1,138 @@
+/**
+ * The billing vocabulary, declared once: the fields a seller (the billing
+ * profile) and a buyer (a client's billing details) are written with, and
+ * how each is checked. Country codes come from i18n-iso-countries (ISO
+ * 3166-1 alpha-2), currencies from the platform's ICU data (ISO 4217),
+ * IBANs and BICs from ibantools; nothing here is a hand-kept list.
+ */
+import countries from 'i18n-iso-countries';
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { z } from 'zod';
+import { TaxCategory } from '../../generated/prisma/enums.js';
+import { fields, namedInputs, scalarHints, type StrictObject } from '../../lib/dto.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+
+export const taxCategory = defineEnum(
+  'TaxCategory',
+  TaxCategory,
+  'EN 16931 VAT category (UNTDID 5305): S standard, Z zero, E exempt, AE reverse charge, K intra-community, G export, O not subject',
+);
+
+const alpha2 = new Set(Object.keys(countries.getAlpha2Codes()));
+const currencies = new Set(Intl.supportedValuesOf('currency'));
+
+/** An ISO 3166-1 alpha-2 country code (`DE`). */
+export const isCountryCode = (code: string): boolean => alpha2.has(code);
+/** An ISO 4217 currency code in use (`EUR`). */
+export const isCurrencyCode = (code: string): boolean => currencies.has(code);
+
+export const countryCode = z
+  .string()
+  .trim()
+  .transform((code) => code.toUpperCase())
+  .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code such as DE')
+  .describe('ISO 3166-1 alpha-2 country code');
+
+/** ISO 4217, in upper case. */
+export const currencyCode = z
+  .string()
+  .trim()
+  .transform((code) => code.toUpperCase())
+  .refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR');
+
+const text = (max: number, description: string) => z.string().trim().min(1).max(max).describe(description);
+
+/**
+ * A named input (as `dto()` makes one) with a check across its fields: the check makes a new schema, so the
+ * name is given to that one.
+ */
+function checkedDto<Shape extends z.ZodRawShape>(
+  name: string,
+  description: string,
+  shape: Shape,
+  check?: (value: z.output<StrictObject<Shape>>, context: z.RefinementCtx) => void,
+): StrictObject<Shape> {
+  const schema = check ? z.strictObject(shape).superRefine(check) : z.strictObject(shape);
+  namedInputs.add(schema, { id: name, description });
+  return schema;
+}
+
+export const AddressDto = checkedDto('AddressDto', 'A postal address.', {
+  line1: text(200, 'Street and number'),
+  line2: text(200, 'More of the address').nullable().optional(),
+  postcode: text(20, 'Postal code'),
+  city: text(100, 'City'),
+  countryCode,
+});
+export type Address = z.output<typeof AddressDto>;
+
+/** The prefix of a VAT id: its country, except Greece (EL) and Northern Ireland (XI). */
+const vatPrefixes = new Set([...alpha2].filter((code) => code !== 'GR').concat(['EL', 'XI']));
+
+/** A VAT id as kept: upper case, without spaces, dots or dashes. */
+export const normalVatId = (value: string): string => value.replace(/[\s.-]/g, '').toUpperCase();
+
+export const vatId = z
+  .string()
+  .max(30)
+  .transform(normalVatId)
+  .superRefine((value, context) => {
+    if (!/^[A-Z]{2}[0-9A-Z+*]{2,13}$/.test(value)) {
+      context.addIssue({ code: 'custom', message: 'must be a country prefix and 2 to 13 letters or digits, such as DE123456789' });
+    } else if (value.startsWith('GR')) {
+      context.addIssue({ code: 'custom', message: "must start with EL for Greece (the VAT prefix, not the country's ISO code)" });
+    } else if (!vatPrefixes.has(value.slice(0, 2))) {
+      context.addIssue({ code: 'custom', message: `starts with ${value.slice(0, 2)}, which is no country's VAT prefix` });
+    }
+  })
+  .describe('VAT identifier with its country prefix (EL for Greece), e.g. DE123456789');
+
+export const iban = z
+  .string()
+  .max(50)
+  .transform((value) => electronicFormatIBAN(value) ?? value)
+  .refine((value) => isValidIBAN(value), 'is not a valid IBAN (its length or check digits are wrong)')
+  .describe('IBAN; spaces allowed, kept without them');
+
+export const bic = z
+  .string()
+  .max(20)
+  .transform((value) => value.replace(/\s/g, '').toUpperCase())
+  .refine((value) => isValidBIC(value), 'must be a BIC of 8 or 11 characters, such as COBADEFFXXX')
+  .describe('BIC (SWIFT code)');
+
+export const email = z.email('must be an e-mail address').max(320);
+
+/** EAS codes (CEF electronic address scheme): four digits, or EM, AN, AQ, AS, AU. */
+const easScheme = /^(\d{4}|EM|AN|AQ|AS|AU)$/;
+
+export const ElectronicAddressDto = checkedDto(
+  'ElectronicAddressDto',
+  'Where e-invoices go: an EAS scheme and an id in it.',
+  {
+    scheme: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(easScheme, 'must be an EAS code: four digits such as 0088 or 9930, or EM (e-mail)')
+      .describe('EAS code, e.g. 0088 (GLN), 9930 (German VAT id), EM (e-mail)'),
+    id: text(200, 'The address in that scheme'),
+  },
+  (value, context) => {
+    if (value.scheme === 'EM' && !email.safeParse(value.id).success)
+      context.addIssue({ code: 'custom', path: ['id'], message: 'must be an e-mail address for scheme EM' });
+  },
+);
+export type ElectronicAddress = z.output<typeof ElectronicAddressDto>;
+
+/** A tax rate in percent, with at most two decimals. */
+export function taxRate(description: string) {
+  const schema = fields
+    .decimal(undefined, { min: 0, max: 100 })
+    .refine((value) => !/\.\d{3,}$/.test(value), 'must have at most two decimals')
+    .describe(description);
+  scalarHints.add(schema, { scalar: 'Decimal' });
+  return schema;
+}
+
+export const exemptionReason = text(300, 'Why no VAT is charged (categories E, AE, K, G, O)');

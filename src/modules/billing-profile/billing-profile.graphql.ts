@@ -1,0 +1,72 @@
+import { builder } from '../../graphql/builder.js';
+import { graphqlEnum } from '../../graphql/inputs.js';
+import { tenantOperation } from '../../graphql/operations.js';
+import { taxCategory, type Address, type ElectronicAddress } from './billing-profile.fields.js';
+import { BillingProfileArgs, UpdateBillingProfileArgs, type BillingProfileView } from './billing-profile.service.js';
+
+/** A postal address, of a seller or a buyer. */
+export const AddressObject = builder.objectRef<Address>('Address').implement({
+  description: 'A postal address.',
+  fields: (t) => ({
+    line1: t.exposeString('line1', { description: 'Street and number' }),
+    line2: t.string({ nullable: true, resolve: (address) => address.line2 ?? null }),
+    postcode: t.exposeString('postcode'),
+    city: t.exposeString('city'),
+    countryCode: t.exposeString('countryCode', { description: 'ISO 3166-1 alpha-2' }),
+  }),
+});
+
+/** Where e-invoices go. */
+export const ElectronicAddressObject = builder.objectRef<ElectronicAddress>('ElectronicAddress').implement({
+  description: 'An electronic address for e-invoices: an EAS scheme and an id in it.',
+  fields: (t) => ({
+    scheme: t.exposeString('scheme', { description: 'EAS code, e.g. 0088, 9930, EM' }),
+    id: t.exposeString('id'),
+  }),
+});
+
+const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfile').implement({
+  description: "The seller on the tenant's client invoices: legal data, bank details, number pattern, payment terms and default tax.",
+  fields: (t) => ({
+    tenantId: t.exposeID('tenantId'),
+    legalName: t.exposeString('legalName', { nullable: true }),
+    address: t.field({ type: AddressObject, nullable: true, resolve: (profile) => profile.address }),
+    vatId: t.exposeString('vatId', { nullable: true }),
+    taxNumber: t.exposeString('taxNumber', { nullable: true }),
+    email: t.exposeString('email', { nullable: true }),
+    phone: t.exposeString('phone', { nullable: true }),
+    contactName: t.exposeString('contactName', { nullable: true }),
+    electronicAddress: t.field({ type: ElectronicAddressObject, nullable: true, resolve: (profile) => profile.electronicAddress }),
+    iban: t.exposeString('iban', { nullable: true }),
+    bic: t.exposeString('bic', { nullable: true }),
+    bankName: t.exposeString('bankName', { nullable: true }),
+    numberPattern: t.exposeString('numberPattern', { description: 'Tokens {YYYY}, {YY}, {MM} and {SEQ:n}' }),
+    paymentTermsDays: t.exposeInt('paymentTermsDays'),
+    defaultTaxCategory: t.expose('defaultTaxCategory', { type: graphqlEnum(taxCategory) }),
+    defaultTaxRate: t.expose('defaultTaxRate', { type: 'Decimal', nullable: true, description: 'Percent; null until set' }),
+    defaultTaxExemptionReason: t.exposeString('defaultTaxExemptionReason', { nullable: true }),
+    smallBusiness: t.exposeBoolean('smallBusiness', { description: 'No VAT charged: every line is category E with the small-business note' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true, description: 'Null while the defaults have never been changed' }),
+  }),
+});
+
+const readProfile = tenantOperation(BillingProfileArgs, ['read', 'BillingProfile']);
+const updateProfile = tenantOperation(UpdateBillingProfileArgs, ['update', 'BillingProfile']);
+
+builder.queryField('billingProfile', (t) =>
+  t.field({
+    type: BillingProfileObject,
+    description: "The tenant's billing profile; its defaults until it is first changed.",
+    ...readProfile.field(t),
+    resolve: readProfile.resolve((_input, access, { services }) => services.billingProfile.get(access)),
+  }),
+);
+
+builder.mutationField('updateBillingProfile', (t) =>
+  t.field({
+    type: BillingProfileObject,
+    description: 'Changes the billing profile (owners, admins and API keys).',
+    ...updateProfile.field(t),
+    resolve: updateProfile.resolve((input, access, { services }) => services.billingProfile.update(access, input.input)),
+  }),
+);

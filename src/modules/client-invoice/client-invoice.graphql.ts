@@ -1,0 +1,261 @@
+import { builder } from '../../graphql/builder.js';
+import { graphqlEnum } from '../../graphql/inputs.js';
+import { tenantOperation } from '../../graphql/operations.js';
+import { resourceFields } from '../../graphql/resource-fields.js';
+import { Prisma, type ClientInvoiceLine, type ClientInvoicePayment } from '../../generated/prisma/client.js';
+import { taxCategory } from '../billing-profile/billing-profile.fields.js';
+import { AddressObject, ElectronicAddressObject } from '../billing-profile/billing-profile.graphql.js';
+import type { BuyerSnapshot, SellerSnapshot } from './client-invoice.document.js';
+import type { StoredTaxGroup } from './client-invoice.document-of.js';
+import {
+  ClientInvoiceArgs,
+  clientInvoiceStatus,
+  clientInvoiceType,
+  CreateClientInvoiceArgs,
+  invoiceGroupBy,
+  invoiceLineUnit,
+  ListClientInvoicesArgs,
+  PayClientInvoiceArgs,
+  UpdateClientInvoiceArgs,
+  type ClientInvoiceQuery,
+} from './client-invoice.dto.js';
+
+const TaxCategoryEnum = graphqlEnum(taxCategory);
+
+// Lines and payments are parts of the invoice, not resources of their own: plain objects, loaded with it (REST shows them too).
+const LineObject = builder.objectRef<ClientInvoiceLine>('ClientInvoiceLine').implement({
+  description: 'A line: the time of one group and hourly rate, or a manual line.',
+  fields: (t) => ({
+    position: t.exposeInt('position'),
+    description: t.exposeString('description'),
+    quantity: t.expose('quantity', { type: 'Decimal', description: 'Up to 4 decimals (hours for time)' }),
+    unit: t.expose('unit', { type: graphqlEnum(invoiceLineUnit) }),
+    unitPrice: t.expose('unitPrice', { type: 'Decimal' }),
+    netAmount: t.expose('netAmount', { type: 'Decimal', description: "For time: the sum of its entries' billable amounts" }),
+    taxCategory: t.expose('taxCategory', { type: TaxCategoryEnum }),
+    taxRate: t.expose('taxRate', { type: 'Decimal', description: 'Percent' }),
+    taxExemptionReason: t.exposeString('taxExemptionReason', { nullable: true }),
+    projectId: t.exposeID('projectId', { nullable: true }),
+    taskId: t.exposeID('taskId', { nullable: true }),
+    tenantUserId: t.exposeID('tenantUserId', { nullable: true }),
+    entryCount: t.exposeInt('entryCount', { description: 'Entries billed on this line (0: a manual line)' }),
+  }),
+});
+
+const PaymentObject = builder.objectRef<ClientInvoicePayment>('ClientInvoicePayment').implement({
+  description: 'A payment received.',
+  fields: (t) => ({
+    paidAt: t.expose('paidAt', { type: 'Date' }),
+    amount: t.expose('amount', { type: 'Decimal' }),
+  }),
+});
+
+const TaxObject = builder.objectRef<StoredTaxGroup>('ClientInvoiceTax').implement({
+  description: 'The tax of one (category, rate) group: on the sum of its line nets less its share of the discount, half-up to cents.',
+  fields: (t) => ({
+    category: t.field({ type: TaxCategoryEnum, resolve: (group) => group.category }),
+    // Kept as strings in the JSON column; shown as every other decimal is.
+    rate: t.field({ type: 'Decimal', resolve: (group) => new Prisma.Decimal(group.rate) }),
+    basis: t.field({ type: 'Decimal', resolve: (group) => new Prisma.Decimal(group.basis) }),
+    amount: t.field({ type: 'Decimal', resolve: (group) => new Prisma.Decimal(group.amount) }),
+    exemptionReason: t.exposeString('exemptionReason', { nullable: true }),
+  }),
+});
+
+interface Totals {
+  lineNet: unknown;
+  allowances: unknown;
+  taxBasis: unknown;
+  taxes: StoredTaxGroup[];
+  tax: unknown;
+  gross: unknown;
+  paid: unknown;
+  due: unknown;
+}
+
+const TotalsObject = builder.objectRef<Totals>('ClientInvoiceTotals').implement({
+  description: 'What the invoice comes to: gross = taxBasis + tax, due = gross - paid.',
+  fields: (t) => ({
+    lineNet: t.field({ type: 'Decimal', description: 'Sum of the line nets', resolve: (totals) => totals.lineNet as never }),
+    allowances: t.field({ type: 'Decimal', description: 'The discount', resolve: (totals) => totals.allowances as never }),
+    taxBasis: t.field({ type: 'Decimal', resolve: (totals) => totals.taxBasis as never }),
+    taxes: t.field({ type: [TaxObject], resolve: (totals) => totals.taxes }),
+    tax: t.field({ type: 'Decimal', resolve: (totals) => totals.tax as never }),
+    gross: t.field({ type: 'Decimal', resolve: (totals) => totals.gross as never }),
+    paid: t.field({ type: 'Decimal', resolve: (totals) => totals.paid as never }),
+    due: t.field({ type: 'Decimal', resolve: (totals) => totals.due as never }),
+  }),
+});
+
+interface DiscountView {
+  percent: unknown;
+  amount: unknown;
+  reason: string | null;
+}
+const DiscountObject = builder.objectRef<DiscountView>('ClientInvoiceDiscount').implement({
+  description: 'A document discount: a percent of the line nets, or an amount, with its reason.',
+  fields: (t) => ({
+    percent: t.field({ type: 'Decimal', nullable: true, resolve: (discount) => discount.percent as never }),
+    amount: t.field({ type: 'Decimal', nullable: true, resolve: (discount) => discount.amount as never }),
+    reason: t.exposeString('reason', { nullable: true }),
+  }),
+});
+
+const SellerObject = builder.objectRef<SellerSnapshot>('ClientInvoiceSeller').implement({
+  description: 'The seller as it was when the invoice was issued.',
+  fields: (t) => ({
+    legalName: t.exposeString('legalName'),
+    address: t.field({ type: AddressObject, resolve: (seller) => seller.address }),
+    vatId: t.string({ nullable: true, resolve: (seller) => seller.vatId ?? null }),
+    taxNumber: t.string({ nullable: true, resolve: (seller) => seller.taxNumber ?? null }),
+    email: t.exposeString('email'),
+    phone: t.string({ nullable: true, resolve: (seller) => seller.phone ?? null }),
+    contactName: t.string({ nullable: true, resolve: (seller) => seller.contactName ?? null }),
+    electronicAddress: t.field({ type: ElectronicAddressObject, nullable: true, resolve: (seller) => seller.electronicAddress ?? null }),
+    iban: t.string({ nullable: true, resolve: (seller) => seller.iban ?? null }),
+    bic: t.string({ nullable: true, resolve: (seller) => seller.bic ?? null }),
+    bankName: t.string({ nullable: true, resolve: (seller) => seller.bankName ?? null }),
+    smallBusiness: t.exposeBoolean('smallBusiness'),
+  }),
+});
+
+const BuyerObject = builder.objectRef<BuyerSnapshot>('ClientInvoiceBuyer').implement({
+  description: 'The client as it was when the invoice was issued.',
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    address: t.field({ type: AddressObject, nullable: true, resolve: (buyer) => buyer.address ?? null }),
+    vatId: t.string({ nullable: true, resolve: (buyer) => buyer.vatId ?? null }),
+    email: t.string({ nullable: true, resolve: (buyer) => buyer.email ?? null }),
+    electronicAddress: t.field({ type: ElectronicAddressObject, nullable: true, resolve: (buyer) => buyer.electronicAddress ?? null }),
+  }),
+});
+
+builder.prismaObject('ClientInvoice', {
+  description: 'An invoice (or a credit note) to a client: a draft from approved time and manual lines until issued with its number.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    tenantId: t.exposeID('tenantId'),
+    clientId: t.exposeID('clientId'),
+    client: t.relation('client'),
+    type: t.expose('type', { type: graphqlEnum(clientInvoiceType) }),
+    creditNoteForId: t.exposeID('creditNoteForId', { nullable: true, description: 'A credit note: the invoice it cancels' }),
+    creditNoteFor: t.relation('creditNoteFor', { nullable: true }),
+    creditNoteId: t.field({
+      type: 'ID',
+      nullable: true,
+      description: 'A void invoice: the credit note that cancelled it',
+      select: { creditNote: { select: { id: true } } },
+      resolve: (invoice) => invoice.creditNote?.id ?? null,
+    }),
+    status: t.expose('status', { type: graphqlEnum(clientInvoiceStatus) }),
+    number: t.exposeString('number', { nullable: true, description: 'From the billing profile’s pattern at issue; null while draft' }),
+    currency: t.exposeString('currency', { description: "ISO 4217: the client's" }),
+    issueDate: t.expose('issueDate', { type: 'Date', nullable: true }),
+    dueDate: t.expose('dueDate', { type: 'Date', nullable: true }),
+    periodFrom: t.expose('periodFrom', { type: 'Date', description: 'Service period (tenant time zone)' }),
+    periodTo: t.expose('periodTo', { type: 'Date' }),
+    groupBy: t.expose('groupBy', { type: graphqlEnum(invoiceGroupBy) }),
+    buyerReference: t.exposeString('buyerReference', { nullable: true, description: 'BT-10, e.g. a Leitweg-ID' }),
+    notes: t.exposeString('notes', { nullable: true }),
+    seller: t.field({
+      type: SellerObject,
+      nullable: true,
+      description: 'Taken at issue; null while draft',
+      resolve: (invoice) => invoice.seller as SellerSnapshot | null,
+    }),
+    buyer: t.field({
+      type: BuyerObject,
+      nullable: true,
+      description: 'Taken at issue; null while draft',
+      resolve: (invoice) => invoice.buyer as BuyerSnapshot | null,
+    }),
+    lines: t.field({
+      type: [LineObject],
+      select: { lines: { orderBy: { position: 'asc' } } },
+      resolve: (invoice) => invoice.lines,
+    }),
+    discount: t.field({
+      type: DiscountObject,
+      nullable: true,
+      resolve: (invoice) =>
+        invoice.discountPercent || invoice.discountAmount
+          ? { percent: invoice.discountPercent, amount: invoice.discountAmount, reason: invoice.discountReason }
+          : null,
+    }),
+    totals: t.field({
+      type: TotalsObject,
+      resolve: (invoice) => ({
+        lineNet: invoice.lineNet,
+        allowances: invoice.allowances,
+        taxBasis: invoice.taxBasis,
+        taxes: invoice.taxes as unknown as StoredTaxGroup[],
+        tax: invoice.tax,
+        gross: invoice.gross,
+        paid: invoice.paid,
+        due: invoice.due,
+      }),
+    }),
+    payments: t.field({
+      type: [PaymentObject],
+      select: { payments: { orderBy: [{ paidAt: 'asc' }, { createdAt: 'asc' }] } },
+      resolve: (invoice) => invoice.payments,
+    }),
+    issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true }),
+    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
+    paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true, description: 'The day the last payment settled it' }),
+    voidedAt: t.expose('voidedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+resourceFields('ClientInvoice', {
+  subject: 'ClientInvoice',
+  service: (services) => services.clientInvoices,
+  queries: {
+    clientInvoices: { list: ListClientInvoicesArgs, description: "The tenant's client invoices, newest first; `from`/`to` bound the issue date." },
+    clientInvoice: { get: ClientInvoiceArgs, description: 'One client invoice.' },
+  },
+  mutations: {
+    createClientInvoice: {
+      create: CreateClientInvoiceArgs,
+      description: "A draft from the client's approved, billable time in the period, with manual lines and a discount.",
+    },
+    updateClientInvoice: { update: UpdateClientInvoiceArgs, description: 'Changes a draft (an issued invoice is never changed: 409 INVOICE_ISSUED).' },
+    deleteClientInvoice: { remove: ClientInvoiceArgs, description: 'Deletes a draft and releases its entries. GraphQL returns the deleted draft.' },
+  },
+});
+
+const issueInvoice = tenantOperation(ClientInvoiceArgs, ['update', 'ClientInvoice']);
+const sendInvoice = tenantOperation(ClientInvoiceArgs, ['update', 'ClientInvoice']);
+const payInvoice = tenantOperation(PayClientInvoiceArgs, ['update', 'ClientInvoice']);
+const voidInvoice = tenantOperation(ClientInvoiceArgs, ['update', 'ClientInvoice']);
+
+builder.mutationFields((t) => ({
+  issueClientInvoice: t.prismaField({
+    type: 'ClientInvoice',
+    description: 'Issues a draft: its number (gapless, per tenant and year), dates, and the seller and buyer snapshots.',
+    ...issueInvoice.field(t),
+    resolve: issueInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) => services.clientInvoices.issue(access, input.id, query)),
+  }),
+  sendClientInvoice: t.prismaField({
+    type: 'ClientInvoice',
+    description: 'Records that an issued invoice was sent.',
+    ...sendInvoice.field(t),
+    resolve: sendInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) => services.clientInvoices.send(access, input.id, query)),
+  }),
+  payClientInvoice: t.prismaField({
+    type: 'ClientInvoice',
+    description: 'Records a payment: all that is due, or less (a partial payment).',
+    ...payInvoice.field(t),
+    resolve: payInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) =>
+      services.clientInvoices.pay(access, input.id, input.input, query),
+    ),
+  }),
+  voidClientInvoice: t.prismaField({
+    type: 'ClientInvoice',
+    description: 'Voids an issued invoice: a credit note takes the next number and its entries are released. Returns the void invoice.',
+    ...voidInvoice.field(t),
+    resolve: voidInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) => services.clientInvoices.void(access, input.id, query)),
+  }),
+}));

@@ -1,0 +1,348 @@
+/**
+ * Client invoices over REST (issue 31): from approved time to an issued,
+ * paid or voided invoice; nets equal the entries' amounts; gapless numbers
+ * under concurrency over two API processes and a failed issue; entries are
+ * claimed once and read-only while invoiced; every bad input named and
+ * nothing written.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../src/auth/actor.js';
+import { systemAccess } from '../src/auth/tenant-access.js';
+import { Prisma } from '../src/generated/prisma/client.js';
+import type { ClientInvoice, Entry, Problem } from './generated/openapi/types.gen.js';
+import { apiClient, type ApiClient, type Json } from './helpers/http.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { startTallyProcess, type TallyProcess } from './helpers/processes.js';
+import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let provider: IdentityProvider;
+let server: TestServer;
+
+beforeAll(async () => {
+  provider = await startIdentityProvider();
+  server = await startTestServer({ env: provider.env });
+});
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+const seller = {
+  legalName: 'Tally Test GmbH',
+  address: { line1: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', countryCode: 'DE' },
+  vatId: 'DE123456789',
+  email: 'billing@example.com',
+  iban: 'DE89370400440532013000',
+  defaultTaxRate: '19.00',
+};
+
+interface Billing {
+  tenant: SeededTenant;
+  member: SeededMember;
+  api: ApiClient;
+  path: string;
+  clientId: string;
+  projects: { id: string; rate: string }[];
+}
+
+/** A tenant with a complete profile, a client with two projects at two rates, and a member who works on them. */
+async function billing(profile: Json = seller, client: Json = {}): Promise<Billing> {
+  const member = await seeder(server, provider).tenant().member('member');
+  const tenant = member.tenant;
+  const t = tenant.id;
+  expect((await tenant.api.patch(`/tenants/${t}`, { settings: { approvalRequired: true, timezone: 'Europe/Berlin' } })).status).toBe(200);
+  expect((await tenant.api.patch(`/tenants/${t}/billing-profile`, profile)).status).toBe(200);
+  const clientAnswer = await tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, {
+    name: 'Buyer AG',
+    currency: 'EUR',
+    billingAddress: { line1: 'Ring 2', postcode: '1010', city: 'Wien', countryCode: 'AT' },
+    ...client,
+  });
+  expect(clientAnswer.status).toBe(201);
+  const projects = [];
+  for (const rate of ['100.00', '85.50']) {
+    const project = await tenant.api.post<{ id: string }>(`/tenants/${t}/projects`, {
+      name: `Project at ${rate}`,
+      clientId: clientAnswer.body.id,
+      hourlyRate: rate,
+    });
+    expect(project.status).toBe(201);
+    projects.push({ id: project.body.id, rate });
+  }
+  return { tenant, member, api: tenant.api, path: `/tenants/${t}/client-invoices`, clientId: clientAnswer.body.id, projects };
+}
+
+/** An approved entry of the member: submitted by them, approved by the admin key. */
+async function approvedEntry(b: Billing, projectId: string, startedAt: string, minutes: number): Promise<Entry> {
+  const endedAt = new Date(Date.parse(startedAt) + minutes * 60_000).toISOString();
+  const created = await b.member.api.post<Entry>(`/tenants/${b.tenant.id}/entries`, { projectId, startedAt, endedAt, description: 'Work' });
+  expect(created.status).toBe(201);
+  expect((await b.member.api.post(`/tenants/${b.tenant.id}/entries/${created.body.id}/submit`)).status).toBe(200);
+  const approved = await b.api.post<Entry>(`/tenants/${b.tenant.id}/entries/${created.body.id}/approve`);
+  expect(approved.status).toBe(200);
+  return approved.body;
+}
+
+const sum = (values: (string | null | undefined)[]) => values.reduce((acc, value) => acc.add(value ?? 0), new Prisma.Decimal(0));
+
+describe('an invoice from approved time', () => {
+  it('creates, issues and pays one invoice, and voids a second into a credit note that releases its entries', async () => {
+    const b = await billing();
+    const [alpha, beta] = b.projects as unknown as [{ id: string }, { id: string }];
+    const march = [
+      await approvedEntry(b, alpha.id, '2026-03-02T08:00:00Z', 95),
+      await approvedEntry(b, alpha.id, '2026-03-03T08:00:00Z', 37),
+      await approvedEntry(b, beta.id, '2026-03-04T08:00:00Z', 50),
+    ];
+    const created = await b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-03-01', periodTo: '2026-03-31' });
+    expect(created.status).toBe(201);
+    const draft = created.body;
+    expect(draft).toMatchObject({ status: 'draft', number: null, currency: 'EUR', type: 'invoice', seller: null });
+    expect(draft.lines).toHaveLength(2);
+    expect(draft.lines.map((line) => [line.unitPrice, line.entryCount, line.unit])).toEqual([
+      ['100', 2, 'HUR'],
+      ['85.5', 1, 'HUR'],
+    ]);
+    // The net is the entries' amounts to the cent: 95 + 37 minutes at 100 and 50 at 85.50.
+    const entriesNet = sum(march.map((entry) => entry.billableAmount));
+    expect(new Prisma.Decimal(draft.totals.lineNet).equals(entriesNet)).toBe(true);
+    expect(draft.totals.lineNet).toBe('291.25');
+    expect(draft.totals.taxes).toEqual([{ category: 'S', rate: '19', basis: '291.25', amount: '55.34', exemptionReason: null }]);
+    expect(draft.totals.gross).toBe('346.59');
+    const stored = await server.app.db.entry.findMany({ where: { id: { in: march.map((entry) => entry.id) } } });
+    expect(stored.every((entry) => entry.clientInvoiceId === draft.id)).toBe(true);
+
+    // An invoiced entry is read-only, whatever the change.
+    const entryPath = `/tenants/${b.tenant.id}/entries/${march[0]?.id}`;
+    for (const answer of [
+      await b.api.patch<Problem>(entryPath, { description: 'changed' }),
+      await b.api.delete<Problem>(entryPath),
+      await b.api.post<Problem>(`${entryPath}/reopen`),
+      await b.api.post<Problem>(`${entryPath}/reject`, { reason: 'no' }),
+    ]) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.reason).toBe('ENTRY_INVOICED');
+    }
+
+    const issued = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/issue`);
+    expect(issued.status).toBe(200);
+    expect(issued.body).toMatchObject({
+      status: 'issued',
+      seller: { legalName: 'Tally Test GmbH', iban: 'DE89370400440532013000' },
+      buyer: { name: 'Buyer AG' },
+    });
+    const year = issued.body.issueDate?.slice(0, 4);
+    expect(issued.body.number).toBe(`${year}-0001`);
+    const edited = await b.api.patch<Problem>(`${b.path}/${draft.id}`, { notes: 'late' });
+    expect(edited.status).toBe(409);
+    expect(edited.body.reason).toBe('INVOICE_ISSUED');
+    expect((await b.api.delete<Problem>(`${b.path}/${draft.id}`)).body.reason).toBe('INVOICE_ISSUED');
+
+    expect((await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/send`)).body.status).toBe('sent');
+    const partly = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-10', amount: '100.00' });
+    expect(partly.body).toMatchObject({ status: 'sent', totals: { paid: '100', due: '246.59' } });
+    const paid = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-20' });
+    expect(paid.body).toMatchObject({ status: 'paid', totals: { paid: '346.59', due: '0' } });
+    expect(paid.body.payments.map((payment) => payment.amount)).toEqual(['100', '246.59']);
+
+    // A second invoice, voided: a credit note takes the next number and the entries are free again.
+    const april = [await approvedEntry(b, beta.id, '2026-04-02T08:00:00Z', 60)];
+    const second = await b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-04-01', periodTo: '2026-04-30', groupBy: 'entry' });
+    expect(second.status).toBe(201);
+    expect((await b.api.post<ClientInvoice>(`${b.path}/${second.body.id}/issue`)).body.number).toBe(`${year}-0002`);
+    const voided = await b.api.post<ClientInvoice>(`${b.path}/${second.body.id}/void`);
+    expect(voided.status).toBe(200);
+    expect(voided.body.status).toBe('void');
+    const creditNote = await b.api.get<ClientInvoice>(`${b.path}/${voided.body.creditNoteId}`);
+    expect(creditNote.body).toMatchObject({
+      type: 'credit_note',
+      status: 'issued',
+      number: `${year}-0003`,
+      creditNoteForId: second.body.id,
+      totals: second.body.totals,
+    });
+    expect((await server.app.db.entry.findUniqueOrThrow({ where: { id: april[0]?.id } })).clientInvoiceId).toBeNull();
+    // Released: a new invoice takes them again.
+    expect((await b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-04-01', periodTo: '2026-04-30' })).status).toBe(201);
+
+    const document = await server.app.services.clientInvoices.document(accessOf(b), creditNote.body.id);
+    expect(document).toMatchObject({ type: 'credit_note', number: `${year}-0003`, creditNoteFor: { number: `${year}-0002` }, totals: { gross: '101.75' } });
+
+    const events = await server.app.db.event.findMany({ where: { tenantId: b.tenant.id, type: { startsWith: 'client_invoice.' } }, orderBy: { id: 'asc' } });
+    expect(new Set(events.map((event) => event.type))).toEqual(
+      new Set(['client_invoice.created', 'client_invoice.issued', 'client_invoice.sent', 'client_invoice.paid', 'client_invoice.voided']),
+    );
+
+    const listed = await b.api.get<ClientInvoice[]>(b.path, { query: { status: 'paid' } });
+    expect(listed.body.map((invoice) => invoice.id)).toEqual([draft.id]);
+  });
+
+  it('spreads a discount over the tax groups, taxes each group on its sum, and adds manual lines', async () => {
+    const b = await billing({ ...seller, defaultTaxRate: '19.00' });
+    await approvedEntry(b, b.projects[0]?.id as string, '2026-05-04T08:00:00Z', 60);
+    const created = await b.api.post<ClientInvoice>(b.path, {
+      clientId: b.clientId,
+      periodFrom: '2026-05-01',
+      periodTo: '2026-05-31',
+      lines: [
+        { description: 'Licence', quantity: '3', unitPrice: '33.33', taxCategory: 'S', taxRate: '7.00' },
+        { description: 'Export service', quantity: '1', unitPrice: '50.00', taxCategory: 'G' },
+      ],
+      discount: { percent: '10', reason: 'Loyalty' },
+    });
+    expect(created.status).toBe(201);
+    const { totals } = created.body;
+    expect(totals).toMatchObject({ lineNet: '249.99', allowances: '25', taxBasis: '224.99' });
+    expect(totals.taxes).toEqual([
+      { category: 'S', rate: '19', basis: '90', amount: '17.1', exemptionReason: null },
+      { category: 'S', rate: '7', basis: '89.99', amount: '6.3', exemptionReason: null },
+      { category: 'G', rate: '0', basis: '45', amount: '0', exemptionReason: 'Export outside the EU' },
+    ]);
+    expect(totals.gross).toBe('248.39');
+  });
+
+  it('bills a reverse-charge client and a small business without VAT, each with its reason', async () => {
+    const reverse = await billing(seller, { taxCategory: 'AE', vatId: 'ATU12345678' });
+    await approvedEntry(reverse, reverse.projects[0]?.id as string, '2026-05-04T08:00:00Z', 60);
+    const reverseInvoice = await reverse.api.post<ClientInvoice>(reverse.path, {
+      clientId: reverse.clientId,
+      periodFrom: '2026-05-01',
+      periodTo: '2026-05-31',
+    });
+    expect(reverseInvoice.body.totals.taxes).toEqual([{ category: 'AE', rate: '0', basis: '100', amount: '0', exemptionReason: 'Reverse charge' }]);
+
+    const small = await billing({ ...seller, smallBusiness: true });
+    await approvedEntry(small, small.projects[1]?.id as string, '2026-05-04T08:00:00Z', 60);
+    const smallInvoice = await small.api.post<ClientInvoice>(small.path, { clientId: small.clientId, periodFrom: '2026-05-01', periodTo: '2026-05-31' });
+    expect(smallInvoice.body.totals).toMatchObject({ tax: '0', gross: '85.5' });
+    expect(smallInvoice.body.totals.taxes[0]).toMatchObject({ category: 'E', exemptionReason: expect.stringContaining('§ 19 UStG') });
+  });
+});
+
+const accessOf = (b: Billing) => systemAccess(b.tenant.tenant, systemActor('test'));
+
+describe('concurrency', () => {
+  const processes: TallyProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(processes.map((process) => process.stop()));
+  });
+
+  it('never lets two concurrent creates share an entry', async () => {
+    const b = await billing();
+    for (let day = 1; day <= 6; day++) await approvedEntry(b, b.projects[day % 2]?.id as string, `2026-06-0${day}T08:00:00Z`, 30);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-06-01', periodTo: '2026-06-30', groupBy: 'entry' }),
+      ),
+    );
+    const made = answers.filter((answer) => answer.status === 201);
+    expect(made.length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers.filter((each) => each.status !== 201)) expect((answer.body as unknown as Problem).reason).toBe('NOTHING_TO_INVOICE');
+    const counts = made.map((answer) => answer.body.lines.reduce((acc, line) => acc + line.entryCount, 0));
+    expect(counts.reduce((acc, count) => acc + count, 0)).toBe(6);
+    const entries = await server.app.db.entry.findMany({ where: { tenantId: b.tenant.id } });
+    expect(new Set(entries.map((entry) => entry.clientInvoiceId)).size).toBe(made.length);
+  });
+
+  it('numbers 50 concurrent issues over two API processes without gaps, a failed issue in between giving its number back', async () => {
+    processes.push(...(await Promise.all([startTallyProcess('api', server.databaseUrl), startTallyProcess('api', server.databaseUrl)])));
+    const b = await billing({ ...seller, numberPattern: 'RE-{YY}{MM}-{SEQ:3}' });
+    const drafts: string[] = [];
+    for (let index = 0; index < 51; index++) {
+      const answer = await b.api.post<ClientInvoice>(b.path, {
+        clientId: b.clientId,
+        periodFrom: '2026-07-01',
+        periodTo: '2026-07-31',
+        issueDate: '2026-07-31',
+        notes: index === 25 ? 'fail-issue' : `draft ${index}`,
+        lines: [{ description: 'Fee', quantity: '1', unitPrice: '10.00' }],
+      });
+      expect(answer.status).toBe(201);
+      drafts.push(answer.body.id);
+    }
+    // A failed issue transaction: the database refuses the write after the counter moved, so the whole issue rolls back.
+    await server.app.db.$executeRawUnsafe(`CREATE OR REPLACE FUNCTION tally_test_fail_issue() RETURNS trigger AS $$
+      BEGIN IF NEW.status = 'issued' AND NEW.notes = 'fail-issue' THEN RAISE EXCEPTION 'issue fails on purpose'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await server.app.db.$executeRawUnsafe(
+      'CREATE OR REPLACE TRIGGER tally_test_fail_issue BEFORE UPDATE ON client_invoices FOR EACH ROW EXECUTE FUNCTION tally_test_fail_issue()',
+    );
+    try {
+      const clients = processes.map((process) => apiClient(process.url, { apiKey: b.tenant.key }));
+      const answers = await Promise.all(drafts.map((id, index) => (clients[index % 2] as ApiClient).post<ClientInvoice>(`${b.path}/${id}/issue`)));
+      const refused = answers.filter((answer) => answer.status !== 200);
+      expect(refused.map((answer) => `${answer.status} ${answer.text}`)).toHaveLength(1);
+      expect(refused[0]?.status).toBe(500);
+    } finally {
+      await server.app.db.$executeRawUnsafe('DROP TRIGGER tally_test_fail_issue ON client_invoices');
+    }
+    const issued = await server.app.db.clientInvoice.findMany({ where: { tenantId: b.tenant.id, status: 'issued' }, orderBy: { numberSequence: 'asc' } });
+    expect(issued.map((invoice) => invoice.numberSequence)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+    expect(issued.map((invoice) => invoice.number)).toEqual(Array.from({ length: 50 }, (_, index) => `RE-2607-${String(index + 1).padStart(3, '0')}`));
+    // In issue order: a later number was issued no earlier.
+    const times = issued.map((invoice) => invoice.issuedAt?.getTime() ?? 0);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // The failed one is still a draft and takes the next number.
+    const retried = await b.api.post<ClientInvoice>(`${b.path}/${drafts[25]}/issue`);
+    expect(retried.body.number).toBe('RE-2607-051');
+  });
+});
+
+describe('bad input: refused, the field named, nothing written', () => {
+  let b: Billing;
+  beforeAll(async () => {
+    b = await billing();
+    await approvedEntry(b, b.projects[0]?.id as string, '2026-08-03T08:00:00Z', 60);
+  });
+
+  const invoicesOf = () => server.app.db.clientInvoice.count({ where: { tenantId: b.tenant.id } });
+  const claimed = () => server.app.db.entry.count({ where: { tenantId: b.tenant.id, clientInvoiceId: { not: null } } });
+  const august = () => ({ clientId: b.clientId, periodFrom: '2026-08-01', periodTo: '2026-08-31' });
+
+  it.each([
+    ['clientId', 400, () => ({ ...august(), clientId: 'no-such-client' })],
+    ['periodTo', 400, () => ({ ...august(), periodTo: '2026-07-01' })],
+    ['discount.amount', 400, () => ({ ...august(), discount: { amount: '1000.00', reason: 'Too much' } })],
+    ['lines.0.quantity', 400, () => ({ ...august(), lines: [{ description: 'Refund', quantity: '-1', unitPrice: '10.00' }] })],
+    ['lines.0.taxCategory', 400, () => ({ ...august(), lines: [{ description: 'Fee', quantity: '1', unitPrice: '10.00', taxCategory: 'VAT' }] })],
+    ['periodFrom', 409, () => ({ ...august(), periodFrom: '2026-09-01', periodTo: '2026-09-30' })],
+  ])('create with a bad %s', async (field, status, body) => {
+    const before = await invoicesOf();
+    const answer = await b.api.post<Problem>(b.path, body());
+    expect(answer.status).toBe(status);
+    if (status === 409) expect(answer.body.reason).toBe('NOTHING_TO_INVOICE');
+    else expect(answer.body.errors?.map((error) => error.path)).toContain(field);
+    expect(await invoicesOf()).toBe(before);
+    expect(await claimed()).toBe(0);
+  });
+
+  it("refuses another tenant's client by name", async () => {
+    const other = await billing();
+    const answer = await b.api.post<Problem>(b.path, { ...august(), clientId: other.clientId });
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors?.[0]?.path).toBe('clientId');
+    expect(await invoicesOf()).toBe(0);
+  });
+
+  it('refuses to pay a draft, and to issue without the profile an invoice needs, naming what is missing', async () => {
+    const draft = await b.api.post<ClientInvoice>(b.path, august());
+    expect(draft.status).toBe(201);
+    const pay = await b.api.post<Problem>(`${b.path}/${draft.body.id}/pay`, { paidAt: '2026-09-01' });
+    expect(pay.status).toBe(409);
+    expect(pay.body.reason).toBe('INVOICE_NOT_ISSUED');
+    expect(await server.app.db.clientInvoicePayment.count({ where: { clientInvoiceId: draft.body.id } })).toBe(0);
+
+    expect((await b.api.patch(`/tenants/${b.tenant.id}/billing-profile`, { iban: null, email: null })).status).toBe(200);
+    const issue = await b.api.post<Problem>(`${b.path}/${draft.body.id}/issue`);
+    expect(issue.status).toBe(409);
+    expect(issue.body.reason).toBe('BILLING_PROFILE_INCOMPLETE');
+    expect(issue.body.errors?.map((error) => error.path).sort()).toEqual(['email', 'iban']);
+    const after = await server.app.db.clientInvoice.findUniqueOrThrow({ where: { id: draft.body.id } });
+    expect(after).toMatchObject({ status: 'draft', number: null, seller: null });
+    expect(await server.app.db.invoiceNumberCounter.count({ where: { tenantId: b.tenant.id } })).toBe(0);
+
+    // Deleting the draft releases its entry.
+    expect((await b.api.delete(`${b.path}/${draft.body.id}`)).status).toBe(204);
+    expect(await claimed()).toBe(0);
+  });
+});
