@@ -273,7 +273,7 @@ export function manyLineInvoice(count: number): ClientInvoiceDocument {
       taxRate: index % 11 === 0 ? '7.00' : '19.00',
     })),
     discount: { amount: '250.00', reason: 'Volume discount' },
-    overrides: { number: '2026-0100' },
+    overrides: { number: '2026-0100', buyerReference: '04011000-12345-34' },
   });
 }
 
