@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   creditNote,
@@ -83,6 +84,23 @@ describe('the invoice PDF', () => {
     for (const expected of ['Kleinunternehmer gemäß § 19 UStG', 'Paid −100.00', 'Amount due (EUR) 500.00'])
       expect(squeezed(small)).toContain(squeezed(expected));
   });
+  it('flows long notes onto further pages and prints names beyond Latin-1', async () => {
+    const notes = Array.from({ length: 90 }, (_, index) => `Note line ${index + 1}: milestones, acceptance and the terms agreed.`).join('\n');
+    const document = {
+      ...twoRateInvoice,
+      notes,
+      buyer: { ...twoRateInvoice.buyer, name: 'Łódź Żółć Sp. z o.o. · Ελληνικά · Київ' },
+    };
+    const text = await textOf(await renderClientInvoicePdf(document, { format: 'pdf' }));
+    const pages = text.split('\f').filter((page) => page.trim() !== '');
+    expect(pages.length).toBeGreaterThan(1);
+    for (const [index, page] of pages.entries()) expect(page).toContain(`Page ${index + 1} of ${pages.length}`);
+    expect(text).toContain('Note line 1:');
+    expect(text).toContain('Note line 90:');
+    expect(text).toContain('Łódź Żółć Sp. z o.o. · Ελληνικά · Київ');
+    // Every note above the footer: none after the footer's e-mail address on its page.
+    for (const page of pages) expect(page.lastIndexOf('Note line')).toBeLessThan(page.lastIndexOf('billing@nordlicht.example'));
+  });
 });
 
 describe('the Factur-X PDF', () => {
@@ -103,6 +121,8 @@ describe('the Factur-X PDF', () => {
     ]) {
       expect(metadata).toContain(expected);
     }
+    // The XMP packet with the Factur-X additions is well-formed XML (xmllint reads it).
+    expect(() => execFileSync('xmllint', ['--noout', '-'], { input: metadata, stdio: ['pipe', 'ignore', 'pipe'] })).not.toThrow();
     const raw = bytes.toString('latin1');
     expect(raw).toContain('/AFRelationship /Alternative');
     expect(raw).toContain('/OutputIntents');

@@ -48,6 +48,7 @@ const top = 48;
 /** Where the footer starts: the flow breaks to a new page above it. */
 const footerTop = 760;
 const flowBottom = footerTop - 16;
+const pageHeight = 841.89;
 
 const ink = '#1d232b';
 const muted = '#5f6b7a';
@@ -114,7 +115,8 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
   const issued = document.issueDate ? new Date(`${document.issueDate}T00:00:00Z`) : new Date();
   const pdf: PDFKit.PDFDocument = new PDFDocument({
     size: 'A4',
-    margins: { top, bottom: 0, left, right: 595.28 - right },
+    // The bottom margin keeps text that pdfkit flows itself (long notes) above the footer, on new pages.
+    margins: { top, bottom: pageHeight - flowBottom, left, right: 595.28 - right },
     bufferPages: true,
     autoFirstPage: true,
     ...(facturX ? { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const } : {}),
@@ -390,8 +392,8 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
   }
   if (notes) {
     y += 12;
-    const notesHeight = 16 + heightOf(notes, contentWidth, 9.5);
-    if (y + notesHeight > flowBottom) newPage();
+    // The heading with three lines at least; longer notes flow on over as many pages as they take.
+    if (y + 16 + Math.min(heightOf(notes, contentWidth, 9.5), 40) > flowBottom) newPage();
     write('Notes', left, y, { size: 10, bold: true, color: accent, width: contentWidth });
     y += 16;
     write(notes, left, y, { size: 9.5, width: contentWidth });
@@ -419,6 +421,8 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
       pdf.restore();
       pdf.fillOpacity(1);
     }
+    // The footer stands below the flow's margin: without it there, pdfkit would start a page for it.
+    pdf.page.margins.bottom = 0;
     rule(footerTop, hairline, 0.6);
     const footerWidth = contentWidth / 3;
     footerColumns.forEach((lines, column) => {
