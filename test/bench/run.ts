@@ -19,12 +19,15 @@
  * memory meanwhile, and the summary statement's plan. Then invoices (test/bench/invoices.ts): OCR seconds per page, and the API
  * process's memory while a 20 MiB upload streams in. And events
  * (test/bench/events.ts): webhook throughput and commit-to-receipt latency,
- * and live notifications across API processes.
+ * and live notifications across API processes. Invoice files
+ * (test/bench/invoice-files.ts, first, in this process): a 500-line client
+ * invoice as each e-invoice XML format, PDF and Factur-X.
  *
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
- *                       rest-post (or `requests` for all four), and domain, reports, invoices, events
+ *                       rest-post (or `requests` for all four), and domain, reports, invoices, events,
+ *                       imports, invoice-files (alone, it needs no build, server or database)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
@@ -46,6 +49,7 @@ import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { measureEvents } from './events.js';
 import { measureImports } from './imports.js';
+import { measureInvoiceFiles } from './invoice-files.js';
 import { measureInvoices } from './invoices.js';
 import { measureReports } from './reports.js';
 
@@ -94,7 +98,9 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'reports', 'invoices', 'events', 'imports'];
+const parts = ['domain', 'reports', 'invoices', 'events', 'imports', 'invoice-files'];
+/** Parts that run in this process on data they build: no build, no server, no database. */
+const inProcessParts = ['invoice-files'];
 /** What BENCH_ONLY asks for (everything when unset). */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -402,6 +408,8 @@ function removeBaseline(directory: string): void {
 }
 
 async function main(): Promise<void> {
+  if (wanted('invoice-files')) await measureInvoiceFiles();
+  if (only.size > 0 && [...only].every((part) => inProcessParts.includes(part))) return;
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     process.stdout.write('building dist/ ...\n');
     const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: 'inherit' });

@@ -63,3 +63,24 @@ export async function pdfWords(bytes: Buffer): Promise<PdfWord[]> {
     fs.rmSync(directory, { recursive: true, force: true });
   }
 }
+
+/** A PDF's embedded files (`pdfdetach -list`) and the first one's bytes (`pdfdetach -save 1`), as poppler reads them. */
+export async function pdfAttachments(bytes: Buffer): Promise<{ names: string[]; first: Buffer | undefined; metadata: string }> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-pdf-'));
+  try {
+    const file = path.join(directory, 'document.pdf');
+    fs.writeFileSync(file, bytes);
+    const run = promisify(execFile);
+    const { stdout: list } = await run('pdfdetach', ['-list', file]);
+    const names = list
+      .split('\n')
+      .map((line) => /^\d+: (.*)$/.exec(line)?.[1])
+      .filter((name): name is string => name !== undefined);
+    const saved = path.join(directory, 'first');
+    if (names.length > 0) await run('pdfdetach', ['-save', '1', '-o', saved, file]);
+    const { stdout: metadata } = await run('pdfinfo', ['-meta', file], { maxBuffer: 16 * 1024 * 1024 });
+    return { names, first: names.length > 0 ? fs.readFileSync(saved) : undefined, metadata };
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true });
+  }
+}

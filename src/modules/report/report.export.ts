@@ -77,7 +77,7 @@ export function fixedDecimal(value: string, digits: number): string {
 }
 
 /** For people: thousands grouped ("1,234.50"). */
-const grouped = (text: string): string => text.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
+export const grouped = (text: string): string => text.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
 
 const hours = (minutes: number): number => Math.round((minutes / 60) * 100) / 100;
 

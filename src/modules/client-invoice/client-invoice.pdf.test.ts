@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import {
+  creditNote,
+  draftInvoice,
+  manyLineInvoice,
+  reverseChargeInvoice,
+  smallBusinessInvoice,
+  twoRateInvoice,
+} from '../../../test/helpers/client-invoice-documents.js';
+import { pdfAttachments, pdfText, pdfWords } from '../../../test/helpers/files.js';
+import { writeEInvoice } from './client-invoice.einvoice.js';
+import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from './client-invoice.pdf.js';
+
+/** pdftotext's reading, with runs of spaces (its layout) as one. */
+const textOf = async (bytes: Buffer) => (await pdfText(bytes)).replace(/[ \t]+/g, ' ');
+/** Text without any white space: what is printed, in reading order, whatever the layout's spacing. */
+const squeezed = (text: string) => text.replace(/\s+/g, '');
+
+describe('the invoice PDF', () => {
+  it('shows the seller, buyer, number, dates, period, lines, VAT breakdown, totals, bank details and the page count', async () => {
+    const text = await textOf(await renderClientInvoicePdf(twoRateInvoice, { format: 'pdf' }));
+    for (const expected of [
+      'Nordlicht Software GmbH',
+      'Hanse Logistik AG',
+      'Am Sandtorkai 5',
+      'VAT ID DE987654321',
+      'Invoice 2026-0042',
+      '2 November 2026',
+      '16 November 2026',
+      '1 Oct 2026 – 31 Oct 2026',
+      'PO-2026-118',
+      'Website relaunch: development',
+      '42.50 h 95.00 19 % 4,037.50',
+      '1.00 units 480.00 7 % 480.00',
+      'Framework agreement discount −526.75',
+      `VAT 19 % on ${twoRateInvoice.totals.taxes[0]?.basis.replace(/(\d)(\d{3})\./, '$1,$2.')}`,
+      'Total (EUR) 5,589.65',
+      'DE89 3704 0044 0532 0130 00',
+      'COBADEFFXXX',
+      'Please quote the invoice number with your payment.',
+      'Page 1 of 1',
+    ]) {
+      expect(squeezed(text)).toContain(squeezed(expected));
+    }
+  });
+
+  it('runs a 60-line invoice over pages with the column titles again and "Page x of y" on each', async () => {
+    const text = await textOf(await renderClientInvoicePdf(manyLineInvoice(60), { format: 'pdf' }));
+    const pages = text.split('\f').filter((page) => page.trim() !== '');
+    expect(pages.length).toBeGreaterThan(1);
+    pages.forEach((page, index) => {
+      expect(page).toContain(`Page ${index + 1} of ${pages.length}`);
+      expect(page).toContain('Unit price');
+    });
+    expect(pages.at(-1)).toContain('Total (EUR)');
+    for (let position = 1; position <= 60; position += 1) expect(text).toMatch(new RegExp(`\\n ?${position} `));
+  });
+
+  it('marks a draft DRAFT, and titles a credit note as such with the invoice it corrects', async () => {
+    const draftBytes = await renderClientInvoicePdf(draftInvoice, { format: 'pdf' });
+    expect(await textOf(draftBytes)).toContain('Invoice (draft)');
+    // The mark is large and turned: poppler reads it as five big letters.
+    const bigLetters = async (bytes: Buffer) =>
+      (await pdfWords(bytes))
+        .filter((word) => word.yMax - word.yMin > 60)
+        .sort((a, b) => a.xMin - b.xMin)
+        .map((word) => word.text)
+        .join('');
+    expect(await bigLetters(draftBytes)).toBe('DRAFT');
+    expect(await bigLetters(await renderClientInvoicePdf(twoRateInvoice, { format: 'pdf' }))).toBe('');
+    const credit = await textOf(await renderClientInvoicePdf(creditNote, { format: 'pdf' }));
+    expect(credit).toContain('CREDIT NOTE');
+    expect(credit).toContain('Credit note 2026-0043');
+    expect(credit).toContain('2026-0042 of 2 November 2026');
+    expect(credit).toContain('Total credit (EUR)');
+    expect(clientInvoicePdfFileName(creditNote)).toBe('credit-note-2026-0043.pdf');
+  });
+
+  it('prints exemption reasons, a payment made and what is left to pay', async () => {
+    const reverse = await textOf(await renderClientInvoicePdf(reverseChargeInvoice, { format: 'pdf' }));
+    for (const expected of ['Reverse charge (AE)', 'VAT to be paid by the recipient', 'France']) expect(squeezed(reverse)).toContain(squeezed(expected));
+    const small = await textOf(await renderClientInvoicePdf(smallBusinessInvoice, { format: 'pdf' }));
+    for (const expected of ['Kleinunternehmer gemäß § 19 UStG', 'Paid −100.00', 'Amount due (EUR) 500.00'])
+      expect(squeezed(small)).toContain(squeezed(expected));
+  });
+  it('flows long notes onto further pages and prints names beyond Latin-1', async () => {
+    const notes = Array.from({ length: 90 }, (_, index) => `Note line ${index + 1}: milestones, acceptance and the terms agreed.`).join('\n');
+    const document = {
+      ...twoRateInvoice,
+      notes,
+      buyer: { ...twoRateInvoice.buyer, name: 'Łódź Żółć Sp. z o.o. · Ελληνικά · Київ' },
+    };
+    const text = await textOf(await renderClientInvoicePdf(document, { format: 'pdf' }));
+    const pages = text.split('\f').filter((page) => page.trim() !== '');
+    expect(pages.length).toBeGreaterThan(1);
+    for (const [index, page] of pages.entries()) expect(page).toContain(`Page ${index + 1} of ${pages.length}`);
+    expect(text).toContain('Note line 1:');
+    expect(text).toContain('Note line 90:');
+    expect(text).toContain('Łódź Żółć Sp. z o.o. · Ελληνικά · Київ');
+    // Every note above the footer: none after the footer's e-mail address on its page.
+    for (const page of pages) expect(page.lastIndexOf('Note line')).toBeLessThan(page.lastIndexOf('billing@nordlicht.example'));
+  });
+});
+
+describe('the Factur-X PDF', () => {
+  it('is the same invoice as PDF/A-3 with its CII XML as factur-x.xml and the Factur-X XMP', async () => {
+    const bytes = await renderClientInvoicePdf(twoRateInvoice, { format: 'facturx' });
+    expect(await textOf(bytes)).toContain('Invoice 2026-0042');
+    const { names, first, metadata } = await pdfAttachments(bytes);
+    expect(names).toEqual(['factur-x.xml']);
+    expect(first?.toString('utf8')).toBe(writeEInvoice(twoRateInvoice, 'cii'));
+    for (const expected of [
+      '<pdfaid:part>3</pdfaid:part>',
+      '<pdfaid:conformance>B</pdfaid:conformance>',
+      '<fx:DocumentType>INVOICE</fx:DocumentType>',
+      '<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>',
+      '<fx:Version>1.0</fx:Version>',
+      '<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>',
+      '<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>',
+    ]) {
+      expect(metadata).toContain(expected);
+    }
+    // The XMP packet with the Factur-X additions is well-formed XML (xmllint reads it).
+    expect(() => execFileSync('xmllint', ['--noout', '-'], { input: metadata, stdio: ['pipe', 'ignore', 'pipe'] })).not.toThrow();
+    const raw = bytes.toString('latin1');
+    expect(raw).toContain('/AFRelationship /Alternative');
+    expect(raw).toContain('/OutputIntents');
+    expect(raw).toMatch(/\/Subtype \/text#2Fxml/);
+  });
+
+  it('refuses a draft, which has no number to put in the XML', async () => {
+    expect(missingFacturXFields(draftInvoice)).toEqual(['number', 'issueDate']);
+    await expect(renderClientInvoicePdf(draftInvoice, { format: 'facturx' })).rejects.toThrow(/number/);
+  });
+});

@@ -1,0 +1,493 @@
+/**
+ * A client invoice as the PDF a business sends (pdfkit, as the report exports): letterhead, the
+ * client's address with the sender line above it, the invoice's facts beside it, the lines, the VAT
+ * breakdown beside the totals, payment instructions with the bank account, notes, and on every page a
+ * footer with the seller's legal data and "Page x of y". A draft carries a large DRAFT mark.
+ *
+ * `format: 'facturx'` writes the same pages as PDF/A-3b with the EN 16931 CII XML embedded as
+ * `factur-x.xml` and the XMP metadata Factur-X 1.0 / ZUGFeRD 2 readers look for. PDF/A wants every
+ * font embedded, so both formats print in DejaVu Sans Condensed (a TrueType font from npm, subset into
+ * the file), which also covers names beyond Latin-1 that the standard 14 fonts cannot print.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { create } from 'xmlbuilder2';
+import { fixedDecimal, grouped, minorUnitsOf } from '../report/report.export.js';
+import type { ClientInvoiceDocument, ClientInvoiceDocumentTax, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
+import { missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
+
+export type ClientInvoicePdfFormat = 'pdf' | 'facturx';
+
+export const clientInvoicePdfContentType = 'application/pdf';
+
+/** A file name for the download, e.g. `invoice-2026-0042.pdf`. */
+export function clientInvoicePdfFileName(document: ClientInvoiceDocument): string {
+  const kind = document.type === 'credit_note' ? 'credit-note' : 'invoice';
+  return `${kind}-${(document.number ?? 'draft').replace(/[^\w.-]+/g, '_')}.pdf`;
+}
+
+/** The fields a Factur-X PDF needs that `document` lacks: those of its embedded CII XML. */
+export function missingFacturXFields(document: ClientInvoiceDocument): string[] {
+  return missingEInvoiceFields(document, 'cii');
+}
+
+const require = createRequire(import.meta.url);
+/** The two faces, read once per process (a few hundred KB each), parsed by pdfkit per document. */
+let fonts: { regular: Buffer; bold: Buffer } | undefined;
+const fontsOnce = () =>
+  (fonts ??= {
+    regular: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf')),
+    bold: fs.readFileSync(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed-Bold.ttf')),
+  });
+
+// Layout, in points on an A4 page (595 x 842).
+const left = 56;
+const right = 539;
+const contentWidth = right - left;
+const top = 48;
+/** Where the footer starts: the flow breaks to a new page above it. */
+const footerTop = 760;
+const flowBottom = footerTop - 16;
+const pageHeight = 841.89;
+
+const ink = '#1d232b';
+const muted = '#5f6b7a';
+const accent = '#1f4e79';
+const hairline = '#d5dbe3';
+const shade = '#eef2f6';
+
+const unitLabels: Record<UnitCode, string> = { HUR: 'h', DAY: 'days', C62: 'units' };
+const categoryLabels: Record<TaxCategory, string> = {
+  S: 'Standard rate',
+  Z: 'Zero rated',
+  E: 'Exempt',
+  AE: 'Reverse charge',
+  K: 'Intra-EU supply',
+  G: 'Export outside the EU',
+  O: 'Not subject to VAT',
+};
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** `2026-11-02` as `2 November 2026`. */
+const longDate = (date: string): string => dateFormat.format(new Date(`${date}T00:00:00Z`));
+
+const shortDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** `2026-10-01` as `1 Oct 2026`. */
+const shortDate = (date: string): string => shortDateFormat.format(new Date(`${date}T00:00:00Z`));
+
+const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryName = (code: string): string => countryNames.of(code) ?? code;
+
+/** `19.00` as `19 %`, `7.50` as `7.5 %`. */
+const percent = (rate: string): string => `${rate.replace(/\.?0+$/, '')} %`;
+/** At least two decimals, more only where the quantity has them: `7.5000` as `7.50`, `0.3333` stays. */
+const quantityText = (quantity: string): string => grouped(quantity.replace(/(\.\d\d\d*?)0+$/, '$1'));
+/** An IBAN in groups of four, as people read it. */
+const ibanText = (iban: string): string => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
+
+const addressLines = (address: PostalAddress, withCountry: boolean): string[] => [
+  address.line1,
+  ...(address.line2 ? [address.line2] : []),
+  `${address.postcode} ${address.city}`,
+  ...(withCountry ? [countryName(address.countryCode)] : []),
+];
+
+interface Column {
+  title: string;
+  width: number;
+  align: 'left' | 'right';
+}
+
+/**
+ * The PDF of `document`: an invoice people read, or with `format: 'facturx'` the same pages as a Factur-X
+ * PDF/A-3 carrying its CII XML. A Factur-X of a document that cannot be an e-invoice (a draft, missing
+ * fields: `missingFacturXFields`) throws; check first.
+ */
+export async function renderClientInvoicePdf(document: ClientInvoiceDocument, options: { format: ClientInvoicePdfFormat }): Promise<Buffer> {
+  const facturX = options.format === 'facturx';
+  const xml = facturX ? writeEInvoice(document, 'cii') : undefined;
+  const { default: PDFDocument } = await import('pdfkit');
+  const faces = fontsOnce();
+  const creditNote = document.type === 'credit_note';
+  const draft = document.status === 'draft';
+  const kindTitle = creditNote ? 'Credit note' : 'Invoice';
+  const title = `${kindTitle} ${document.number ?? '(draft)'}`;
+  const issued = document.issueDate ? new Date(`${document.issueDate}T00:00:00Z`) : new Date();
+  const pdf: PDFKit.PDFDocument = new PDFDocument({
+    size: 'A4',
+    // The bottom margin keeps text that pdfkit flows itself (long notes) above the footer, on new pages.
+    margins: { top, bottom: pageHeight - flowBottom, left, right: 595.28 - right },
+    bufferPages: true,
+    autoFirstPage: true,
+    ...(facturX ? { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const } : {}),
+    info: {
+      Title: title,
+      Author: document.seller.legalName,
+      Subject: `${kindTitle} to ${document.buyer.name}`,
+      Creator: 'Tally',
+      // No ModDate: PDF/A wants each Info entry matched in the XMP, and pdfkit writes only the creation date there.
+      CreationDate: issued,
+    },
+    lang: 'en',
+  });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    pdf.on('end', resolve);
+    pdf.on('error', reject);
+  });
+  pdf.registerFont('regular', faces.regular);
+  pdf.registerFont('bold', faces.bold);
+  const money = (amount: string) => grouped(fixedDecimal(amount, minorUnitsOf(document.currency)));
+  const withCurrency = (amount: string) => `${money(amount)} ${document.currency}`;
+
+  const write = (
+    text: string,
+    x: number,
+    y: number,
+    style: { size?: number; bold?: boolean; color?: string; width?: number; align?: 'left' | 'right' | 'center' } = {},
+  ) => {
+    pdf
+      .font(style.bold ? 'bold' : 'regular')
+      .fontSize(style.size ?? 9)
+      .fillColor(style.color ?? ink)
+      .text(text, x, y, { width: style.width, align: style.align ?? 'left', lineGap: 1.5, ...(style.width ? {} : { lineBreak: false }) });
+  };
+  const heightOf = (text: string, width: number, size = 9, bold = false) =>
+    pdf
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(size)
+      .heightOfString(text, { width, lineGap: 1.5 });
+  const rule = (y: number, color = hairline, width = 0.6, from = left, to = right) => {
+    pdf.moveTo(from, y).lineTo(to, y).lineWidth(width).strokeColor(color).stroke();
+  };
+
+  // Letterhead: who sends, and what this is.
+  const seller = document.seller;
+  write(seller.legalName, left, top, { size: 15, bold: true, color: accent, width: 300 });
+  const sellerLines = [
+    [...addressLines(seller.address, false).slice(0, -1), addressLines(seller.address, false).at(-1), countryName(seller.address.countryCode)].join(' · '),
+    [seller.email, seller.phone].filter(Boolean).join(' · '),
+  ];
+  let y = top + heightOf(seller.legalName, 300, 15, true) + 2;
+  for (const line of sellerLines) {
+    write(line, left, y, { size: 8, color: muted, width: 300 });
+    y += 11;
+  }
+  write(kindTitle.toUpperCase(), left + 300, top - 2, { size: 22, bold: true, color: accent, width: contentWidth - 300, align: 'right' });
+  y = Math.max(y, top + 40) + 10;
+  rule(y, accent, 1.2);
+
+  // The client's address, under a one-line sender as a windowed envelope shows it.
+  const addressTop = y + 28;
+  const senderLine = [seller.legalName, seller.address.line1, `${seller.address.postcode} ${seller.address.city}`].join(' · ');
+  write(senderLine, left, addressTop, { size: 6.5, color: muted, width: 260 });
+  rule(addressTop + 10, hairline, 0.4, left, left + 250);
+  const buyer = document.buyer;
+  let buyerY = addressTop + 18;
+  write(buyer.name, left, buyerY, { size: 10.5, bold: true, width: 250 });
+  buyerY += heightOf(buyer.name, 250, 10.5, true);
+  const buyerLines = buyer.address ? addressLines(buyer.address, buyer.address.countryCode !== seller.address.countryCode) : [];
+  for (const line of buyerLines) {
+    write(line, left, buyerY, { size: 10, width: 250 });
+    buyerY += heightOf(line, 250, 10);
+  }
+  if (buyer.vatId) {
+    buyerY += 4;
+    write(`VAT ID ${buyer.vatId}`, left, buyerY, { size: 8.5, color: muted, width: 250 });
+    buyerY += 12;
+  }
+
+  // The invoice's facts, beside the address.
+  const facts: [string, string][] = [
+    [`${kindTitle} number`, document.number ?? 'assigned when issued'],
+    ['Issue date', document.issueDate ? longDate(document.issueDate) : 'not yet issued'],
+  ];
+  if (document.dueDate && !creditNote) facts.push(['Due date', longDate(document.dueDate)]);
+  facts.push(['Service period', `${shortDate(document.periodFrom)} – ${shortDate(document.periodTo)}`]);
+  if (document.creditNoteFor) facts.push(['Corrects invoice', `${document.creditNoteFor.number} of ${longDate(document.creditNoteFor.issueDate)}`]);
+  if (document.buyerReference) facts.push(['Your reference', document.buyerReference]);
+  if (seller.vatId) facts.push(['Our VAT ID', seller.vatId]);
+  else if (seller.taxNumber) facts.push(['Our tax number', seller.taxNumber]);
+  const factsLeft = 330;
+  let factsY = addressTop;
+  for (const [label, value] of facts) {
+    write(label, factsLeft, factsY, { size: 8.5, color: muted, width: 85 });
+    const height = Math.max(heightOf(value, right - factsLeft - 88, 9, true), 11);
+    write(value, factsLeft + 88, factsY, { size: 9, bold: true, width: right - factsLeft - 88, align: 'right' });
+    factsY += height + 4;
+  }
+
+  // The heading and a sentence that says what this is.
+  y = Math.max(buyerY, factsY) + 30;
+  write(title, left, y, { size: 15, bold: true, width: contentWidth });
+  y += 22;
+  const intro = creditNote
+    ? `This credit note corrects invoice ${document.creditNoteFor?.number ?? ''}${document.creditNoteFor ? ` of ${longDate(document.creditNoteFor.issueDate)}` : ''}. We credit you the following services:`
+    : `For our services from ${longDate(document.periodFrom)} to ${longDate(document.periodTo)} we invoice you as follows:`;
+  write(intro, left, y, { size: 9.5, width: contentWidth });
+  y += heightOf(intro, contentWidth, 9.5) + 12;
+
+  // The lines, with the column titles again on every page they run onto.
+  const fixedColumns: Column[] = [
+    { title: 'Pos.', width: 22, align: 'left' },
+    { title: 'Description', width: 0, align: 'left' },
+    { title: 'Quantity', width: 48, align: 'right' },
+    { title: 'Unit', width: 30, align: 'left' },
+    { title: 'Unit price', width: 56, align: 'right' },
+    { title: 'VAT', width: 34, align: 'right' },
+    { title: `Amount (${document.currency})`, width: 70, align: 'right' },
+  ];
+  const gap = 6;
+  const descriptionWidth = contentWidth - fixedColumns.reduce((sum, column) => sum + column.width + gap, 0) + gap;
+  const columns = fixedColumns.map((column) => (column.width === 0 ? { ...column, width: descriptionWidth } : column));
+  const tableHeader = () => {
+    pdf.rect(left, y, contentWidth, 18).fill(shade);
+    let x = left;
+    for (const column of columns) {
+      write(column.title, x + (column.align === 'left' ? 0 : 0), y + 5, { size: 8, bold: true, color: muted, width: column.width, align: column.align });
+      x += column.width + gap;
+    }
+    y += 24;
+  };
+  const newPage = () => {
+    pdf.addPage();
+    y = top;
+    write(`${title} · continued`, left, y, { size: 8.5, color: muted, width: contentWidth });
+    y += 20;
+  };
+  // Room for the header and one line at least, or start the table on the next page.
+  if (y + 60 > flowBottom) newPage();
+  tableHeader();
+  for (const line of document.lines) {
+    const cells = [
+      String(line.position),
+      line.description,
+      quantityText(line.quantity),
+      unitLabels[line.unit],
+      money(line.unitPrice),
+      line.taxCategory === 'S' ? percent(line.taxRate) : line.taxCategory,
+      money(line.netAmount),
+    ];
+    const height = Math.max(...cells.map((cell, index) => heightOf(cell, (columns[index] as Column).width)));
+    if (y + height + 8 > flowBottom) {
+      newPage();
+      tableHeader();
+    }
+    let x = left;
+    cells.forEach((cell, index) => {
+      const column = columns[index] as Column;
+      write(cell, x, y, { size: 9, width: column.width, align: column.align, color: index === 0 ? muted : ink });
+      x += column.width + gap;
+    });
+    y += height + 5;
+    rule(y - 2.5);
+    y += 3;
+  }
+
+  // The VAT breakdown (left) beside the totals (right), kept together on one page.
+  const taxes = document.totals.taxes;
+  const exemptions = taxes.filter((tax): tax is ClientInvoiceDocumentTax & { exemptionReason: string } => Boolean(tax.exemptionReason));
+  const totalsRows: { label: string; amount: string; strong?: boolean; ruleAbove?: boolean }[] = [
+    { label: 'Net amount', amount: money(document.totals.lineNet) },
+  ];
+  // One discount row: its spread over the VAT rates shows in the taxable amounts below it.
+  if (document.allowances.length > 0) {
+    const reasons = [...new Set(document.allowances.map((allowance) => allowance.reason))].join(', ');
+    totalsRows.push({ label: reasons, amount: `−${money(document.totals.allowances)}` });
+    totalsRows.push({ label: 'Net after discount', amount: money(document.totals.taxBasis), ruleAbove: true });
+  }
+  for (const tax of taxes) {
+    const label = tax.category === 'S' ? `VAT ${percent(tax.rate)} on ${money(tax.basis)}` : `VAT ${percent(tax.rate)} (${categoryLabels[tax.category]})`;
+    totalsRows.push({ label, amount: money(tax.amount) });
+  }
+  totalsRows.push({
+    label: creditNote ? `Total credit (${document.currency})` : `Total (${document.currency})`,
+    amount: money(document.totals.gross),
+    strong: true,
+    ruleAbove: true,
+  });
+  const paid = !/^0*\.?0*$/.test(document.totals.paid.replace('-', ''));
+  if (paid) {
+    totalsRows.push({ label: 'Paid', amount: `−${money(document.totals.paid)}` });
+    totalsRows.push({ label: `Amount due (${document.currency})`, amount: money(document.totals.due), strong: true, ruleAbove: true });
+  }
+  const totalsLeft = 318;
+  const totalsHeight = totalsRows.reduce((sum, row) => sum + (row.strong ? 19 : 15) * 2 + (row.ruleAbove ? 4 : 0), 0);
+  const breakdownWidth = 238;
+  const exemptionText = exemptions.map((tax) => `${categoryLabels[tax.category]}: ${tax.exemptionReason}`).join('\n');
+  const breakdownHeight = 34 + taxes.length * 14 + (exemptionText ? heightOf(exemptionText, breakdownWidth, 8) + 8 : 0);
+  y += 10;
+  if (y + Math.max(totalsHeight, breakdownHeight) > flowBottom) newPage();
+  const blockTop = y;
+  let rowY = blockTop;
+  for (const row of totalsRows) {
+    if (row.ruleAbove) {
+      rule(rowY, row.strong ? ink : hairline, row.strong ? 0.9 : 0.6, totalsLeft, right);
+      rowY += 4;
+    }
+    const size = row.strong ? 10.5 : 9;
+    write(row.label, totalsLeft, rowY, { size, bold: row.strong, width: right - totalsLeft - 90 });
+    write(row.amount, right - 88, rowY, { size, bold: row.strong, width: 88, align: 'right' });
+    rowY += heightOf(row.label, right - totalsLeft - 90, size, row.strong) + (row.strong ? 8 : 4);
+  }
+  let taxY = blockTop;
+  write('VAT breakdown', left, taxY, { size: 8.5, bold: true, color: muted, width: breakdownWidth });
+  taxY += 14;
+  const taxColumns: Column[] = [
+    { title: 'Category', width: 90, align: 'left' },
+    { title: 'Rate', width: 38, align: 'right' },
+    { title: 'Taxable', width: 58, align: 'right' },
+    { title: 'VAT', width: 52, align: 'right' },
+  ];
+  const taxRow = (cells: string[], bold: boolean) => {
+    let x = left;
+    cells.forEach((cell, index) => {
+      const column = taxColumns[index] as Column;
+      write(cell, x, taxY, { size: 8, bold, color: bold ? muted : ink, width: column.width - 4, align: column.align });
+      x += column.width;
+    });
+    taxY += 13;
+  };
+  taxRow(
+    taxColumns.map((column) => column.title),
+    true,
+  );
+  rule(taxY - 2, hairline, 0.6, left, left + breakdownWidth);
+  for (const tax of taxes) taxRow([`${categoryLabels[tax.category]} (${tax.category})`, percent(tax.rate), money(tax.basis), money(tax.amount)], false);
+  if (exemptionText) {
+    taxY += 5;
+    write(exemptionText, left, taxY, { size: 8, color: muted, width: breakdownWidth });
+    taxY += heightOf(exemptionText, breakdownWidth, 8);
+  }
+  y = Math.max(rowY, taxY) + 22;
+
+  // How to pay (or how the credit reaches the client), then the notes.
+  const due = document.totals.due;
+  const dueZero = /^-?0*\.?0*$/.test(due);
+  const payment = creditNote
+    ? `We will transfer ${withCurrency(due)} to your account.`
+    : dueZero
+      ? 'This invoice has been paid in full. Thank you.'
+      : `Please transfer ${withCurrency(due)}${document.dueDate ? ` by ${longDate(document.dueDate)}` : ''}${
+          document.paymentTermsDays > 0 ? ` (within ${document.paymentTermsDays} days, without deduction)` : ''
+        }, quoting ${document.number ? `invoice number ${document.number}` : 'the invoice number'}.`;
+  const bank: [string, string][] = [];
+  if (seller.iban && !creditNote) {
+    bank.push(['Account holder', seller.legalName], ['IBAN', ibanText(seller.iban)]);
+    if (seller.bic) bank.push(['BIC', seller.bic]);
+    if (seller.bankName) bank.push(['Bank', seller.bankName]);
+  }
+  const notes = document.notes?.trim() ?? '';
+  const paymentHeight = 16 + heightOf(payment, contentWidth, 9.5) + 6 + bank.length * 13;
+  if (y + paymentHeight > flowBottom) newPage();
+  write('Payment', left, y, { size: 10, bold: true, color: accent, width: contentWidth });
+  y += 16;
+  write(payment, left, y, { size: 9.5, width: contentWidth });
+  y += heightOf(payment, contentWidth, 9.5) + 6;
+  for (const [label, value] of bank) {
+    write(label, left, y, { size: 9, color: muted, width: 90 });
+    write(value, left + 92, y, { size: 9, bold: label === 'IBAN', width: contentWidth - 92 });
+    y += 13;
+  }
+  if (notes) {
+    y += 12;
+    // The heading with three lines at least; longer notes flow on over as many pages as they take.
+    if (y + 16 + Math.min(heightOf(notes, contentWidth, 9.5), 40) > flowBottom) newPage();
+    write('Notes', left, y, { size: 10, bold: true, color: accent, width: contentWidth });
+    y += 16;
+    write(notes, left, y, { size: 9.5, width: contentWidth });
+  }
+
+  // On every page: the footer with the seller's legal data and the page count, and on a draft the mark.
+  const footerColumns = [
+    [seller.legalName, seller.address.line1, ...(seller.address.line2 ? [seller.address.line2] : []), `${seller.address.postcode} ${seller.address.city}`],
+    [
+      seller.email,
+      ...(seller.phone ? [seller.phone] : []),
+      ...(seller.vatId ? [`VAT ID ${seller.vatId}`] : []),
+      ...(seller.taxNumber ? [`Tax no. ${seller.taxNumber}`] : []),
+    ],
+    seller.iban ? [...(seller.bankName ? [seller.bankName] : []), `IBAN ${ibanText(seller.iban)}`, ...(seller.bic ? [`BIC ${seller.bic}`] : [])] : [],
+  ];
+  const range = pdf.bufferedPageRange();
+  for (let index = 0; index < range.count; index += 1) {
+    pdf.switchToPage(range.start + index);
+    if (draft) {
+      pdf.save();
+      pdf.rotate(-35, { origin: [297.64, 421] });
+      pdf.fillOpacity(0.13);
+      write('DRAFT', 0, 360, { size: 130, bold: true, color: '#b03a2e', width: 595.28, align: 'center' });
+      pdf.restore();
+      pdf.fillOpacity(1);
+    }
+    // The footer stands below the flow's margin: without it there, pdfkit would start a page for it.
+    pdf.page.margins.bottom = 0;
+    rule(footerTop, hairline, 0.6);
+    const footerWidth = contentWidth / 3;
+    footerColumns.forEach((lines, column) => {
+      write(lines.join('\n'), left + column * footerWidth, footerTop + 6, { size: 7, color: muted, width: footerWidth - 8 });
+    });
+    write(`Page ${index + 1} of ${range.count}`, left, 818, { size: 7.5, color: muted, width: contentWidth, align: 'right' });
+    if (range.count > 1) write(title, left, 818, { size: 7.5, color: muted, width: contentWidth / 2 });
+  }
+
+  if (xml !== undefined) embedFacturX(pdf, xml, issued);
+  pdf.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+const facturXNamespace = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
+const rdfNamespace = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+
+/** The XMP properties Factur-X defines, each described in the PDF/A extension schema that PDF/A requires for them. */
+const facturXProperties: [name: string, value: string, description: string][] = [
+  ['DocumentType', 'INVOICE', 'The type of the hybrid document in capital letters, e.g. INVOICE or ORDER'],
+  ['DocumentFileName', 'factur-x.xml', 'The name of the embedded XML document'],
+  ['Version', '1.0', 'The actual version of the standard applying to the embedded XML document'],
+  ['ConformanceLevel', 'EN 16931', 'The conformance level of the embedded XML document'],
+];
+
+/** `xml` as the attached `factur-x.xml` (relationship Alternative: the XML says what the pages show) and its XMP. */
+function embedFacturX(pdf: PDFKit.PDFDocument, xml: string, date: Date): void {
+  const attachment: PDFKit.Mixins.PDFAttachmentOptions & { relationship: string } = {
+    name: 'factur-x.xml',
+    type: 'text/xml',
+    description: 'Factur-X / ZUGFeRD invoice (EN 16931)',
+    relationship: 'Alternative',
+    creationDate: date,
+    modifiedDate: date,
+  };
+  pdf.file(Buffer.from(xml, 'utf8'), attachment);
+  const values = create()
+    .ele(rdfNamespace, 'rdf:Description')
+    .att(rdfNamespace, 'rdf:about', '')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:fx', facturXNamespace);
+  for (const [name, value] of facturXProperties) values.ele(facturXNamespace, `fx:${name}`).txt(value);
+  const extension = create()
+    .ele(rdfNamespace, 'rdf:Description')
+    .att(rdfNamespace, 'rdf:about', '')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:pdfaExtension', 'http://www.aiim.org/pdfa/ns/extension/')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:pdfaSchema', 'http://www.aiim.org/pdfa/ns/schema#')
+    .att('http://www.w3.org/2000/xmlns/', 'xmlns:pdfaProperty', 'http://www.aiim.org/pdfa/ns/property#');
+  const schema = extension
+    .ele('http://www.aiim.org/pdfa/ns/extension/', 'pdfaExtension:schemas')
+    .ele(rdfNamespace, 'rdf:Bag')
+    .ele(rdfNamespace, 'rdf:li')
+    .att(rdfNamespace, 'rdf:parseType', 'Resource');
+  schema.ele('http://www.aiim.org/pdfa/ns/schema#', 'pdfaSchema:schema').txt('Factur-X PDFA Extension Schema');
+  schema.ele('http://www.aiim.org/pdfa/ns/schema#', 'pdfaSchema:namespaceURI').txt(facturXNamespace);
+  schema.ele('http://www.aiim.org/pdfa/ns/schema#', 'pdfaSchema:prefix').txt('fx');
+  const properties = schema.ele('http://www.aiim.org/pdfa/ns/schema#', 'pdfaSchema:property').ele(rdfNamespace, 'rdf:Seq');
+  for (const [name, , description] of facturXProperties) {
+    const property = properties.ele(rdfNamespace, 'rdf:li').att(rdfNamespace, 'rdf:parseType', 'Resource');
+    property.ele('http://www.aiim.org/pdfa/ns/property#', 'pdfaProperty:name').txt(name);
+    property.ele('http://www.aiim.org/pdfa/ns/property#', 'pdfaProperty:valueType').txt('Text');
+    property.ele('http://www.aiim.org/pdfa/ns/property#', 'pdfaProperty:category').txt('external');
+    property.ele('http://www.aiim.org/pdfa/ns/property#', 'pdfaProperty:description').txt(description);
+  }
+  // Fragments: pdfkit writes the XMP packet around them (and the PDF/A identification beside them).
+  pdf.appendXML(values.end({ headless: true }));
+  pdf.appendXML(extension.end({ headless: true }));
+}
