@@ -175,7 +175,7 @@ function errorResponsesOf(route: CompiledRoute): readonly ProblemResponse[] {
   const responses: ProblemResponse[] = ['BadRequest', 'Unauthorized'];
   if (route.access.kind === 'tenant' || route.access.kind === 'superadmin' || route.path.includes('{tenantId}')) responses.push('Forbidden');
   if (route.segments.some((segment) => 'param' in segment)) responses.push('NotFound');
-  if (route.method !== 'GET') responses.push('Conflict');
+  if (route.method !== 'GET' || (route.kind === 'native' && route.readConflicts)) responses.push('Conflict');
   if (route.body) responses.push('PayloadTooLarge', 'UnsupportedMediaType');
   if (takesIdempotencyKey(route)) responses.push('IdempotencyKeyReused');
   return [...responses, ...alwaysPossible];

@@ -148,6 +148,8 @@ export interface NativeRouteSpec extends RouteBase {
   responses: Record<string, NativeResponse>;
   /** Served, but left out of the document (the provider's form-post callback, the sign-in error page). */
   hidden?: boolean;
+  /** A read that may still answer 409 with one of its module's reasons (a file an invoice cannot become yet); writes always may. */
+  readConflicts?: true;
   /** A public route's budget; `caller` unless said. */
   publicBudget?: PublicBudget;
   handler: (request: NativeRequest) => Promise<HttpResult>;

@@ -28,6 +28,11 @@ export const clientInvoiceConflicts = conflictReasons('ClientInvoice', {
   INVOICE_PAID: { code: 'INVALID_STATE', description: 'The invoice is paid in full' },
   CREDIT_NOTE: { code: 'INVALID_STATE', description: 'A credit note is neither paid nor voided' },
   BILLING_PROFILE_INCOMPLETE: { code: 'INVALID_STATE', description: 'The billing profile lacks what an invoice needs; `errors` names each field' },
+  INVOICE_DRAFT: { code: 'INVALID_STATE', description: 'A draft has no number: it has no e-invoice or Factur-X PDF until it is issued' },
+  EINVOICE_INCOMPLETE: {
+    code: 'INVALID_STATE',
+    description: 'The e-invoice format needs fields the invoice, its seller or its buyer lack; `errors` names each (e.g. buyerReference for XRechnung)',
+  },
 });
 
 const money = (description: string) => fields.decimal(description, { min: 0, max: 1_000_000_000 });

@@ -2,8 +2,10 @@ import type { GraphQLRouteSpec } from '../../rest/route.js';
 import { crud } from '../../rest/route.js';
 import { defineModule } from '../module.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';
+import { clientInvoiceFileRoutes } from './client-invoice.files.js';
 import { createClientInvoiceService, type ClientInvoiceService } from './client-invoice.service.js';
 import './client-invoice.graphql.js';
+import './client-invoice.files.graphql.js';
 
 const clientInvoices = '/tenants/{tenantId}/client-invoices';
 
@@ -42,6 +44,7 @@ export const clientInvoiceModule = defineModule({
     step('send', 'markSent', 'Mutation.sendClientInvoice', 'Record that the invoice was sent'),
     step('pay', 'pay', 'Mutation.payClientInvoice', 'Record a payment (full unless amount is less)'),
     step('void', 'void', 'Mutation.voidClientInvoice', 'Void an issued invoice: a credit note takes the next number, its entries are released'),
+    ...clientInvoiceFileRoutes,
   ],
 });
 

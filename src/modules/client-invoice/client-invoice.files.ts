@@ -1,0 +1,146 @@
+/**
+ * The files a client invoice becomes (CONTRACT.md section 9): the PDF people read, the same PDF as a
+ * Factur-X PDF/A-3 with its CII XML inside, and the EN 16931 XML formats. The rules of which invoice may
+ * become which file live here, once, for REST and GraphQL: a draft has no number, so its PDF is marked
+ * DRAFT and it has no e-invoice (409 INVOICE_DRAFT); an e-invoice names what it still needs (409
+ * EINVOICE_INCOMPLETE, one field error each). The writers are pure functions of the document.
+ */
+import { z } from 'zod';
+import type { TenantAccess } from '../../auth/tenant-access.js';
+import { contentDisposition } from '../../lib/content-disposition.js';
+import { fields } from '../../lib/dto.js';
+import type { HttpResult } from '../../lib/problem.js';
+import { defineEnum } from '../../lib/vocabulary.js';
+import { nativeRoute } from '../../rest/route.js';
+import type { Services } from '../services.js';
+import type { ClientInvoiceDocument } from './client-invoice.document.js';
+import { clientInvoiceConflicts } from './client-invoice.dto.js';
+import {
+  eInvoiceContentTypes,
+  eInvoiceFileName,
+  eInvoiceFormats,
+  type EInvoiceFormat,
+  missingEInvoiceFields,
+  writeEInvoice,
+} from './client-invoice.einvoice.js';
+import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat } from './client-invoice.pdf.js';
+
+/** GraphQL's names of the formats: an enum value cannot hold a hyphen, so `xrechnung_cii` is REST's `xrechnung-cii`. */
+export const eInvoiceFormat = defineEnum(
+  'ClientEInvoiceFormat',
+  ['cii', 'ubl', 'xrechnung_cii', 'xrechnung_ubl'],
+  'cii, ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0)',
+);
+export const eInvoiceFormatOf = (name: (typeof eInvoiceFormat.values)[number]): EInvoiceFormat => name.replace('_', '-') as EInvoiceFormat;
+
+/** A file, ready to send: its bytes (or text), name and media type. */
+export interface ClientInvoiceFile {
+  fileName: string;
+  contentType: string;
+  content: string | Buffer;
+}
+
+/** The e-invoice formats `document` can be written in now: none for a draft, else those it has every field for. */
+export function availableEInvoiceFormats(document: ClientInvoiceDocument): EInvoiceFormat[] {
+  if (document.status === 'draft') return [];
+  return eInvoiceFormats.filter((format) => missingEInvoiceFields(document, format).length === 0);
+}
+
+function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFormat): void {
+  if (document.status === 'draft') {
+    throw clientInvoiceConflicts.refuse('INVOICE_DRAFT', 'A draft has no number yet: issue it, then ask for its e-invoice');
+  }
+  const missing = missingEInvoiceFields(document, format);
+  if (missing.length > 0) {
+    throw clientInvoiceConflicts.refuse('EINVOICE_INCOMPLETE', `A ${format} e-invoice needs ${missing.join(', ')}`, {
+      errors: missing.map((path) => ({ path, message: `Required for ${format}` })),
+    });
+  }
+}
+
+/** The invoice's EN 16931 XML in `format`: 409 for a draft, or naming the fields the format still needs. */
+export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: EInvoiceFormat): Promise<ClientInvoiceFile> {
+  const document = await services.clientInvoices.document(access, id);
+  assertEInvoiceable(document, format);
+  return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: writeEInvoice(document, format) };
+}
+
+/** The invoice's PDF; as Factur-X it is an e-invoice too, with the same 409s as the CII XML. */
+export async function clientInvoicePdfFile(services: Services, access: TenantAccess, id: string, format: ClientInvoicePdfFormat): Promise<ClientInvoiceFile> {
+  const document = await services.clientInvoices.document(access, id);
+  if (format === 'facturx') assertEInvoiceable(document, 'cii');
+  // pdfkit (and the fonts) load on the first invoice a process renders, not at start.
+  const { renderClientInvoicePdf } = await import('./client-invoice.pdf.js');
+  return {
+    fileName: clientInvoicePdfFileName(document),
+    contentType: clientInvoicePdfContentType,
+    content: await renderClientInvoicePdf(document, { format }),
+  };
+}
+
+const download = (file: ClientInvoiceFile): HttpResult => ({
+  status: 200,
+  headers: { 'content-type': file.contentType, 'content-disposition': contentDisposition(file.fileName), 'x-content-type-options': 'nosniff' },
+  body: file.content,
+});
+
+const clientInvoice = '/tenants/{tenantId}/client-invoices/{clientInvoiceId}';
+const invoiceParameters = { tenantId: fields.id('Tenant id'), clientInvoiceId: fields.id('Client invoice id') };
+const PdfParameters = z.strictObject({
+  ...invoiceParameters,
+  format: z.enum(['pdf', 'facturx']).default('pdf').describe('pdf (the default), or facturx: PDF/A-3 with the CII XML embedded as factur-x.xml (EN 16931)'),
+});
+const EInvoiceParameters = z.strictObject({
+  ...invoiceParameters,
+  format: z
+    .enum(eInvoiceFormats as [EInvoiceFormat, ...EInvoiceFormat[]], { error: `must be one of: ${eInvoiceFormats.join(', ')}` })
+    .describe('cii or ubl (EN 16931), xrechnung-cii or xrechnung-ubl (XRechnung 3.0)'),
+});
+
+/** The REST rows of the files: `GET .../pdf` and `GET .../e-invoice`. */
+export const clientInvoiceFileRoutes = [
+  nativeRoute({
+    controller: 'clientInvoice',
+    action: 'pdf',
+    method: 'GET',
+    path: `${clientInvoice}/pdf`,
+    summary: 'The invoice as a PDF, or as a Factur-X PDF/A-3',
+    description:
+      'A readable invoice: seller, buyer, number, dates, service period, lines, tax breakdown, totals, payment terms and bank details, page numbers. ' +
+      'A draft is marked DRAFT. With `format=facturx` the same pages as PDF/A-3 carrying the CII XML (`factur-x.xml`, profile EN 16931): ' +
+      'like the e-invoice, 409 `INVOICE_DRAFT` for a draft and `EINVOICE_INCOMPLETE` naming what is missing.',
+    access: ['read', 'ClientInvoice'],
+    readConflicts: true,
+    parameters: PdfParameters,
+    responses: {
+      '200': { description: 'The PDF', contentType: clientInvoicePdfContentType, headers: { 'content-disposition': 'attachment, e.g. invoice-2026-0042.pdf' } },
+    },
+    async handler({ access, parameters, context }) {
+      return download(await clientInvoicePdfFile(context.services, access, parameters.clientInvoiceId, parameters.format));
+    },
+  }),
+  nativeRoute({
+    controller: 'clientInvoice',
+    action: 'eInvoice',
+    method: 'GET',
+    path: `${clientInvoice}/e-invoice`,
+    summary: 'The invoice as an EN 16931 e-invoice (CII, UBL, XRechnung)',
+    description:
+      'UN/CEFACT CII D16B (`cii`) or OASIS UBL 2.1 (`ubl`), EN 16931; `xrechnung-cii` and `xrechnung-ubl` add the XRechnung 3.0 specification ' +
+      'identifier and need the buyer reference (Leitweg-ID), the seller contact and both electronic addresses. A credit note is type 381 and ' +
+      'names the invoice it corrects. 409 `INVOICE_DRAFT` for a draft, `EINVOICE_INCOMPLETE` naming each missing field.',
+    access: ['read', 'ClientInvoice'],
+    readConflicts: true,
+    parameters: EInvoiceParameters,
+    responses: {
+      '200': {
+        description: 'The XML',
+        contentType: 'application/xml',
+        headers: { 'content-disposition': 'attachment, e.g. invoice-2026-0042-xrechnung-ubl.xml' },
+      },
+    },
+    async handler({ access, parameters, context }) {
+      return download(await eInvoiceFile(context.services, access, parameters.clientInvoiceId, parameters.format));
+    },
+  }),
+];
