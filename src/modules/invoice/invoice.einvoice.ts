@@ -13,9 +13,8 @@
  * BT-153 and BT-154. A document that is not one of the three roots, or lacks
  * a required term, is an `UnreadableXml` naming what is missing.
  */
-import type { Document, Element } from '@xmldom/xmldom';
 import { Prisma } from '../../generated/prisma/client.js';
-import { readXml, UnreadableXml } from './invoice.xml.js';
+import { readXml, UnreadableXml, type XmlElement as Element } from './invoice.xml.js';
 
 export type EInvoiceSyntax = 'cii' | 'ubl';
 
@@ -70,10 +69,8 @@ const cac = (name: string): Step => [ns.cac, name];
 const cbc = (name: string): Step => [ns.cbc, name];
 
 function* childElements(parent: Element, [namespace, name]: Step): Generator<Element> {
-  for (let child = parent.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType !== child.ELEMENT_NODE) continue;
-    const element = child as Element;
-    if (element.localName === name && element.namespaceURI === namespace) yield element;
+  for (const child of parent.children) {
+    if (child.local === name && child.uri === namespace) yield child;
   }
 }
 
@@ -96,7 +93,7 @@ function findAll(parent: Element | undefined, ...path: Step[]): Element[] {
 
 /** Trimmed text, undefined when absent or blank. */
 function textOf(element: Element | undefined): string | undefined {
-  const text = element?.textContent?.trim();
+  const text = element?.text.trim();
   return text ? text : undefined;
 }
 
@@ -132,7 +129,7 @@ class Terms {
   }
 
   /** A day: `YYYY-MM-DD` (UBL) or CII's format 102 `YYYYMMDD`, checked to exist. */
-  date(term: string, value: string | undefined, format?: string | null): string | null {
+  date(term: string, value: string | undefined, format?: string): string | null {
     if (value === undefined) return null;
     const match = (format ?? '102') === '102' ? /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value) : null;
     const day = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
@@ -174,12 +171,12 @@ function taxTotal(terms: Terms, term: string, totals: Element[], breakdown: Elem
 /** CII's date: `udt:DateTimeString` with its `format`. */
 function ciiDate(terms: Terms, term: string, holder: Element | undefined): string | null {
   const stamp = find(holder, [ns.udt, 'DateTimeString']);
-  return terms.date(term, textOf(stamp), stamp?.getAttribute('format'));
+  return terms.date(term, textOf(stamp), stamp?.attributes.format);
 }
 
 /** Of several amounts (a tax total in the invoice currency and one in the accounting currency), the one in `currency`. */
 function inCurrency(elements: Element[], currency: string): Element | undefined {
-  return elements.find((element) => (element.getAttribute('currencyID') ?? currency) === currency) ?? elements[0];
+  return elements.find((element) => (element.attributes.currencyID ?? currency) === currency) ?? elements[0];
 }
 
 function readCii(root: Element): ReceivedEInvoice {
@@ -190,7 +187,7 @@ function readCii(root: Element): ReceivedEInvoice {
   const settlement = find(transaction, ram('ApplicableHeaderTradeSettlement'));
   const totals = find(settlement, ram('SpecifiedTradeSettlementHeaderMonetarySummation'));
   const currency = terms.currency('BT-5 (InvoiceCurrencyCode)', textOf(find(settlement, ram('InvoiceCurrencyCode'))));
-  const vat = findAll(seller, ram('SpecifiedTaxRegistration')).find((registration) => find(registration, ram('ID'))?.getAttribute('schemeID') === 'VA');
+  const vat = findAll(seller, ram('SpecifiedTaxRegistration')).find((registration) => find(registration, ram('ID'))?.attributes.schemeID === 'VA');
   const lines = findAll(transaction, ram('IncludedSupplyChainTradeLineItem')).map((item, index): ReceivedLine => {
     const at = `line ${index + 1}`;
     const product = find(item, ram('SpecifiedTradeProduct'));
@@ -204,7 +201,7 @@ function readCii(root: Element): ReceivedEInvoice {
       name: terms.required(`${at}: BT-153 (item Name)`, textOf(find(product, ram('Name')))),
       description: textOf(find(product, ram('Description'))) ?? null,
       quantity: terms.requiredDecimal(`${at}: BT-129 (BilledQuantity)`, textOf(quantity), 'quantity'),
-      unitCode: terms.required(`${at}: BT-130 (unitCode)`, quantity?.getAttribute('unitCode') || undefined),
+      unitCode: terms.required(`${at}: BT-130 (unitCode)`, quantity?.attributes.unitCode || undefined),
       unitPrice: terms.decimal(`${at}: BT-146 (net ChargeAmount)`, textOf(find(price, ram('ChargeAmount'))), 'quantity'),
       priceBaseQuantity: terms.decimal(`${at}: BT-149 (BasisQuantity)`, textOf(find(price, ram('BasisQuantity'))), 'quantity'),
       netAmount: terms.requiredDecimal(
@@ -261,7 +258,7 @@ function readUbl(root: Element, creditNote: boolean): ReceivedEInvoice {
       name: terms.required(`${at}: BT-153 (Item Name)`, textOf(find(item, cbc('Name')))),
       description: textOf(find(item, cbc('Description'))) ?? null,
       quantity: terms.requiredDecimal(`${at}: BT-129 (${quantityName})`, textOf(quantity), 'quantity'),
-      unitCode: terms.required(`${at}: BT-130 (unitCode)`, quantity?.getAttribute('unitCode') || undefined),
+      unitCode: terms.required(`${at}: BT-130 (unitCode)`, quantity?.attributes.unitCode || undefined),
       unitPrice: terms.decimal(`${at}: BT-146 (PriceAmount)`, textOf(find(price, cbc('PriceAmount'))), 'quantity'),
       priceBaseQuantity: terms.decimal(`${at}: BT-149 (BaseQuantity)`, textOf(find(price, cbc('BaseQuantity'))), 'quantity'),
       netAmount: terms.requiredDecimal(`${at}: BT-131 (LineExtensionAmount)`, textOf(find(line, cbc('LineExtensionAmount'))), 'amount'),
@@ -298,10 +295,9 @@ function readUbl(root: Element, creditNote: boolean): ReceivedEInvoice {
   });
 }
 
-/** The e-invoice a parsed document is, or an `UnreadableXml` saying why it is none. */
-export function eInvoiceOf(document: Document): ReceivedEInvoice {
-  const root = document.documentElement as Element;
-  const { namespaceURI, localName } = root;
+/** The e-invoice a parsed document is (by its root element), or an `UnreadableXml` saying why it is none. */
+export function eInvoiceOf(root: Element): ReceivedEInvoice {
+  const { uri: namespaceURI, local: localName } = root;
   if (namespaceURI === ns.rsm && localName === 'CrossIndustryInvoice') return readCii(root);
   if (namespaceURI === ns.ublInvoice && localName === 'Invoice') return readUbl(root, false);
   if (namespaceURI === ns.ublCreditNote && localName === 'CreditNote') return readUbl(root, true);

@@ -1,26 +1,37 @@
 /**
  * Reading an uploaded XML file safely, before anything about it is trusted:
- * at most `maxXmlBytes`, decoded by its BOM or declared encoding, refused whole when it declares a
- * DOCTYPE (so no DTD, no entity of any kind, internal or external, is ever
- * read, and nothing is ever fetched), bounded in tags before it is parsed and
- * in depth after, then parsed by @xmldom/xmldom with every error fatal.
+ * at most `maxXmlBytes`, decoded by its BOM or declared encoding, refused
+ * whole when it declares a DOCTYPE (so no DTD, no entity of any kind,
+ * internal or external, is ever read, and nothing is ever fetched), then
+ * parsed by saxes (a non-validating parser that never loads anything: an
+ * entity it does not know is an error) into a small tree of elements by
+ * namespace and local name, bounded in elements and depth while it parses.
  *
  * The limits bound what one upload costs the API process that reads it:
- * parsing is CPU and memory in proportion to the tags (docs/performance.md,
+ * parsing is CPU and memory in proportion to the elements (docs/performance.md,
  * "Receiving e-invoices"). A refusal is an `UnreadableXml` whose message
  * names what is wrong, for a 400.
  */
-import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
+import { SaxesParser } from 'saxes';
 
 /** At most this many bytes: an EN 16931 invoice of a few thousand lines (larger ones come as several). */
 export const maxXmlBytes = 5 * 1024 * 1024;
-/** At most this many `<` (tags, comments, declarations): an EN 16931 invoice of about 2,000 lines. */
-export const maxXmlTags = 100_000;
+/** At most this many elements: an EN 16931 invoice of about 5,000 lines. */
+export const maxXmlElements = 100_000;
 /** Elements nested at most this deep (EN 16931 invoices need about ten levels). */
 export const maxXmlDepth = 64;
 
 /** An XML file we will not read; the message says why, for the uploader (it reads after "The file"). */
 export class UnreadableXml extends Error {}
+
+/** An element: its namespace and local name, its unprefixed attributes, its own text and its child elements. */
+export interface XmlElement {
+  uri: string;
+  local: string;
+  attributes: Record<string, string>;
+  text: string;
+  children: XmlElement[];
+}
 
 const byteOrderMarks: [Buffer, string][] = [
   [Buffer.from([0xef, 0xbb, 0xbf]), 'utf-8'],
@@ -46,50 +57,53 @@ function decode(bytes: Buffer): string {
   }
 }
 
-/** How deep the elements under `root` nest (an explicit stack: a document nested deeper than the limit must not overflow ours). */
-function depthOf(root: Element): number {
-  let deepest = 0;
-  const stack: [Element, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [element, depth] = stack.pop() as [Element, number];
-    if (depth > deepest) deepest = depth;
-    if (deepest > maxXmlDepth) break;
-    for (let child = element.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === child.ELEMENT_NODE) stack.push([child as Element, depth + 1]);
-    }
-  }
-  return deepest;
-}
-
-/** The parsed document, or an `UnreadableXml` naming what is wrong (malformed, a DOCTYPE, over a limit). */
-export function readXml(bytes: Buffer): Document {
+/** The root element, or an `UnreadableXml` naming what is wrong (malformed, a DOCTYPE, over a limit). */
+export function readXml(bytes: Buffer): XmlElement {
   if (bytes.length > maxXmlBytes) throw new UnreadableXml(`is ${bytes.length} bytes; an XML invoice may have ${maxXmlBytes} (5 MiB)`);
   const text = decode(bytes);
   // Refused before the parser sees it: no DTD is read, so no entity (external or expanding) can exist.
   if (/<!DOCTYPE/i.test(text)) throw new UnreadableXml('declares a DOCTYPE; e-invoices have none, and no DTD or entity is ever read');
-  let tags = 0;
-  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
-    tags += 1;
-    if (tags > maxXmlTags) throw new UnreadableXml(`has more than ${maxXmlTags} tags`);
-  }
-  let reason: string | undefined;
-  let document: Document;
+  const parser = new SaxesParser({ xmlns: true, position: true });
+  const document: XmlElement = { uri: '', local: '', attributes: {}, text: '', children: [] };
+  const open: XmlElement[] = [document];
+  let elements = 0;
+  // No error handler: saxes throws at the first error, and the parse stops there.
+  parser.on('doctype', () => {
+    throw new UnreadableXml('declares a DOCTYPE; e-invoices have none, and no DTD or entity is ever read');
+  });
+  parser.on('opentag', (tag) => {
+    elements += 1;
+    if (elements > maxXmlElements) throw new UnreadableXml(`has more than ${maxXmlElements} elements`);
+    if (open.length > maxXmlDepth) throw new UnreadableXml(`nests its elements deeper than ${maxXmlDepth} levels`);
+    const attributes: Record<string, string> = {};
+    for (const attribute of Object.values(tag.attributes)) {
+      if (attribute.prefix === '' && attribute.local !== 'xmlns') attributes[attribute.local] = attribute.value;
+    }
+    const element: XmlElement = { uri: tag.uri, local: tag.local, attributes, text: '', children: [] };
+    (open.at(-1) as XmlElement).children.push(element);
+    open.push(element);
+  });
+  const addText = (value: string) => {
+    const current = open.at(-1) as XmlElement;
+    if (current !== document) current.text += value;
+  };
+  parser.on('text', addText);
+  parser.on('cdata', addText);
+  parser.on('closetag', () => {
+    open.pop();
+  });
   try {
-    document = new DOMParser({
-      onError: (level, message) => {
-        // Warnings are about style; anything a reader could take two ways stops the parse.
-        if (level === 'warning') return;
-        reason ??= message.split('\n')[0];
-        throw new UnreadableXml(message);
-      },
-    }).parseFromString(text, 'application/xml');
+    parser.write(text).close();
   } catch (error) {
-    const line = (error as { locator?: { lineNumber?: number; columnNumber?: number } }).locator;
-    const where = line?.lineNumber ? ` at line ${line.lineNumber}, column ${line.columnNumber ?? 0}` : '';
-    throw new UnreadableXml(`is not well-formed XML${where}: ${reason ?? (error as Error).message}`);
+    if (error instanceof UnreadableXml) throw error;
+    // saxes says where: "line:column: what".
+    const message = (error as Error).message.split('\n')[0] ?? '';
+    const located = /^(?:[^:]*:)?(\d+):(\d+): (.*)$/.exec(message);
+    throw new UnreadableXml(
+      located ? `is not well-formed XML at line ${located[1]}, column ${located[2]}: ${located[3]}` : `is not well-formed XML: ${message}`,
+    );
   }
-  const root = document.documentElement;
+  const root = document.children[0];
   if (!root) throw new UnreadableXml('has no root element');
-  if (depthOf(root) > maxXmlDepth) throw new UnreadableXml(`nests its elements deeper than ${maxXmlDepth} levels`);
-  return document;
+  return root;
 }
