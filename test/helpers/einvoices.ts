@@ -103,3 +103,11 @@ export async function pdfWithEmbedded(xml: Buffer, fileName = 'factur-x.xml', pa
   });
   return Buffer.from(await document.save());
 }
+
+/** CII_example1 with `count` lines (its first line repeated, each with its own LineID): a large invoice to time. */
+export function ciiWithLines(count: number): Buffer {
+  const text = example('CII_example1.xml').toString('utf8');
+  const first = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/.exec(text)?.[0] as string;
+  const lines = Array.from({ length: count }, (_, index) => first.replace('<ram:LineID>1</ram:LineID>', `<ram:LineID>${index + 1}</ram:LineID>`)).join('\n');
+  return Buffer.from(text.replace(/(\s*<ram:IncludedSupplyChainTradeLineItem>[\s\S]*<\/ram:IncludedSupplyChainTradeLineItem>)/, `\n${lines}`));
+}
