@@ -56,7 +56,7 @@ builder.prismaObject('Invoice', {
     eInvoiceFormat: t.expose('eInvoiceFormat', {
       type: graphqlEnum(eInvoiceFormat),
       nullable: true,
-      description: 'Set when it was read from an EN 16931 e-invoice: cii, ubl, or facturx (CII inside a PDF); no OCR runs then',
+      description: 'Set when it was read from an EN 16931 e-invoice: cii, ubl, or facturx (the XML a PDF carries: Factur-X / ZUGFeRD); no OCR runs then',
     }),
     lines: t.field({
       type: [InvoiceLineRef],
