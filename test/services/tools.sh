@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian packages the tests use beyond npm packages (`npm run test:services`; CI runs it as root):
 #   poppler-utils  pdftotext, the independent reader of the PDF exports;
-#   dovecot-imapd  a real IMAP server for the mailbox sync tests (test/services/imap-server.sh).
+#   dovecot-imapd  a real IMAP server for the mailbox sync tests (test/services/imap-server.sh);
+#   libxml2-utils  xmllint, the independent reader of the received e-invoices' figures (test/helpers/einvoices.ts).
 # As root it installs what is missing; as anyone else it says what to install. `npm test` starts Dovecot
 # itself when it is installed (test/setup/global-setup.ts), and refuses to run without pdftotext.
 set -euo pipefail
@@ -9,6 +10,7 @@ set -euo pipefail
 missing=()
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 command -v dovecot >/dev/null 2>&1 || [ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
+command -v xmllint >/dev/null 2>&1 || missing+=(libxml2-utils)
 [ "${#missing[@]}" -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
