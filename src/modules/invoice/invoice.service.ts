@@ -56,7 +56,7 @@ function looksLikeXml(head: Buffer): boolean {
 }
 
 /** What a file that is (or carries) an e-invoice became: read from its XML, exactly, with no OCR. */
-export interface ReadEInvoice {
+interface ReadEInvoice {
   format: EInvoiceFormat;
   invoice: ReceivedEInvoice;
 }
@@ -69,7 +69,7 @@ const unreadableXml = (error: UnreadableXml): AppError => validationFailed([{ pa
  * naming `file` otherwise); a PDF may carry one (Factur-X / ZUGFeRD), and
  * one whose embedded XML is missing or unreadable goes to OCR as before.
  */
-export async function readStagedEInvoice(staged: StagedFile, mimeType: string): Promise<ReadEInvoice | undefined> {
+async function readStagedEInvoice(staged: StagedFile, mimeType: string): Promise<ReadEInvoice | undefined> {
   if (mimeType === xmlType) {
     if (staged.size > maxXmlBytes) throw unreadableXml(new UnreadableXml(`is ${staged.size} bytes; an XML invoice may have ${maxXmlBytes} (5 MiB)`));
     try {
