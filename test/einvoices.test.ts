@@ -148,6 +148,21 @@ describe('the CEN examples, uploaded as XML', () => {
   });
 });
 
+describe('the type of an invoice', () => {
+  it('is invoice by default, and may be set or corrected by hand to credit_note', async () => {
+    const typed = await tenant.api.post<Received>(`/tenants/${tenant.id}/invoices`, { number: 'GS-1', totalAmount: '10.00' });
+    expect(typed.status, typed.text).toBe(201);
+    expect(typed.body).toMatchObject({ type: 'invoice', eInvoiceFormat: null, lines: [], vendorVatId: null });
+    const corrected = await tenant.api.patch<Received>(`/tenants/${tenant.id}/invoices/${typed.body.id}`, { type: 'credit_note' });
+    expect(corrected.body.type).toBe('credit_note');
+    const credit = await tenant.api.post<Received>(`/tenants/${tenant.id}/invoices`, { number: 'GS-2', type: 'credit_note' });
+    expect(credit.body.type).toBe('credit_note');
+    const wrong = await tenant.api.post<Problem>(`/tenants/${tenant.id}/invoices`, { type: 'refund' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors?.map((error) => error.path)).toEqual(['type']);
+  });
+});
+
 describe('a PDF', () => {
   it('carrying CII_example1 as factur-x.xml (Factur-X) is read from its XML, with no OCR', async () => {
     const other = await seeder(server).tenant();

@@ -123,13 +123,18 @@ const invoiceFields = {
 export const CreateInvoiceDto = dto('CreateInvoiceDto', 'An invoice typed in by hand (uploads go to /invoices/upload).', {
   ...Object.fromEntries(Object.entries(invoiceFields).map(([name, schema]) => [name, schema.optional()])),
   status: invoiceStatus.schema('Default `open`').default('open'),
-} as { [K in keyof typeof invoiceFields]: z.ZodOptional<(typeof invoiceFields)[K]> } & { status: z.ZodDefault<ReturnType<typeof invoiceStatus.schema>> });
+  type: invoiceType.schema('invoice, or credit_note for a credit note (amounts as the document states them); default invoice').default('invoice'),
+} as { [K in keyof typeof invoiceFields]: z.ZodOptional<(typeof invoiceFields)[K]> } & {
+  status: z.ZodDefault<ReturnType<typeof invoiceStatus.schema>>;
+  type: z.ZodDefault<ReturnType<typeof invoiceType.schema>>;
+});
 
 export const UpdateInvoiceDto = dto('UpdateInvoiceDto', 'Changes to an invoice; null clears a field.', {
   ...(Object.fromEntries(Object.entries(invoiceFields).map(([name, schema]) => [name, schema.nullable().optional()])) as {
     [K in keyof typeof invoiceFields]: z.ZodOptional<z.ZodNullable<(typeof invoiceFields)[K]>>;
   }),
   status: invoiceStatus.schema('open, approved, paid or rejected').optional(),
+  type: invoiceType.schema('invoice or credit_note').optional(),
 });
 
 /** The text fields that may accompany an upload (multipart form fields are strings). */
