@@ -128,6 +128,20 @@ describe('the CEN examples, uploaded as XML', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(example('CII_example1.xml'))).toBe(true);
   });
 
+  it('take the fields the uploader sends over the file’s, as OCR does, and keep the file’s lines', async () => {
+    const other = await seeder(server).tenant();
+    const form = invoiceForm(example('XRechnung-O.xml'), 'x.xml', { number: 'MY-REF-7', vendorName: 'Insurer' }, 'application/xml');
+    const response = await fetch(`${server.url}/tenants/${other.id}/invoices/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.key}` },
+      body: form,
+    });
+    const answer = (await response.json()) as Received;
+    expect(response.status).toBe(201);
+    expect(answer).toMatchObject({ number: 'MY-REF-7', vendorName: 'Insurer', totalAmount: '385544.6', eInvoiceFormat: 'cii' });
+    expect(answer.lines).toHaveLength(2);
+  });
+
   it('are the same over GraphQL, lines included', async () => {
     const other = await seeder(server).tenant();
     const uploaded = await upload(other, example('ubl-tc434-creditnote1.xml'), 'credit.xml');
