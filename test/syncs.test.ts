@@ -3,13 +3,15 @@
  * test/helpers/imap.ts) and a real server with its workers: first and
  * incremental runs, overlapping runs, a UIDVALIDITY change, a wrong
  * password, a message without attachments, the sender filter, the schedule,
- * and the password kept write-only and encrypted.
+ * e-invoice attachments read from their XML, and the password kept
+ * write-only and encrypted.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice, Notification, Sync } from './generated/openapi/types.gen.js';
 import { eventually } from './helpers/eventually.js';
 import { ensureImapServer, freshImapUser, imapClient, imapHost, imapPassword, imapPort, mailMessage } from './helpers/imap.js';
+import { example, pdfWithEmbedded } from './helpers/einvoices.js';
 import { invoicePng, textPdf } from './helpers/invoices.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, seeder, type Team } from './helpers/seed.js';
@@ -133,6 +135,31 @@ describe('a mailbox sync', () => {
     const ran = await runSync(sync);
     expect(ran.lastUid).toBe('4');
     expect((await invoicesOf(sync)).map((invoice) => invoice.fileName).sort()).toEqual(['B-1.png', 'B-2.pdf']);
+  });
+
+  it('reads e-invoice attachments from their XML (CII, UBL, Factur-X) with no OCR, and skips XML that is no invoice', async () => {
+    const user = await mailboxWith([
+      mailMessage({
+        from: 'billing@vendor.test',
+        subject: 'E-invoices',
+        attachments: [
+          { fileName: 'CII_example1.xml', contentType: 'application/xml', content: example('CII_example1.xml') },
+          { fileName: 'credit.xml', contentType: 'text/xml', content: example('ubl-tc434-creditnote1.xml') },
+          { fileName: 'factur-x.pdf', contentType: 'application/pdf', content: await pdfWithEmbedded(example('CII_business_example_01.xml')) },
+          { fileName: 'order.xml', contentType: 'application/xml', content: Buffer.from('<?xml version="1.0"?><order><id>7</id></order>') },
+        ],
+      }),
+    ]);
+    const sync = await createSync(user);
+    const ran = await runSync(sync);
+    expect(ran).toMatchObject({ status: 'idle', lastError: null, lastUid: '1' });
+    const imported = (await invoicesOf(sync)) as (Invoice & { eInvoiceFormat: string | null; lines: unknown[] })[];
+    const byFile = Object.fromEntries(imported.map((invoice) => [invoice.fileName, invoice]));
+    expect(Object.keys(byFile).sort()).toEqual(['CII_example1.xml', 'credit.xml', 'factur-x.pdf']);
+    expect(byFile['CII_example1.xml']).toMatchObject({ source: 'email', eInvoiceFormat: 'cii', ocrStatus: 'none', number: '12115118', totalAmount: '250.33' });
+    expect(byFile['credit.xml']).toMatchObject({ eInvoiceFormat: 'ubl', ocrStatus: 'none', type: 'credit_note', totalAmount: '100.11' });
+    expect(byFile['factur-x.pdf']).toMatchObject({ eInvoiceFormat: 'facturx', ocrStatus: 'none', number: 'TOSL108', totalAmount: '1801.78' });
+    expect(byFile['CII_example1.xml']?.lines).toHaveLength(20);
   });
 
   it('imports each message once when runs overlap', async () => {

@@ -26,6 +26,10 @@ export interface StagedFile {
   head: Buffer;
   /** Where `keep` puts it: the same bytes always have the same key. */
   key: string;
+  /** Streams the staged bytes, for a look beyond the head before deciding (an e-invoice inside a PDF). */
+  open(): Readable;
+  /** The staged bytes whole (for files small enough to parse, like an XML invoice). */
+  read(): Promise<Buffer>;
   /** Moves the file to its content address (`key`). */
   keep(): Promise<void>;
   /** Removes the staged file. */
@@ -85,6 +89,8 @@ export function createLocalFileStorage(root: string): FileStorage {
         size,
         head: Buffer.concat(headChunks),
         key,
+        open: () => fs.createReadStream(temporary),
+        read: () => fsp.readFile(temporary),
         async keep() {
           const target = location(key);
           await fsp.mkdir(path.dirname(target), { recursive: true });

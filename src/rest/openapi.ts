@@ -307,6 +307,7 @@ function nativeBodyOf(route: CompiledNativeRoute): Record<string, unknown> | und
             ...((fields.properties as Record<string, unknown> | undefined) ?? {}),
           },
         },
+        ...(body.fileTypes ? { encoding: { [body.fileField]: { contentType: body.fileTypes.join(', ') } } } : {}),
       },
     },
   };

@@ -89,6 +89,8 @@ export interface MultipartBody<Fields extends StrictObject = StrictObject, Stage
   kind: 'multipart';
   fileField: string;
   fileDescription: string;
+  /** The media types the file may be, for the OpenAPI document (its `encoding`); the handler still judges the content. */
+  fileTypes?: readonly string[];
   fields: Fields;
   stage(file: IncomingFile, context: GraphQLContext): Promise<Staged>;
   discard?(staged: Staged): Promise<void>;

@@ -5,10 +5,20 @@
  *   tesseract.js worker reused): median seconds per page for a PNG and for a
  *   scanned PDF (rendered by pdfjs first), after one warm-up each;
  * - the upload of a 20 MiB PDF to the API process: how much its RSS grows
- *   while the file streams to disk (sampled every 5 ms).
+ *   while the file streams to disk (sampled every 5 ms);
+ * - reading a received e-invoice, warm, median of its rounds: CII_example1
+ *   (20 lines), the UBL example, a CII of 500 lines and a Factur-X PDF, in
+ *   process as the upload does it, beside the XML parse alone (the floor
+ *   every reader pays); then uploads of CII_example1 to the API process,
+ *   from request to 201, against OCR's seconds above.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
+import { readEInvoice } from '../../src/modules/invoice/invoice.einvoice.js';
+import { embeddedInvoiceXml, mentionsEmbeddedFile } from '../../src/modules/invoice/invoice.embedded.js';
+import { readXml } from '../../src/modules/invoice/invoice.xml.js';
+import { ciiWithLines, example, pdfWithEmbedded } from '../helpers/einvoices.js';
 import { readFile, stopOcrEngine } from '../../src/modules/invoice/invoice.ocr.js';
 import { invoicePng, scannedPdf } from '../helpers/invoices.js';
 
@@ -31,7 +41,71 @@ async function secondsPerPage(bytes: Buffer, mimeType: string): Promise<{ second
   return { seconds: median(times), total: first.fields.totalAmount };
 }
 
+const eInvoiceRounds = 30;
+
+async function medianMs(run: () => unknown): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let round = 0; round < eInvoiceRounds; round += 1) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** Reading received e-invoices, in process and through the API (see the header). */
+async function measureEInvoices({ url, key, tenantId }: { url: string; key: string; tenantId: string }): Promise<void> {
+  const cii = example('CII_example1.xml');
+  const ubl = example('ubl-tc434-example1.xml');
+  const large = ciiWithLines(500);
+  const pdf = await pdfWithEmbedded(cii);
+  const coldStart = performance.now();
+  await embeddedInvoiceXml(pdf);
+  const pdfjsFirstUse = performance.now() - coldStart;
+  const readPdf = async () => {
+    if (!(await mentionsEmbeddedFile(Readable.from([pdf])))) throw new Error('the Factur-X PDF was not recognised');
+    const xml = await embeddedInvoiceXml(pdf);
+    if (!xml) throw new Error('no XML came out of the Factur-X PDF');
+    return readEInvoice(xml);
+  };
+  const rows = [
+    { name: 'CII_example1 (20 lines)', bytes: cii.length, read: await medianMs(() => readEInvoice(cii)), parse: await medianMs(() => readXml(cii)) },
+    { name: 'UBL example (20 lines)', bytes: ubl.length, read: await medianMs(() => readEInvoice(ubl)), parse: await medianMs(() => readXml(ubl)) },
+    { name: 'CII of 500 lines', bytes: large.length, read: await medianMs(() => readEInvoice(large)), parse: await medianMs(() => readXml(large)) },
+    { name: 'Factur-X PDF (CII_example1)', bytes: pdf.length, read: await medianMs(readPdf), parse: await medianMs(() => readXml(cii)) },
+  ];
+  process.stdout.write(`
+Reading a received e-invoice, in process (median of ${eInvoiceRounds}, warm; goal under 50 ms):
+`);
+  for (const row of rows) {
+    process.stdout.write(`  ${row.name}, ${(row.bytes / 1024).toFixed(0)} KiB: ${row.read.toFixed(2)} ms (XML parse alone ${row.parse.toFixed(2)} ms)
+`);
+  }
+  process.stdout.write(`  pdfjs-dist's first use in a process: ${pdfjsFirstUse.toFixed(0)} ms, once
+`);
+
+  // Through the API: each upload a new file (the same one twice would be a 409), read and stored, answered 201.
+  const text = cii.toString('utf8');
+  const times: number[] = [];
+  for (let round = 0; round <= eInvoiceRounds; round += 1) {
+    const file = Buffer.from(text.replace('<ram:ID>12115118</ram:ID>', `<ram:ID>BENCH-${Date.now()}-${round}</ram:ID>`));
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file)], { type: 'application/xml' }), 'einvoice.xml');
+    const started = performance.now();
+    const answer = await fetch(`${url}/tenants/${tenantId}/invoices/upload`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    const elapsed = performance.now() - started;
+    if (answer.status !== 201) throw new Error(`an e-invoice upload answered ${answer.status}: ${await answer.text()}`);
+    const invoice = (await answer.json()) as { ocrStatus: string; totalAmount: string };
+    if (invoice.ocrStatus !== 'none' || invoice.totalAmount !== '250.33') throw new Error(`the e-invoice was not read: ${JSON.stringify(invoice)}`);
+    if (round > 0) times.push(elapsed);
+  }
+  process.stdout.write(`  upload of CII_example1 to the API, request to 201 with the invoice read: median ${median(times).toFixed(1)} ms
+`);
+}
+
 export async function measureInvoices({ url, pid, key, tenantId }: { url: string; pid: number; key: string; tenantId: string }): Promise<void> {
+  await measureEInvoices({ url, key, tenantId });
   const png = invoicePng();
   const pdf = await scannedPdf(png);
   try {

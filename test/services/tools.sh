@@ -4,7 +4,8 @@
 #   dovecot-imapd        a real IMAP server for the mailbox sync tests (test/services/imap-server.sh);
 #   default-jre-headless, libsaxonhe-java, libxml2-utils
 #                        Java, Saxon-HE and xmllint, which ../shared/validation/validate-einvoice runs the
-#                        official EN 16931 and XRechnung rules with.
+#                        official EN 16931 and XRechnung rules with; xmllint also reads the received
+#                        e-invoices' figures independently (test/helpers/einvoices.ts).
 # As root it installs what is missing; as anyone else it says what to install. `npm test` starts Dovecot
 # itself when it is installed (test/setup/global-setup.ts), and refuses to run without the readers and the validator's tools.
 set -euo pipefail

@@ -18,7 +18,7 @@ const invoiceId = fields.id('Invoice id');
 export const invoiceModule = defineModule({
   name: 'invoices',
   createService: createInvoiceService,
-  tag: { name: 'Invoices', description: 'Received invoices and receipts, with OCR' },
+  tag: { name: 'Invoices', description: 'Received invoices and receipts: EN 16931 e-invoices read exactly, other files with OCR' },
   conflicts: invoiceConflicts,
   routes: [
     ...crud(
@@ -37,17 +37,23 @@ export const invoiceModule = defineModule({
       action: 'upload',
       method: 'POST',
       path: `${invoices}/upload`,
-      summary: 'Upload an invoice file; OCR is queued',
+      summary: 'Upload an invoice file: an e-invoice is read from its XML, anything else is queued for OCR',
       description:
-        'A PDF, PNG, JPEG, TIFF or WebP of at most 20 MiB as the multipart field `file`, with optional fields the OCR then leaves alone. ' +
-        'The type is read from the content (415 otherwise); the same file twice in a tenant is a 409 naming the first invoice (its `Location`). ' +
-        'The answer is the new invoice with `ocrStatus: pending`; watch it become `done` or `failed`.',
+        'A PDF, PNG, JPEG, TIFF or WebP of at most 20 MiB, or an EN 16931 e-invoice as XML (UN/CEFACT CII or UBL 2.1 Invoice or CreditNote; ' +
+        '`application/xml` or `text/xml`, at most 5 MiB), as the multipart field `file`, with optional fields that win over what is read. ' +
+        'The type is read from the content (415 otherwise); the same file twice in a tenant is a 409 naming the first invoice (its `Location`).\n\n' +
+        'An XML e-invoice, or a PDF carrying one (Factur-X / ZUGFeRD: an embedded `factur-x.xml`, `zugferd-invoice.xml` or `xrechnung.xml`), ' +
+        'is read exactly from its XML: number, vendor and VAT id, dates, currency, net, tax, total and its `lines`, with `eInvoiceFormat` ' +
+        '(`cii`, `ubl` or `facturx`) set and no OCR (`ocrStatus: none`). An XML file that is malformed, declares a DOCTYPE or entities ' +
+        '(never read, nothing is fetched), is too large or is not an invoice is a 400 naming `file`, and nothing is stored. ' +
+        'Any other file answers with `ocrStatus: pending`; watch it become `done` or `failed`.',
       access: ['create', 'Invoice'],
       parameters: z.strictObject({ tenantId }),
       body: {
         kind: 'multipart',
         fileField: 'file',
-        fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP, at most 20 MiB',
+        fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP (at most 20 MiB), or an EN 16931 XML e-invoice (at most 5 MiB)',
+        fileTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'application/xml', 'text/xml'],
         fields: UploadInvoiceFields,
         stage: async (file, { services }): Promise<IncomingInvoiceFile> => ({ staged: await services.invoices.stage(file.stream), fileName: file.fileName }),
         discard: (file) => file.staged.discard(),

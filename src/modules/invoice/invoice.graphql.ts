@@ -2,8 +2,11 @@ import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
+import type { InvoiceLine } from '../../generated/prisma/client.js';
 import {
   CreateInvoiceArgs,
+  eInvoiceFormat,
+  invoiceType,
   InvoiceArgs,
   ListInvoicesArgs,
   UpdateInvoiceArgs,
@@ -13,8 +16,27 @@ import {
   type InvoiceQuery,
 } from './invoice.service.js';
 
+const InvoiceLineRef = builder.objectRef<InvoiceLine>('InvoiceLine').implement({
+  description: 'A line of a received e-invoice (EN 16931 BG-25), as its XML states it.',
+  fields: (t) => ({
+    position: t.exposeInt('position', { description: '1, 2, ... in the order of the document' }),
+    lineId: t.exposeString('lineId', { description: "The line's identifier in the document (BT-126)" }),
+    name: t.exposeString('name', { description: 'Item name (BT-153)' }),
+    description: t.exposeString('description', { nullable: true, description: 'Item description (BT-154)' }),
+    quantity: t.expose('quantity', { type: 'Decimal', description: 'Invoiced quantity (BT-129)' }),
+    unitCode: t.exposeString('unitCode', { description: 'Its unit, UN/ECE recommendation 20 or 21 (BT-130), e.g. HUR, C62' }),
+    unitPrice: t.expose('unitPrice', { type: 'Decimal', nullable: true, description: 'Item net price (BT-146)' }),
+    priceBaseQuantity: t.expose('priceBaseQuantity', { type: 'Decimal', nullable: true, description: 'The quantity the price is for (BT-149); 1 when null' }),
+    netAmount: t.expose('netAmount', { type: 'Decimal', description: 'Line net amount (BT-131)' }),
+    taxCategory: t.exposeString('taxCategory', { nullable: true, description: 'VAT category code (BT-151): S, Z, E, AE, K, G, O, L or M' }),
+    taxRate: t.expose('taxRate', { type: 'Decimal', nullable: true, description: 'VAT rate in percent (BT-152)' }),
+  }),
+});
+
 builder.prismaObject('Invoice', {
-  description: 'A received invoice or receipt: typed in, uploaded, or imported from a mailbox; OCR fills the fields left empty.',
+  description:
+    'A received invoice or receipt: typed in, uploaded, or imported from a mailbox. An EN 16931 e-invoice (XML, or a PDF carrying one) ' +
+    'is read exactly from its XML, with its lines; OCR fills the fields left empty of any other file.',
   fields: (t) => ({
     id: t.exposeID('id'),
     tenantId: t.exposeID('tenantId'),
@@ -26,6 +48,23 @@ builder.prismaObject('Invoice', {
     netAmount: t.expose('netAmount', { type: 'Decimal', nullable: true }),
     taxAmount: t.expose('taxAmount', { type: 'Decimal', nullable: true }),
     totalAmount: t.expose('totalAmount', { type: 'Decimal', nullable: true }),
+    type: t.expose('type', {
+      type: graphqlEnum(invoiceType),
+      description: 'invoice, or credit_note when its e-invoice says so (amounts stay as the document states them)',
+    }),
+    vendorVatId: t.exposeString('vendorVatId', { nullable: true, description: "The vendor's VAT identifier, from an e-invoice (BT-31)" }),
+    eInvoiceFormat: t.expose('eInvoiceFormat', {
+      type: graphqlEnum(eInvoiceFormat),
+      nullable: true,
+      description: 'Set when it was read from an EN 16931 e-invoice: cii, ubl, or facturx (the XML a PDF carries: Factur-X / ZUGFeRD); no OCR runs then',
+    }),
+    lines: t.field({
+      type: [InvoiceLineRef],
+      description: "The e-invoice's lines, in order; empty for any other invoice",
+      // Loaded with the invoices in the same query, however many there are.
+      select: { lines: { orderBy: { position: 'asc' } } },
+      resolve: (invoice) => invoice.lines,
+    }),
     projectId: t.exposeID('projectId', { nullable: true }),
     project: t.relation('project', { nullable: true }),
     status: t.expose('status', { type: graphqlEnum(invoiceStatus) }),

@@ -9,24 +9,33 @@ import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import type { JobQueue } from '../../events/jobs.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Invoice, Prisma } from '../../generated/prisma/client.js';
-import { InvoiceSource, InvoiceStatus, OcrStatus } from '../../generated/prisma/enums.js';
+import { EInvoiceFormat, InvoiceSource, InvoiceStatus, InvoiceType, OcrStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, conflictReasons, notFound } from '../../lib/errors.js';
+import { AppError, conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
+import { embeddedInvoiceXml, mentionsEmbeddedFile } from './invoice.embedded.js';
+import { readEInvoice, type ReceivedEInvoice } from './invoice.einvoice.js';
 import { ocrQueue } from './invoice.jobs.js';
+import { maxXmlBytes, UnreadableXml } from './invoice.xml.js';
 
 export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
 export const invoiceSource = defineEnum('InvoiceSource', InvoiceSource);
 export const ocrStatus = defineEnum('OcrStatus', OcrStatus);
+export const invoiceType = defineEnum('InvoiceType', InvoiceType);
+export const eInvoiceFormat = defineEnum('EInvoiceFormat', EInvoiceFormat);
 
 /** Why a write to an invoice is refused with 409. */
 export const invoiceConflicts = conflictReasons('Invoice', {
   DUPLICATE_FILE: { code: 'CONFLICT', description: 'The same file was already uploaded in this tenant; Location names its invoice' },
   NO_FILE: { code: 'INVALID_STATE', description: 'The invoice was typed in by hand and has no file to read' },
   OCR_IN_PROGRESS: { code: 'INVALID_STATE', description: 'OCR of this invoice is already pending or running' },
+  READ_FROM_EINVOICE: { code: 'INVALID_STATE', description: 'The invoice was read exactly from its e-invoice XML; OCR has nothing to add' },
 });
+
+/** The type an XML e-invoice is stored and served with (whatever it was declared as: `text/xml` is the same). */
+export const xmlType = 'application/xml';
 
 /** What may be uploaded, by the type its content shows (never by its name or declared type). */
 export const uploadTypes: Record<string, string> = {
@@ -35,7 +44,60 @@ export const uploadTypes: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/tiff': 'tiff',
   'image/webp': 'webp',
+  [xmlType]: 'xml',
 };
+
+/** Markup by its first bytes: after a byte-order mark and blanks, `<?xml`, a comment or an element. */
+function looksLikeXml(head: Buffer): boolean {
+  const start = head.subarray(0, 512);
+  if (start[0] === 0xff || start[0] === 0xfe)
+    return /^\s*<[?!A-Za-z_]/.test(new TextDecoder(start[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(start.subarray(2)));
+  return /^(\uFEFF)?\s*<[?!A-Za-z_]/.test(start.toString('utf8'));
+}
+
+/** What a file that is (or carries) an e-invoice became: read from its XML, exactly, with no OCR. */
+interface ReadEInvoice {
+  format: EInvoiceFormat;
+  invoice: ReceivedEInvoice;
+}
+
+/** 400 naming the multipart field: the XML is malformed, unsafe, too large or no invoice. */
+const unreadableXml = (error: UnreadableXml): AppError => validationFailed([{ path: 'file', message: error.message }], `The XML file ${error.message}`);
+
+/**
+ * The e-invoice a staged file is or carries. An XML file must be one (400
+ * naming `file` otherwise); a PDF may carry one (Factur-X / ZUGFeRD), and
+ * one whose embedded XML is missing or unreadable goes to OCR as before.
+ */
+async function readStagedEInvoice(staged: StagedFile, mimeType: string): Promise<ReadEInvoice | undefined> {
+  if (mimeType === xmlType) {
+    if (staged.size > maxXmlBytes) throw unreadableXml(new UnreadableXml(`is ${staged.size} bytes; an XML invoice may have ${maxXmlBytes} (5 MiB)`));
+    try {
+      const invoice = readEInvoice(await staged.read());
+      return { format: invoice.syntax, invoice };
+    } catch (error) {
+      throw error instanceof UnreadableXml ? unreadableXml(error) : error;
+    }
+  }
+  if (mimeType !== 'application/pdf' || !(await mentionsEmbeddedFile(staged.open()))) return undefined;
+  const xml = await embeddedInvoiceXml(await staged.read());
+  if (!xml) return undefined;
+  try {
+    return { format: 'facturx', invoice: readEInvoice(xml) };
+  } catch (error) {
+    if (error instanceof UnreadableXml) return undefined;
+    throw error;
+  }
+}
+
+/** An invoice's fields as its e-invoice states them, and its lines. */
+function fromEInvoice({ format, invoice }: ReadEInvoice) {
+  const { syntax: _syntax, lines, issueDate, dueDate, ...fields } = invoice;
+  return {
+    fields: { ...fields, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate), eInvoiceFormat: format },
+    lines: { createMany: { data: lines } },
+  };
+}
 
 const text = (what: string, max = 200) => z.string().trim().min(1).max(max).describe(what);
 const currency = z
@@ -61,13 +123,18 @@ const invoiceFields = {
 export const CreateInvoiceDto = dto('CreateInvoiceDto', 'An invoice typed in by hand (uploads go to /invoices/upload).', {
   ...Object.fromEntries(Object.entries(invoiceFields).map(([name, schema]) => [name, schema.optional()])),
   status: invoiceStatus.schema('Default `open`').default('open'),
-} as { [K in keyof typeof invoiceFields]: z.ZodOptional<(typeof invoiceFields)[K]> } & { status: z.ZodDefault<ReturnType<typeof invoiceStatus.schema>> });
+  type: invoiceType.schema('invoice, or credit_note for a credit note (amounts as the document states them); default invoice').default('invoice'),
+} as { [K in keyof typeof invoiceFields]: z.ZodOptional<(typeof invoiceFields)[K]> } & {
+  status: z.ZodDefault<ReturnType<typeof invoiceStatus.schema>>;
+  type: z.ZodDefault<ReturnType<typeof invoiceType.schema>>;
+});
 
 export const UpdateInvoiceDto = dto('UpdateInvoiceDto', 'Changes to an invoice; null clears a field.', {
   ...(Object.fromEntries(Object.entries(invoiceFields).map(([name, schema]) => [name, schema.nullable().optional()])) as {
     [K in keyof typeof invoiceFields]: z.ZodOptional<z.ZodNullable<(typeof invoiceFields)[K]>>;
   }),
   status: invoiceStatus.schema('open, approved, paid or rejected').optional(),
+  type: invoiceType.schema('invoice or credit_note').optional(),
 });
 
 /** The text fields that may accompany an upload (multipart form fields are strings). */
@@ -153,8 +220,13 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     // Loaded by the first upload: heap a process that takes none does without (docs/performance.md).
     const { fileTypeFromBuffer } = await import('file-type');
     const detected = await fileTypeFromBuffer(staged.head);
+    // file-type knows XML only by its declaration; an e-invoice may start with its root element.
+    if ((!detected || detected.mime === xmlType) && looksLikeXml(staged.head)) return xmlType;
     if (!detected || !(detected.mime in uploadTypes)) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `The file is ${detected ? detected.mime : 'of no type we recognise'}; send a PDF, PNG, JPEG, TIFF or WebP`);
+      throw new AppError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `The file is ${detected ? detected.mime : 'of no type we recognise'}; send a PDF, PNG, JPEG, TIFF or WebP, or an XML e-invoice`,
+      );
     }
     return detected.mime;
   }
@@ -243,6 +315,9 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       let kept = false;
       try {
         const mimeType = await assertUploadType(staged);
+        // Read before anything is written: an XML that is no invoice leaves nothing behind.
+        const eInvoice = await readStagedEInvoice(staged, mimeType);
+        const read = eInvoice ? fromEInvoice(eInvoice) : undefined;
         const { key } = staged;
         const invoice = await db.$transaction(async (tx) => {
           // Orders this upload against a deletion that would remove the same file (releaseFile).
@@ -256,9 +331,12 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
           const { issueDate, dueDate, ...rest } = meta;
           const created = await tx.invoice.create({
             data: access.stamp({
+              // What the uploader typed wins over the file, as it does over OCR.
+              ...read?.fields,
               ...rest,
-              issueDate: dateOf(issueDate),
-              dueDate: dateOf(dueDate),
+              ...(issueDate ? { issueDate: dateOf(issueDate) } : {}),
+              ...(dueDate ? { dueDate: dateOf(dueDate) } : {}),
+              ...(read ? { lines: read.lines } : {}),
               source: origin.source,
               syncId: origin.syncId ?? null,
               emailMessageId: origin.emailMessageId ?? null,
@@ -267,12 +345,13 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
               size: staged.size,
               sha256: staged.sha256,
               storageKey: key,
-              ocrStatus: 'pending',
+              // An e-invoice is read already, exactly: nothing for OCR to guess.
+              ocrStatus: read ? 'none' : 'pending',
               uploadedById: access.tenantUserId,
             }),
           });
           await recordEvent(tx, access, { type: 'invoice.created', subjectId: created.id, data: eventData(created) });
-          await jobs.send(tx, ocrQueue, { invoiceId: created.id });
+          if (!read) await jobs.send(tx, ocrQueue, { invoiceId: created.id });
           return reread(tx, created.id, query, created);
         });
         return invoice;
@@ -328,6 +407,9 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         const invoice = await findVisible(tx, access, id);
         if (!invoice.storageKey)
           throw invoiceConflicts.refuse('NO_FILE', 'The invoice has no file to read', { errors: [{ path: 'file', message: 'is missing' }] });
+        if (invoice.eInvoiceFormat) {
+          throw invoiceConflicts.refuse('READ_FROM_EINVOICE', `The invoice was read from its e-invoice (${invoice.eInvoiceFormat}); OCR has nothing to add`);
+        }
         if (invoice.ocrStatus === 'pending' || invoice.ocrStatus === 'running') {
           throw invoiceConflicts.refuse('OCR_IN_PROGRESS', `OCR of this invoice is already ${invoice.ocrStatus}`);
         }

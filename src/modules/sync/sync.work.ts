@@ -1,8 +1,9 @@
 /**
  * The mailbox work the workers run: every minute, queue a run of each sync
  * that is due; a run reads the messages after the last UID it saw and makes
- * an invoice of each PDF or image attachment (through the invoice service,
- * as the tenant's `imap-sync` system actor).
+ * an invoice of each PDF, image or XML e-invoice attachment (through the
+ * invoice service, as the tenant's `imap-sync` system actor: an e-invoice,
+ * or a PDF carrying one, is read from its XML, anything else by OCR).
  *
  * At most once per message: the last UID moves forward after each message,
  * and an attachment already imported in the tenant (same file) is skipped,
@@ -59,10 +60,11 @@ export function createSyncWork({
         );
         imported += 1;
       } catch (error) {
-        // Already imported (the same file in this tenant), or not an invoice type (a signature logo is, though: docs/decisions.md, "Invoices, files and mail").
-        if (error instanceof AppError && (error.reason === 'DUPLICATE_FILE' || error.code === 'UNSUPPORTED_MEDIA_TYPE')) {
+        // Already imported (the same file in this tenant), not an invoice type (a signature logo is, though: docs/decisions.md,
+        // "Invoices, files and mail"), or an XML file that is no e-invoice (the 400 an upload of it gets).
+        if (error instanceof AppError && (error.reason === 'DUPLICATE_FILE' || error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'VALIDATION_FAILED')) {
           skipped += 1;
-          log.debug({ uid: message.uid, file: attachment.fileName, reason: error.reason ?? error.code }, 'attachment skipped');
+          log.debug({ uid: message.uid, file: attachment.fileName, reason: error.reason ?? error.code, detail: error.message }, 'attachment skipped');
           continue;
         }
         throw error;
