@@ -12,6 +12,7 @@ import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant, sellerProfile } from './helpers/billing.js';
 import { validateEInvoices } from './helpers/einvoice-validation.js';
 import { download, pdfAttachments, pdfText } from './helpers/files.js';
+import { invoiceForm } from './helpers/invoices.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -96,6 +97,25 @@ describe('client invoice files', () => {
       const attachments = await pdfAttachments(facturX.bytes);
       expect(attachments.names).toEqual(['factur-x.xml']);
       expect(await pdfText(facturX.bytes)).toContain(`Invoice ${number}`);
+      // What Tally sends, another Tally receives exactly: the buyer's upload is read from the embedded XML, with no OCR.
+      const buyer = await billingTenant(server, provider);
+      const received = await fetch(`${server.url}/tenants/${buyer.tenant.id}/invoices/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${buyer.tenant.key}` },
+        body: invoiceForm(facturX.bytes, `invoice-${number}.pdf`, {}, 'application/pdf'),
+      });
+      const receivedInvoice = (await received.json()) as Record<string, unknown>;
+      expect(received.status, JSON.stringify(receivedInvoice)).toBe(201);
+      expect(receivedInvoice).toMatchObject({
+        eInvoiceFormat: 'facturx',
+        ocrStatus: 'none',
+        number,
+        vendorName: 'Tally Test GmbH',
+        vendorVatId: 'DE123456789',
+        currency: 'EUR',
+        totalAmount: issued.body.totals.gross,
+        taxAmount: issued.body.totals.tax,
+      });
       const embedded = path.join(directory, 'invoice.facturx.xml');
       fs.writeFileSync(embedded, attachments.first as Buffer);
       files.push({ file: embedded, xrechnung: false });
