@@ -8,6 +8,7 @@
  * docs/performance.md).
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,7 +16,22 @@ import path from 'node:path';
 const jvmOptions = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData';
 const jvmAnnouncement = 'Picked up JAVA_TOOL_OPTIONS';
 
-export const validationDirectory = process.env.VALIDATION_DIR ?? path.resolve(import.meta.dirname, '../../../shared/validation');
+/**
+ * `VALIDATION_DIR`, else the nearest `shared/validation` beside the clone or beside one of its parents (a CI
+ * clone in a scratch folder still finds the developers' `shared/`), else `/work/shared/validation`.
+ */
+function findValidationDirectory(): string {
+  if (process.env.VALIDATION_DIR) return process.env.VALIDATION_DIR;
+  const repository = path.resolve(import.meta.dirname, '../..');
+  for (let directory = path.dirname(repository); ; directory = path.dirname(directory)) {
+    const candidate = path.join(directory, 'shared', 'validation');
+    if (fs.existsSync(path.join(candidate, 'validate-einvoice'))) return candidate;
+    if (path.dirname(directory) === directory) break;
+  }
+  return '/work/shared/validation';
+}
+
+export const validationDirectory = findValidationDirectory();
 
 export interface ValidationResult {
   file: string;

@@ -7,10 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { validationDirectory } from './einvoice-validation.js';
 import { AFRelationship, PDFDocument, StandardFonts } from 'pdf-lib';
 
 /** The CEN's examples, in `../shared/validation` beside the clone (as the validator is found), or under VALIDATION_DIR. */
-export const examplesDir = path.join(process.env.VALIDATION_DIR ?? path.resolve(import.meta.dirname, '../../../shared/validation'), 'en16931/examples');
+export const examplesDir = path.join(validationDirectory, 'en16931/examples');
 
 /** The CEN examples the contract names, with their syntax. */
 export const cenExamples = [
