@@ -1,8 +1,9 @@
 /**
- * Every e-invoice Tally writes passes the official rules (issue 32): each fixture (a two-rate invoice with
- * a discount, a credit note, reverse charge, a small business, a public-sector client with a Leitweg-ID) in
- * each format, XRechnung ones with `--xrechnung`, and the CII XML taken out of each Factur-X PDF with
- * `pdfdetach`. No fatal rule, and no warning of any kind.
+ * Every e-invoice Tally writes passes the official rules (issue 32): each fixture (a two-rate invoice
+ * with a discount, a credit note, reverse charge, a small business, a public-sector client with a
+ * Leitweg-ID, an intra-community supply, work not subject to VAT) in each format, XRechnung ones with
+ * `--xrechnung`, and the CII XML taken out of each Factur-X PDF with `pdfdetach`. No fatal rule, and no
+ * warning of any kind.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   creditNote,
   draftInvoice,
+  intraCommunityInvoice,
+  issuedFixtures,
+  notSubjectInvoice,
   reverseChargeInvoice,
+  sellerDe,
   smallBusinessInvoice,
   twoRateInvoice,
   xrechnungInvoice,
@@ -49,7 +53,15 @@ describe('missing e-invoice fields', () => {
     expect(missingEInvoiceFields(draftInvoice, 'cii')).toEqual(['number', 'issueDate']);
     expect(missingEInvoiceFields({ ...reverseChargeInvoice, buyer: { ...reverseChargeInvoice.buyer, vatId: null } }, 'ubl')).toEqual(['buyer.vatId']);
     expect(missingEInvoiceFields({ ...smallBusinessInvoice, seller: { ...smallBusinessInvoice.seller, vatId: null } }, 'cii')).toEqual(['seller.vatId']);
-    for (const document of [twoRateInvoice, creditNote, reverseChargeInvoice, smallBusinessInvoice, xrechnungInvoice]) {
+    // A legal registration identifies a seller without a VAT id, except under reverse charge.
+    const registered = { ...smallBusinessInvoice.seller, vatId: null, registrationId: 'HRB 4711, Amtsgericht Freiburg' };
+    expect(missingEInvoiceFields({ ...smallBusinessInvoice, seller: registered }, 'cii')).toEqual([]);
+    expect(missingEInvoiceFields({ ...reverseChargeInvoice, seller: { ...registered, smallBusiness: false } }, 'cii')).toEqual(['seller.vatId']);
+    // Not subject to VAT: the registration is required, and no other category may be beside it.
+    expect(missingEInvoiceFields({ ...notSubjectInvoice, seller: sellerDe }, 'ubl')).toEqual(['seller.registrationId']);
+    const mixed = { ...notSubjectInvoice, totals: { ...notSubjectInvoice.totals, taxes: [...notSubjectInvoice.totals.taxes, ...twoRateInvoice.totals.taxes] } };
+    expect(missingEInvoiceFields(mixed, 'ubl')).toEqual(['totals.taxes']);
+    for (const document of Object.values(issuedFixtures)) {
       for (const format of ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl'] as EInvoiceFormat[]) expect(missingEInvoiceFields(document, format)).toEqual([]);
     }
   });
@@ -99,6 +111,22 @@ describe('EN 16931 XML', () => {
       smallBusinessInvoice.totals.taxes[0]?.exemptionReason,
     ]);
     expect(texts(cii, 'TotalPrepaidAmount')).toEqual(['100.00']);
+  });
+
+  it('names where an intra-community supply went, and leaves every VAT id out of an invoice not subject to VAT', () => {
+    for (const format of ['cii', 'xrechnung-ubl'] as const) {
+      const xml = writeEInvoice(intraCommunityInvoice, format);
+      const delivery = format === 'cii' ? ['ShipToTradeParty', 'PostalTradeAddress'] : ['Delivery', 'DeliveryLocation', 'Address'];
+      expect(texts(xml, ...delivery, format === 'cii' ? 'CountryID' : 'PostalZone')).toEqual([format === 'cii' ? 'AT' : '6020']);
+    }
+    const cii = writeEInvoice(notSubjectInvoice, 'cii');
+    expect(values(cii, "//*[local-name()='SpecifiedTaxRegistration']/*[@schemeID='VA']/text()")).toEqual([]);
+    expect(texts(cii, 'SpecifiedLegalOrganization', 'ID')).toEqual(['HRB 123456, Amtsgericht Hamburg']);
+    expect(texts(cii, 'SpecifiedLineTradeSettlement', 'ApplicableTradeTax', 'RateApplicablePercent')).toEqual([]);
+    expect(texts(cii, 'ApplicableHeaderTradeSettlement', 'ApplicableTradeTax', 'RateApplicablePercent')).toEqual(['0.00']);
+    const ubl = writeEInvoice(notSubjectInvoice, 'ubl');
+    expect(values(ubl, "//*[local-name()='PartyTaxScheme'][*[local-name()='TaxScheme']/*[local-name()='ID']='VAT']")).toEqual([]);
+    expect(texts(ubl, 'PartyLegalEntity', 'CompanyID')).toEqual(['HRB 123456, Amtsgericht Hamburg']);
   });
 
   it('writes XRechnung 3.0 with its specification identifier, the Leitweg-ID and the seller contact', () => {

@@ -401,7 +401,13 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
 
   // On every page: the footer with the seller's legal data and the page count, and on a draft the mark.
   const footerColumns = [
-    [seller.legalName, seller.address.line1, ...(seller.address.line2 ? [seller.address.line2] : []), `${seller.address.postcode} ${seller.address.city}`],
+    [
+      seller.legalName,
+      seller.address.line1,
+      ...(seller.address.line2 ? [seller.address.line2] : []),
+      `${seller.address.postcode} ${seller.address.city}`,
+      ...(seller.registrationId ? [seller.registrationId] : []),
+    ],
     [
       seller.email,
       ...(seller.phone ? [seller.phone] : []),
