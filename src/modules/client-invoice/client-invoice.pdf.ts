@@ -56,7 +56,8 @@ const accent = '#1f4e79';
 const hairline = '#d5dbe3';
 const shade = '#eef2f6';
 
-const unitLabels: Record<UnitCode, string> = { HUR: 'h', DAY: 'days', C62: 'units' };
+const unitLabels: Record<UnitCode, [one: string, more: string]> = { HUR: ['h', 'h'], DAY: ['day', 'days'], C62: ['unit', 'units'] };
+const unitLabel = (unit: UnitCode, quantity: string) => unitLabels[unit][/^0*1(\.0*)?$/.test(quantity) ? 0 : 1];
 const categoryLabels: Record<TaxCategory, string> = {
   S: 'Standard rate',
   Z: 'Zero rated',
@@ -205,7 +206,7 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
   ];
   if (document.dueDate && !creditNote) facts.push(['Due date', longDate(document.dueDate)]);
   facts.push(['Service period', `${shortDate(document.periodFrom)} – ${shortDate(document.periodTo)}`]);
-  if (document.creditNoteFor) facts.push(['Corrects invoice', `${document.creditNoteFor.number} of ${longDate(document.creditNoteFor.issueDate)}`]);
+  if (document.creditNoteFor) facts.push(['Corrects invoice', `${document.creditNoteFor.number} of ${shortDate(document.creditNoteFor.issueDate)}`]);
   if (document.buyerReference) facts.push(['Your reference', document.buyerReference]);
   if (seller.vatId) facts.push(['Our VAT ID', seller.vatId]);
   else if (seller.taxNumber) facts.push(['Our tax number', seller.taxNumber]);
@@ -264,7 +265,7 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
       String(line.position),
       line.description,
       quantityText(line.quantity),
-      unitLabels[line.unit],
+      unitLabel(line.unit, line.quantity),
       money(line.unitPrice),
       line.taxCategory === 'S' ? percent(line.taxRate) : line.taxCategory,
       money(line.netAmount),
