@@ -109,7 +109,7 @@ describe('the Factur-X PDF', () => {
     expect(await textOf(bytes)).toContain('Invoice 2026-0042');
     const { names, first, metadata } = await pdfAttachments(bytes);
     expect(names).toEqual(['factur-x.xml']);
-    expect(first?.toString('utf8')).toBe(writeEInvoice(twoRateInvoice, 'cii'));
+    expect(first?.toString('utf8')).toBe(await writeEInvoice(twoRateInvoice, 'cii'));
     for (const expected of [
       '<pdfaid:part>3</pdfaid:part>',
       '<pdfaid:conformance>B</pdfaid:conformance>',

@@ -11,7 +11,6 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { create } from 'xmlbuilder2';
 import { fixedDecimal, grouped, minorUnitsOf } from '../report/report.export.js';
 import type { ClientInvoiceDocument, ClientInvoiceDocumentTax, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
 import { missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
@@ -106,7 +105,7 @@ interface Column {
  */
 export async function renderClientInvoicePdf(document: ClientInvoiceDocument, options: { format: ClientInvoicePdfFormat }): Promise<Buffer> {
   const facturX = options.format === 'facturx';
-  const xml = facturX ? writeEInvoice(document, 'cii') : undefined;
+  const xml = facturX ? await writeEInvoice(document, 'cii') : undefined;
   const { default: PDFDocument } = await import('pdfkit');
   const faces = fontsOnce();
   const creditNote = document.type === 'credit_note';
@@ -439,7 +438,7 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
     if (range.count > 1) write(title, left, 818, { size: 7.5, color: muted, width: contentWidth / 2 });
   }
 
-  if (xml !== undefined) embedFacturX(pdf, xml, issued);
+  if (xml !== undefined) await embedFacturX(pdf, xml, issued);
   pdf.end();
   await ended;
   return Buffer.concat(chunks);
@@ -457,7 +456,8 @@ const facturXProperties: [name: string, value: string, description: string][] = 
 ];
 
 /** `xml` as the attached `factur-x.xml` (relationship Alternative: the XML says what the pages show) and its XMP. */
-function embedFacturX(pdf: PDFKit.PDFDocument, xml: string, date: Date): void {
+async function embedFacturX(pdf: PDFKit.PDFDocument, xml: string, date: Date): Promise<void> {
+  const { create } = await import('xmlbuilder2');
   const attachment: PDFKit.Mixins.PDFAttachmentOptions & { relationship: string } = {
     name: 'factur-x.xml',
     type: 'text/xml',
