@@ -263,6 +263,37 @@ export const xrechnungInvoice: ClientInvoiceDocument = documentOf({
   },
 });
 
+/** Goods to a business in Austria: an intra-community supply (K), delivered to the buyer's country. */
+export const intraCommunityInvoice: ClientInvoiceDocument = documentOf({
+  lines: [{ description: 'Preconfigured time clock terminals', quantity: '3.0000', unit: 'C62', unitPrice: '640.00', taxCategory: 'K' }],
+  exemptionReasons: { K: 'Intra-community supply, exempt under Article 138 VAT Directive' },
+  overrides: {
+    number: '2026-0046',
+    buyerReference: 'PO-AT-5512',
+    buyer: {
+      name: 'Alpenblick Hotels GmbH',
+      address: { line1: 'Maria-Theresien-Straße 9', postcode: '6020', city: 'Innsbruck', countryCode: 'AT' },
+      vatId: 'ATU13585627',
+      email: 'buchhaltung@alpenblick.example',
+      electronicAddress: { scheme: 'EM', id: 'rechnungen@alpenblick.example' },
+    },
+  },
+});
+
+/**
+ * Work not subject to VAT (O): no VAT id may appear (BR-O-02), so the seller is identified by its legal
+ * registration (BT-30).
+ */
+export const notSubjectInvoice: ClientInvoiceDocument = documentOf({
+  lines: [{ description: 'Expert opinion for court proceedings (outside the scope of VAT)', quantity: '8.0000', unitPrice: '150.00', taxCategory: 'O' }],
+  exemptionReasons: { O: 'Not subject to VAT' },
+  overrides: {
+    number: '2026-0047',
+    buyerReference: 'AZ 3 O 117/26',
+    seller: { ...sellerDe, registrationId: 'HRB 123456, Amtsgericht Hamburg' },
+  },
+});
+
 /** `count` lines over two rates, each with its own description: a multi-page PDF and the XML bench. */
 export function manyLineInvoice(count: number): ClientInvoiceDocument {
   return documentOf({
@@ -287,4 +318,6 @@ export const issuedFixtures: Record<string, ClientInvoiceDocument> = {
   'reverse-charge': reverseChargeInvoice,
   'small-business': smallBusinessInvoice,
   xrechnung: xrechnungInvoice,
+  'intra-community': intraCommunityInvoice,
+  'not-subject-to-vat': notSubjectInvoice,
 };

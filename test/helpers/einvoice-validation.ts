@@ -42,9 +42,10 @@ export interface ValidationResult {
 
 function validateOne(file: string, xrechnung: boolean): Promise<ValidationResult> {
   return new Promise((resolve) => {
+    // Through bash: CI's copy of shared/ may not keep the script's mode bits.
     execFile(
-      path.join(validationDirectory, 'validate-einvoice'),
-      xrechnung ? [file, '--xrechnung'] : [file],
+      'bash',
+      [path.join(validationDirectory, 'validate-einvoice'), file, ...(xrechnung ? ['--xrechnung'] : [])],
       { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, JAVA_TOOL_OPTIONS: jvmOptions } },
       (error, stdout, stderr) => {
         const exitCode = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -55,17 +56,34 @@ function validateOne(file: string, xrechnung: boolean): Promise<ValidationResult
   });
 }
 
-/** Validates every file (XRechnung ones with `--xrechnung`), a few at a time, in the order given. */
+/**
+ * Validates every file (XRechnung ones with `--xrechnung`), a few at a time; results in the order given.
+ * The validator compiles KoSIT's rules for a syntax on its first XRechnung run into a cache file shared by
+ * later runs: one XRechnung file of each syntax goes first, alone for its syntax, so that runs in parallel
+ * never compile (and write) the same cache file at once.
+ */
 export async function validateEInvoices(files: readonly { file: string; xrechnung: boolean }[]): Promise<ValidationResult[]> {
   const results: ValidationResult[] = new Array(files.length);
+  const syntaxOf = (file: string) => (fs.readFileSync(file, 'utf8').includes('CrossIndustryInvoice') ? 'cii' : 'ubl');
+  const first = new Map<string, number>();
+  files.forEach(({ file, xrechnung }, index) => {
+    if (xrechnung && !first.has(syntaxOf(file))) first.set(syntaxOf(file), index);
+  });
+  await Promise.all(
+    [...first.values()].map(async (index) => {
+      const { file, xrechnung } = files[index] as { file: string; xrechnung: boolean };
+      results[index] = await validateOne(file, xrechnung);
+    }),
+  );
+  const rest = files.map((_, index) => index).filter((index) => results[index] === undefined);
   let next = 0;
   const worker = async () => {
-    while (next < files.length) {
-      const index = next++;
+    while (next < rest.length) {
+      const index = rest[next++] as number;
       const { file, xrechnung } = files[index] as { file: string; xrechnung: boolean };
       results[index] = await validateOne(file, xrechnung);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), files.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), rest.length)) }, worker));
   return results;
 }

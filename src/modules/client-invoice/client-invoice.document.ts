@@ -31,6 +31,12 @@ export interface SellerSnapshot {
   readonly address: PostalAddress;
   readonly vatId?: string | null;
   readonly taxNumber?: string | null;
+  /**
+   * BT-30, the seller's legal registration (e.g. `HRB 12345, Amtsgericht Hamburg`): identifies a seller
+   * without a VAT id in an e-invoice (BR-CO-26), and the only seller identifier an invoice not subject to
+   * VAT (O) may carry. Optional: added with the e-invoice writers.
+   */
+  readonly registrationId?: string | null;
   readonly email: string;
   readonly phone?: string | null;
   /** BT-41, which XRechnung requires. */

@@ -6,7 +6,6 @@
  * decimal strings as given: the breakdown and totals were computed once, by billing, and the writer
  * only places them, so what the PDF prints and what the XML says are the same numbers.
  */
-import { create } from 'xmlbuilder2';
 import type { BuyerSnapshot, ClientInvoiceDocument, ElectronicAddress, PostalAddress, SellerSnapshot, TaxCategory } from './client-invoice.document.js';
 
 export type EInvoiceFormat = 'cii' | 'ubl' | 'xrechnung-cii' | 'xrechnung-ubl';
@@ -41,13 +40,27 @@ const sepaCreditTransfer = '58';
 
 const isXRechnung = (format: EInvoiceFormat) => format === 'xrechnung-cii' || format === 'xrechnung-ubl';
 
-/** Categories whose VAT breakdown carries no rate (BR-O-05: not subject to VAT). */
+/** BR-O-02: an invoice not subject to VAT (O) carries no VAT id, the seller's or the buyer's. */
+const withVatIds = (document: ClientInvoiceDocument) => !document.totals.taxes.some((tax) => tax.category === 'O');
+
+/**
+ * BR-IC-12: an intra-community supply (K) names where it was delivered (BG-15): the buyer's address, in full,
+ * as XRechnung asks (BR-DE-10, BR-DE-11).
+ */
+const deliverTo = (document: ClientInvoiceDocument): PostalAddress | undefined =>
+  document.totals.taxes.some((tax) => tax.category === 'K') ? (document.buyer.address ?? undefined) : undefined;
+
+/**
+ * Lines and allowances not subject to VAT carry no rate (BR-O-05, BR-O-06); the breakdown's row keeps its
+ * 0, which XRechnung requires (BR-DE-14).
+ */
 const withoutRate = (category: TaxCategory) => category === 'O';
 
 /**
  * The fields `format` needs that `document` lacks, by name (`buyerReference`, `seller.contactName`, ...):
- * empty when the XML can be written. EN 16931 needs the parties' addresses, a number and an issue date, and
- * the VAT ids its categories call for; XRechnung adds the buyer reference (Leitweg-ID), the seller's
+ * empty when the XML can be written. EN 16931 needs the buyer's address, a number and an issue date, a
+ * seller VAT id or legal registration (the registration alone when not subject to VAT), the buyer's VAT id
+ * under reverse charge and intra-community supply, and exemption reasons; XRechnung adds the buyer reference (Leitweg-ID), the seller's
  * contact (BT-41..43), both electronic addresses (BT-34, BT-49) and payment instructions (an IBAN).
  */
 export function missingEInvoiceFields(document: ClientInvoiceDocument, format: EInvoiceFormat): string[] {
@@ -56,11 +69,19 @@ export function missingEInvoiceFields(document: ClientInvoiceDocument, format: E
   if (blank(document.number)) missing.push('number');
   if (blank(document.issueDate)) missing.push('issueDate');
   if (!document.buyer.address) missing.push('buyer.address');
-  // BR-CO-26: the seller is identified by its VAT id (the document has no other seller identifier, BT-29 or
-  // BT-30; a tax number is not one). BR-AE-02, BR-IC-02: reverse charge and intra-community supply name the
-  // buyer's VAT id too.
-  if (blank(document.seller.vatId)) missing.push('seller.vatId');
   const categories = new Set(document.totals.taxes.map((tax) => tax.category));
+  if (categories.has('O')) {
+    // BR-O-02: no VAT id at all, so the legal registration is what identifies the seller (BR-CO-26);
+    // BR-O-11: nothing else may be in the breakdown.
+    if (blank(document.seller.registrationId)) missing.push('seller.registrationId');
+    if (categories.size > 1) missing.push('totals.taxes');
+  } else if (blank(document.seller.vatId) && blank(document.seller.registrationId)) {
+    // BR-CO-26: a VAT id or a legal registration identifies the seller; a tax number does not.
+    missing.push('seller.vatId');
+  }
+  // BR-AE-02, BR-IC-02: reverse charge and intra-community supply name the buyer's VAT id too, and the
+  // seller's (BR-AE-02 and BR-IC-02 accept no registration in its place).
+  if ((categories.has('AE') || categories.has('K')) && blank(document.seller.vatId) && !missing.includes('seller.vatId')) missing.push('seller.vatId');
   if ((categories.has('AE') || categories.has('K')) && blank(document.buyer.vatId)) missing.push('buyer.vatId');
   for (const tax of document.totals.taxes) {
     if (tax.category !== 'S' && tax.category !== 'Z' && blank(tax.exemptionReason)) missing.push(`totals.taxes.${tax.category}.exemptionReason`);
@@ -81,10 +102,12 @@ export function missingEInvoiceFields(document: ClientInvoiceDocument, format: E
  * The XML of `document` in `format`. Throws when `missingEInvoiceFields` names something: the caller
  * answers that as a conflict before it gets here.
  */
-export function writeEInvoice(document: ClientInvoiceDocument, format: EInvoiceFormat): string {
+export async function writeEInvoice(document: ClientInvoiceDocument, format: EInvoiceFormat): Promise<string> {
   const missing = missingEInvoiceFields(document, format);
   if (missing.length > 0) throw new Error(`The ${format} e-invoice lacks: ${missing.join(', ')}`);
   const tree = format === 'cii' || format === 'xrechnung-cii' ? ciiOf(document, isXRechnung(format)) : ublOf(document, isXRechnung(format));
+  // Loaded on the first e-invoice: a process that writes none does not hold it (figures: docs/performance.md).
+  const { create } = await import('xmlbuilder2');
   return create({ version: '1.0', encoding: 'UTF-8' }, tree).end({ prettyPrint: true });
 }
 
@@ -117,10 +140,11 @@ function ciiTaxRegistrations(vatId: string | null | undefined, taxNumber: string
   return registrations;
 }
 
-function ciiSeller(seller: SellerSnapshot): Tree {
+function ciiSeller(seller: SellerSnapshot, withVatIds: boolean): Tree {
   const contact = seller.contactName || seller.phone ? seller : undefined;
   return {
     'ram:Name': seller.legalName,
+    'ram:SpecifiedLegalOrganization': seller.registrationId ? { 'ram:ID': seller.registrationId } : undefined,
     'ram:DefinedTradeContact': contact && {
       'ram:PersonName': seller.contactName || undefined,
       'ram:TelephoneUniversalCommunication': seller.phone ? { 'ram:CompleteNumber': seller.phone } : undefined,
@@ -128,16 +152,16 @@ function ciiSeller(seller: SellerSnapshot): Tree {
     },
     'ram:PostalTradeAddress': ciiAddress(seller.address),
     'ram:URIUniversalCommunication': ciiElectronicAddress(seller.electronicAddress),
-    'ram:SpecifiedTaxRegistration': ciiTaxRegistrations(seller.vatId, seller.taxNumber),
+    'ram:SpecifiedTaxRegistration': ciiTaxRegistrations(withVatIds ? seller.vatId : null, seller.taxNumber),
   };
 }
 
-function ciiBuyer(buyer: BuyerSnapshot): Tree {
+function ciiBuyer(buyer: BuyerSnapshot, withVatIds: boolean): Tree {
   return {
     'ram:Name': buyer.name,
     'ram:PostalTradeAddress': buyer.address ? ciiAddress(buyer.address) : undefined,
     'ram:URIUniversalCommunication': ciiElectronicAddress(buyer.electronicAddress),
-    'ram:SpecifiedTaxRegistration': ciiTaxRegistrations(buyer.vatId, null),
+    'ram:SpecifiedTaxRegistration': ciiTaxRegistrations(withVatIds ? buyer.vatId : null, null),
   };
 }
 
@@ -180,10 +204,12 @@ function ciiOf(document: ClientInvoiceDocument, xrechnung: boolean): Tree {
         })),
         'ram:ApplicableHeaderTradeAgreement': {
           'ram:BuyerReference': document.buyerReference || undefined,
-          'ram:SellerTradeParty': ciiSeller(document.seller),
-          'ram:BuyerTradeParty': ciiBuyer(document.buyer),
+          'ram:SellerTradeParty': ciiSeller(document.seller, withVatIds(document)),
+          'ram:BuyerTradeParty': ciiBuyer(document.buyer, withVatIds(document)),
         },
-        'ram:ApplicableHeaderTradeDelivery': {},
+        'ram:ApplicableHeaderTradeDelivery': {
+          'ram:ShipToTradeParty': deliverTo(document) ? { 'ram:PostalTradeAddress': ciiAddress(deliverTo(document) as PostalAddress) } : undefined,
+        },
         'ram:ApplicableHeaderTradeSettlement': {
           'ram:PaymentReference': document.number,
           'ram:InvoiceCurrencyCode': currency,
@@ -203,7 +229,7 @@ function ciiOf(document: ClientInvoiceDocument, xrechnung: boolean): Tree {
             'ram:ExemptionReason': tax.exemptionReason || undefined,
             'ram:BasisAmount': tax.basis,
             'ram:CategoryCode': tax.category,
-            'ram:RateApplicablePercent': withoutRate(tax.category) ? undefined : tax.rate,
+            'ram:RateApplicablePercent': tax.rate,
           })),
           'ram:BillingSpecifiedPeriod': {
             'ram:StartDateTime': ciiDate(document.periodFrom),
@@ -274,14 +300,14 @@ function ublTaxSchemes(vatId: string | null | undefined, taxNumber: string | nul
   return schemes;
 }
 
-function ublSeller(seller: SellerSnapshot): Tree {
+function ublSeller(seller: SellerSnapshot, withVatIds: boolean): Tree {
   return {
     'cac:Party': {
       'cbc:EndpointID': ublEndpoint(seller.electronicAddress),
       'cac:PartyName': { 'cbc:Name': seller.legalName },
       'cac:PostalAddress': ublAddress(seller.address),
-      'cac:PartyTaxScheme': ublTaxSchemes(seller.vatId, seller.taxNumber),
-      'cac:PartyLegalEntity': { 'cbc:RegistrationName': seller.legalName },
+      'cac:PartyTaxScheme': ublTaxSchemes(withVatIds ? seller.vatId : null, seller.taxNumber),
+      'cac:PartyLegalEntity': { 'cbc:RegistrationName': seller.legalName, 'cbc:CompanyID': seller.registrationId || undefined },
       'cac:Contact': {
         'cbc:Name': seller.contactName || undefined,
         'cbc:Telephone': seller.phone || undefined,
@@ -291,21 +317,21 @@ function ublSeller(seller: SellerSnapshot): Tree {
   };
 }
 
-function ublBuyer(buyer: BuyerSnapshot): Tree {
+function ublBuyer(buyer: BuyerSnapshot, withVatIds: boolean): Tree {
   return {
     'cac:Party': {
       'cbc:EndpointID': ublEndpoint(buyer.electronicAddress),
       'cac:PartyName': { 'cbc:Name': buyer.name },
       'cac:PostalAddress': buyer.address ? ublAddress(buyer.address) : undefined,
-      'cac:PartyTaxScheme': ublTaxSchemes(buyer.vatId, null),
+      'cac:PartyTaxScheme': ublTaxSchemes(withVatIds ? buyer.vatId : null, null),
       'cac:PartyLegalEntity': { 'cbc:RegistrationName': buyer.name },
     },
   };
 }
 
-const ublTaxCategory = (category: TaxCategory, rate: string, exemptionReason?: string | null): Tree => ({
+const ublTaxCategory = (category: TaxCategory, rate: string, exemptionReason?: string | null, breakdown = false): Tree => ({
   'cbc:ID': category,
-  'cbc:Percent': withoutRate(category) ? undefined : rate,
+  'cbc:Percent': withoutRate(category) && !breakdown ? undefined : rate,
   'cbc:TaxExemptionReason': exemptionReason || undefined,
   'cac:TaxScheme': { 'cbc:ID': 'VAT' },
 });
@@ -336,8 +362,9 @@ function ublOf(document: ClientInvoiceDocument, xrechnung: boolean): Tree {
       'cac:BillingReference': document.creditNoteFor
         ? { 'cac:InvoiceDocumentReference': { 'cbc:ID': document.creditNoteFor.number, 'cbc:IssueDate': document.creditNoteFor.issueDate } }
         : undefined,
-      'cac:AccountingSupplierParty': ublSeller(document.seller),
-      'cac:AccountingCustomerParty': ublBuyer(document.buyer),
+      'cac:AccountingSupplierParty': ublSeller(document.seller, withVatIds(document)),
+      'cac:AccountingCustomerParty': ublBuyer(document.buyer, withVatIds(document)),
+      'cac:Delivery': deliverTo(document) ? { 'cac:DeliveryLocation': { 'cac:Address': ublAddress(deliverTo(document) as PostalAddress) } } : undefined,
       'cac:PaymentMeans': document.seller.iban
         ? {
             'cbc:PaymentMeansCode': sepaCreditTransfer,
@@ -362,7 +389,7 @@ function ublOf(document: ClientInvoiceDocument, xrechnung: boolean): Tree {
         'cac:TaxSubtotal': document.totals.taxes.map((tax) => ({
           'cbc:TaxableAmount': amount(tax.basis),
           'cbc:TaxAmount': amount(tax.amount),
-          'cac:TaxCategory': ublTaxCategory(tax.category, tax.rate, tax.exemptionReason),
+          'cac:TaxCategory': ublTaxCategory(tax.category, tax.rate, tax.exemptionReason, true),
         })),
       },
       'cac:LegalMonetaryTotal': {

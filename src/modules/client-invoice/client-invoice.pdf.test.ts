@@ -32,7 +32,7 @@ describe('the invoice PDF', () => {
       'PO-2026-118',
       'Website relaunch: development',
       '42.50 h 95.00 19 % 4,037.50',
-      '1.00 units 480.00 7 % 480.00',
+      '1.00 unit 480.00 7 % 480.00',
       'Framework agreement discount −526.75',
       `VAT 19 % on ${twoRateInvoice.totals.taxes[0]?.basis.replace(/(\d)(\d{3})\./, '$1,$2.')}`,
       'Total (EUR) 5,589.65',
@@ -109,7 +109,7 @@ describe('the Factur-X PDF', () => {
     expect(await textOf(bytes)).toContain('Invoice 2026-0042');
     const { names, first, metadata } = await pdfAttachments(bytes);
     expect(names).toEqual(['factur-x.xml']);
-    expect(first?.toString('utf8')).toBe(writeEInvoice(twoRateInvoice, 'cii'));
+    expect(first?.toString('utf8')).toBe(await writeEInvoice(twoRateInvoice, 'cii'));
     for (const expected of [
       '<pdfaid:part>3</pdfaid:part>',
       '<pdfaid:conformance>B</pdfaid:conformance>',

@@ -11,7 +11,6 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { create } from 'xmlbuilder2';
 import { fixedDecimal, grouped, minorUnitsOf } from '../report/report.export.js';
 import type { ClientInvoiceDocument, ClientInvoiceDocumentTax, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
 import { missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
@@ -56,7 +55,8 @@ const accent = '#1f4e79';
 const hairline = '#d5dbe3';
 const shade = '#eef2f6';
 
-const unitLabels: Record<UnitCode, string> = { HUR: 'h', DAY: 'days', C62: 'units' };
+const unitLabels: Record<UnitCode, [one: string, more: string]> = { HUR: ['h', 'h'], DAY: ['day', 'days'], C62: ['unit', 'units'] };
+const unitLabel = (unit: UnitCode, quantity: string) => unitLabels[unit][/^0*1(\.0*)?$/.test(quantity) ? 0 : 1];
 const categoryLabels: Record<TaxCategory, string> = {
   S: 'Standard rate',
   Z: 'Zero rated',
@@ -98,6 +98,75 @@ interface Column {
   align: 'left' | 'right';
 }
 
+interface TextStyle {
+  size?: number;
+  bold?: boolean;
+  color?: string;
+  width?: number;
+  align?: 'left' | 'right' | 'center';
+}
+
+/**
+ * The pages being written: the pdfkit document, the invoice, and where the flow stands (`y`). Each part of
+ * the invoice is a function of a sheet that writes from `y` down and leaves `y` below what it wrote.
+ */
+class Sheet {
+  y = top;
+  readonly kindTitle: string;
+  readonly title: string;
+
+  constructor(
+    readonly pdf: PDFKit.PDFDocument,
+    readonly document: ClientInvoiceDocument,
+  ) {
+    this.kindTitle = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
+    this.title = `${this.kindTitle} ${document.number ?? '(draft)'}`;
+  }
+
+  get creditNote(): boolean {
+    return this.document.type === 'credit_note';
+  }
+
+  /** `text` at (x, y): wrapped to `width` when given, else on one line. */
+  write(text: string, x: number, y: number, style: TextStyle = {}): void {
+    this.pdf
+      .font(style.bold ? 'bold' : 'regular')
+      .fontSize(style.size ?? 9)
+      .fillColor(style.color ?? ink)
+      .text(text, x, y, { width: style.width, align: style.align ?? 'left', lineGap: 1.5, ...(style.width ? {} : { lineBreak: false }) });
+  }
+
+  heightOf(text: string, width: number, size = 9, bold = false): number {
+    return this.pdf
+      .font(bold ? 'bold' : 'regular')
+      .fontSize(size)
+      .heightOfString(text, { width, lineGap: 1.5 });
+  }
+
+  rule(y: number, color = hairline, width = 0.6, from = left, to = right): void {
+    this.pdf.moveTo(from, y).lineTo(to, y).lineWidth(width).strokeColor(color).stroke();
+  }
+
+  money(amount: string): string {
+    return grouped(fixedDecimal(amount, minorUnitsOf(this.document.currency)));
+  }
+
+  /** A new page, which starts with what it continues. */
+  newPage(): void {
+    this.pdf.addPage();
+    this.y = top;
+    this.write(`${this.title} · continued`, left, this.y, { size: 8.5, color: muted, width: contentWidth });
+    this.y += 20;
+  }
+
+  /** A new page unless `height` still fits above the footer. */
+  keep(height: number): boolean {
+    if (this.y + height <= flowBottom) return false;
+    this.newPage();
+    return true;
+  }
+}
+
 /**
  * The PDF of `document`: an invoice people read, or with `format: 'facturx'` the same pages as a Factur-X
  * PDF/A-3 carrying its CII XML. A Factur-X of a document that cannot be an e-invoice (a draft, missing
@@ -105,23 +174,19 @@ interface Column {
  */
 export async function renderClientInvoicePdf(document: ClientInvoiceDocument, options: { format: ClientInvoicePdfFormat }): Promise<Buffer> {
   const facturX = options.format === 'facturx';
-  const xml = facturX ? writeEInvoice(document, 'cii') : undefined;
+  const xml = facturX ? await writeEInvoice(document, 'cii') : undefined;
   const { default: PDFDocument } = await import('pdfkit');
   const faces = fontsOnce();
-  const creditNote = document.type === 'credit_note';
-  const draft = document.status === 'draft';
-  const kindTitle = creditNote ? 'Credit note' : 'Invoice';
-  const title = `${kindTitle} ${document.number ?? '(draft)'}`;
   const issued = document.issueDate ? new Date(`${document.issueDate}T00:00:00Z`) : new Date();
+  const kindTitle = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
   const pdf: PDFKit.PDFDocument = new PDFDocument({
     size: 'A4',
     // The bottom margin keeps text that pdfkit flows itself (long notes) above the footer, on new pages.
     margins: { top, bottom: pageHeight - flowBottom, left, right: 595.28 - right },
     bufferPages: true,
-    autoFirstPage: true,
     ...(facturX ? { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const } : {}),
     info: {
-      Title: title,
+      Title: `${kindTitle} ${document.number ?? '(draft)'}`,
       Author: document.seller.legalName,
       Subject: `${kindTitle} to ${document.buyer.name}`,
       Creator: 'Tally',
@@ -138,97 +203,104 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
   });
   pdf.registerFont('regular', faces.regular);
   pdf.registerFont('bold', faces.bold);
-  const money = (amount: string) => grouped(fixedDecimal(amount, minorUnitsOf(document.currency)));
-  const withCurrency = (amount: string) => `${money(amount)} ${document.currency}`;
 
-  const write = (
-    text: string,
-    x: number,
-    y: number,
-    style: { size?: number; bold?: boolean; color?: string; width?: number; align?: 'left' | 'right' | 'center' } = {},
-  ) => {
-    pdf
-      .font(style.bold ? 'bold' : 'regular')
-      .fontSize(style.size ?? 9)
-      .fillColor(style.color ?? ink)
-      .text(text, x, y, { width: style.width, align: style.align ?? 'left', lineGap: 1.5, ...(style.width ? {} : { lineBreak: false }) });
-  };
-  const heightOf = (text: string, width: number, size = 9, bold = false) =>
-    pdf
-      .font(bold ? 'bold' : 'regular')
-      .fontSize(size)
-      .heightOfString(text, { width, lineGap: 1.5 });
-  const rule = (y: number, color = hairline, width = 0.6, from = left, to = right) => {
-    pdf.moveTo(from, y).lineTo(to, y).lineWidth(width).strokeColor(color).stroke();
-  };
+  const sheet = new Sheet(pdf, document);
+  letterhead(sheet);
+  addressAndFacts(sheet);
+  heading(sheet);
+  lineTable(sheet);
+  breakdownAndTotals(sheet);
+  paymentAndNotes(sheet);
+  footers(sheet);
 
-  // Letterhead: who sends, and what this is.
-  const seller = document.seller;
-  write(seller.legalName, left, top, { size: 15, bold: true, color: accent, width: 300 });
+  if (xml !== undefined) await embedFacturX(pdf, xml, issued);
+  pdf.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+/** Who sends, and what this is. */
+function letterhead(sheet: Sheet): void {
+  const seller = sheet.document.seller;
+  sheet.write(seller.legalName, left, top, { size: 15, bold: true, color: accent, width: 300 });
   const sellerLines = [
-    [...addressLines(seller.address, false).slice(0, -1), addressLines(seller.address, false).at(-1), countryName(seller.address.countryCode)].join(' · '),
+    [...addressLines(seller.address, false), countryName(seller.address.countryCode)].join(' · '),
     [seller.email, seller.phone].filter(Boolean).join(' · '),
   ];
-  let y = top + heightOf(seller.legalName, 300, 15, true) + 2;
+  let y = top + sheet.heightOf(seller.legalName, 300, 15, true) + 2;
   for (const line of sellerLines) {
-    write(line, left, y, { size: 8, color: muted, width: 300 });
+    sheet.write(line, left, y, { size: 8, color: muted, width: 300 });
     y += 11;
   }
-  write(kindTitle.toUpperCase(), left + 300, top - 2, { size: 22, bold: true, color: accent, width: contentWidth - 300, align: 'right' });
-  y = Math.max(y, top + 40) + 10;
-  rule(y, accent, 1.2);
+  sheet.write(sheet.kindTitle.toUpperCase(), left + 300, top - 2, { size: 22, bold: true, color: accent, width: contentWidth - 300, align: 'right' });
+  sheet.y = Math.max(y, top + 40) + 10;
+  sheet.rule(sheet.y, accent, 1.2);
+}
 
-  // The client's address, under a one-line sender as a windowed envelope shows it.
-  const addressTop = y + 28;
+/** The client's address under a one-line sender, as a windowed envelope shows it, and the invoice's facts beside it. */
+function addressAndFacts(sheet: Sheet): void {
+  const { document } = sheet;
+  const { seller, buyer } = document;
+  const addressTop = sheet.y + 28;
   const senderLine = [seller.legalName, seller.address.line1, `${seller.address.postcode} ${seller.address.city}`].join(' · ');
-  write(senderLine, left, addressTop, { size: 6.5, color: muted, width: 260 });
-  rule(addressTop + 10, hairline, 0.4, left, left + 250);
-  const buyer = document.buyer;
+  sheet.write(senderLine, left, addressTop, { size: 6.5, color: muted, width: 260 });
+  sheet.rule(addressTop + 10, hairline, 0.4, left, left + 250);
   let buyerY = addressTop + 18;
-  write(buyer.name, left, buyerY, { size: 10.5, bold: true, width: 250 });
-  buyerY += heightOf(buyer.name, 250, 10.5, true);
+  sheet.write(buyer.name, left, buyerY, { size: 10.5, bold: true, width: 250 });
+  buyerY += sheet.heightOf(buyer.name, 250, 10.5, true);
   const buyerLines = buyer.address ? addressLines(buyer.address, buyer.address.countryCode !== seller.address.countryCode) : [];
   for (const line of buyerLines) {
-    write(line, left, buyerY, { size: 10, width: 250 });
-    buyerY += heightOf(line, 250, 10);
+    sheet.write(line, left, buyerY, { size: 10, width: 250 });
+    buyerY += sheet.heightOf(line, 250, 10);
   }
   if (buyer.vatId) {
     buyerY += 4;
-    write(`VAT ID ${buyer.vatId}`, left, buyerY, { size: 8.5, color: muted, width: 250 });
+    sheet.write(`VAT ID ${buyer.vatId}`, left, buyerY, { size: 8.5, color: muted, width: 250 });
     buyerY += 12;
   }
 
-  // The invoice's facts, beside the address.
   const facts: [string, string][] = [
-    [`${kindTitle} number`, document.number ?? 'assigned when issued'],
+    [`${sheet.kindTitle} number`, document.number ?? 'assigned when issued'],
     ['Issue date', document.issueDate ? longDate(document.issueDate) : 'not yet issued'],
   ];
-  if (document.dueDate && !creditNote) facts.push(['Due date', longDate(document.dueDate)]);
+  if (document.dueDate && !sheet.creditNote) facts.push(['Due date', longDate(document.dueDate)]);
   facts.push(['Service period', `${shortDate(document.periodFrom)} – ${shortDate(document.periodTo)}`]);
-  if (document.creditNoteFor) facts.push(['Corrects invoice', `${document.creditNoteFor.number} of ${longDate(document.creditNoteFor.issueDate)}`]);
+  if (document.creditNoteFor) facts.push(['Corrects invoice', `${document.creditNoteFor.number} of ${shortDate(document.creditNoteFor.issueDate)}`]);
   if (document.buyerReference) facts.push(['Your reference', document.buyerReference]);
   if (seller.vatId) facts.push(['Our VAT ID', seller.vatId]);
   else if (seller.taxNumber) facts.push(['Our tax number', seller.taxNumber]);
   const factsLeft = 330;
+  const valueWidth = right - factsLeft - 88;
   let factsY = addressTop;
   for (const [label, value] of facts) {
-    write(label, factsLeft, factsY, { size: 8.5, color: muted, width: 85 });
-    const height = Math.max(heightOf(value, right - factsLeft - 88, 9, true), 11);
-    write(value, factsLeft + 88, factsY, { size: 9, bold: true, width: right - factsLeft - 88, align: 'right' });
-    factsY += height + 4;
+    sheet.write(label, factsLeft, factsY, { size: 8.5, color: muted, width: 85 });
+    sheet.write(value, factsLeft + 88, factsY, { size: 9, bold: true, width: valueWidth, align: 'right' });
+    factsY += Math.max(sheet.heightOf(value, valueWidth, 9, true), 11) + 4;
   }
+  sheet.y = Math.max(buyerY, factsY);
+}
 
-  // The heading and a sentence that says what this is.
-  y = Math.max(buyerY, factsY) + 30;
-  write(title, left, y, { size: 15, bold: true, width: contentWidth });
-  y += 22;
-  const intro = creditNote
-    ? `This credit note corrects invoice ${document.creditNoteFor?.number ?? ''}${document.creditNoteFor ? ` of ${longDate(document.creditNoteFor.issueDate)}` : ''}. We credit you the following services:`
-    : `For our services from ${longDate(document.periodFrom)} to ${longDate(document.periodTo)} we invoice you as follows:`;
-  write(intro, left, y, { size: 9.5, width: contentWidth });
-  y += heightOf(intro, contentWidth, 9.5) + 12;
+/** The title and a sentence that says what this is. */
+function heading(sheet: Sheet): void {
+  const { document } = sheet;
+  sheet.y += 30;
+  sheet.write(sheet.title, left, sheet.y, { size: 15, bold: true, width: contentWidth });
+  sheet.y += 22;
+  const corrected = document.creditNoteFor;
+  const intro = corrected
+    ? `This credit note corrects invoice ${corrected.number} of ${longDate(corrected.issueDate)}. We credit you the following services:`
+    : sheet.creditNote
+      ? 'We credit you the following services:'
+      : `For our services from ${longDate(document.periodFrom)} to ${longDate(document.periodTo)} we invoice you as follows:`;
+  sheet.write(intro, left, sheet.y, { size: 9.5, width: contentWidth });
+  sheet.y += sheet.heightOf(intro, contentWidth, 9.5) + 12;
+}
 
-  // The lines, with the column titles again on every page they run onto.
+const columnGap = 6;
+
+/** The lines, with the column titles again on every page they run onto. */
+function lineTable(sheet: Sheet): void {
+  const { document } = sheet;
   const fixedColumns: Column[] = [
     { title: 'Pos.', width: 22, align: 'left' },
     { title: 'Description', width: 0, align: 'left' },
@@ -238,101 +310,98 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
     { title: 'VAT', width: 34, align: 'right' },
     { title: `Amount (${document.currency})`, width: 70, align: 'right' },
   ];
-  const gap = 6;
-  const descriptionWidth = contentWidth - fixedColumns.reduce((sum, column) => sum + column.width + gap, 0) + gap;
+  const descriptionWidth = contentWidth - fixedColumns.reduce((sum, column) => sum + column.width + columnGap, 0) + columnGap;
   const columns = fixedColumns.map((column) => (column.width === 0 ? { ...column, width: descriptionWidth } : column));
-  const tableHeader = () => {
-    pdf.rect(left, y, contentWidth, 18).fill(shade);
+  const titles = () => {
+    sheet.pdf.rect(left, sheet.y, contentWidth, 18).fill(shade);
     let x = left;
     for (const column of columns) {
-      write(column.title, x + (column.align === 'left' ? 0 : 0), y + 5, { size: 8, bold: true, color: muted, width: column.width, align: column.align });
-      x += column.width + gap;
+      sheet.write(column.title, x, sheet.y + 5, { size: 8, bold: true, color: muted, width: column.width, align: column.align });
+      x += column.width + columnGap;
     }
-    y += 24;
+    sheet.y += 24;
   };
-  const newPage = () => {
-    pdf.addPage();
-    y = top;
-    write(`${title} · continued`, left, y, { size: 8.5, color: muted, width: contentWidth });
-    y += 20;
-  };
-  // Room for the header and one line at least, or start the table on the next page.
-  if (y + 60 > flowBottom) newPage();
-  tableHeader();
+  // Room for the titles and a line at least, or the table starts on the next page.
+  sheet.keep(60);
+  titles();
   for (const line of document.lines) {
     const cells = [
       String(line.position),
       line.description,
       quantityText(line.quantity),
-      unitLabels[line.unit],
-      money(line.unitPrice),
+      unitLabel(line.unit, line.quantity),
+      sheet.money(line.unitPrice),
       line.taxCategory === 'S' ? percent(line.taxRate) : line.taxCategory,
-      money(line.netAmount),
+      sheet.money(line.netAmount),
     ];
-    const height = Math.max(...cells.map((cell, index) => heightOf(cell, (columns[index] as Column).width)));
-    if (y + height + 8 > flowBottom) {
-      newPage();
-      tableHeader();
-    }
+    const height = Math.max(...cells.map((cell, index) => sheet.heightOf(cell, (columns[index] as Column).width)));
+    if (sheet.keep(height + 8)) titles();
     let x = left;
     cells.forEach((cell, index) => {
       const column = columns[index] as Column;
-      write(cell, x, y, { size: 9, width: column.width, align: column.align, color: index === 0 ? muted : ink });
-      x += column.width + gap;
+      sheet.write(cell, x, sheet.y, { size: 9, width: column.width, align: column.align, color: index === 0 ? muted : ink });
+      x += column.width + columnGap;
     });
-    y += height + 5;
-    rule(y - 2.5);
-    y += 3;
+    sheet.y += height + 5;
+    sheet.rule(sheet.y - 2.5);
+    sheet.y += 3;
   }
+}
 
-  // The VAT breakdown (left) beside the totals (right), kept together on one page.
-  const taxes = document.totals.taxes;
-  const exemptions = taxes.filter((tax): tax is ClientInvoiceDocumentTax & { exemptionReason: string } => Boolean(tax.exemptionReason));
-  const totalsRows: { label: string; amount: string; strong?: boolean; ruleAbove?: boolean }[] = [
-    { label: 'Net amount', amount: money(document.totals.lineNet) },
-  ];
+interface TotalsRow {
+  label: string;
+  amount: string;
+  strong?: boolean;
+  ruleAbove?: boolean;
+}
+
+const isZeroAmount = (amount: string) => /^-?0*\.?0*$/.test(amount);
+
+/** The VAT breakdown with its exemption reasons (left) beside the totals (right), kept together on one page. */
+function breakdownAndTotals(sheet: Sheet): void {
+  const { document } = sheet;
+  const { totals, currency } = document;
+  const rows: TotalsRow[] = [{ label: 'Net amount', amount: sheet.money(totals.lineNet) }];
   // One discount row: its spread over the VAT rates shows in the taxable amounts below it.
   if (document.allowances.length > 0) {
     const reasons = [...new Set(document.allowances.map((allowance) => allowance.reason))].join(', ');
-    totalsRows.push({ label: reasons, amount: `−${money(document.totals.allowances)}` });
-    totalsRows.push({ label: 'Net after discount', amount: money(document.totals.taxBasis), ruleAbove: true });
+    rows.push({ label: reasons, amount: `−${sheet.money(totals.allowances)}` });
+    rows.push({ label: 'Net after discount', amount: sheet.money(totals.taxBasis), ruleAbove: true });
   }
-  for (const tax of taxes) {
-    const label = tax.category === 'S' ? `VAT ${percent(tax.rate)} on ${money(tax.basis)}` : `VAT ${percent(tax.rate)} (${categoryLabels[tax.category]})`;
-    totalsRows.push({ label, amount: money(tax.amount) });
+  for (const tax of totals.taxes) {
+    const label = tax.category === 'S' ? `VAT ${percent(tax.rate)} on ${sheet.money(tax.basis)}` : `VAT ${percent(tax.rate)} (${categoryLabels[tax.category]})`;
+    rows.push({ label, amount: sheet.money(tax.amount) });
   }
-  totalsRows.push({
-    label: creditNote ? `Total credit (${document.currency})` : `Total (${document.currency})`,
-    amount: money(document.totals.gross),
-    strong: true,
-    ruleAbove: true,
-  });
-  const paid = !/^0*\.?0*$/.test(document.totals.paid.replace('-', ''));
-  if (paid) {
-    totalsRows.push({ label: 'Paid', amount: `−${money(document.totals.paid)}` });
-    totalsRows.push({ label: `Amount due (${document.currency})`, amount: money(document.totals.due), strong: true, ruleAbove: true });
+  rows.push({ label: `${sheet.creditNote ? 'Total credit' : 'Total'} (${currency})`, amount: sheet.money(totals.gross), strong: true, ruleAbove: true });
+  if (!isZeroAmount(totals.paid)) {
+    rows.push({ label: 'Paid', amount: `−${sheet.money(totals.paid)}` });
+    rows.push({ label: `Amount due (${currency})`, amount: sheet.money(totals.due), strong: true, ruleAbove: true });
   }
   const totalsLeft = 318;
-  const totalsHeight = totalsRows.reduce((sum, row) => sum + (row.strong ? 19 : 15) * 2 + (row.ruleAbove ? 4 : 0), 0);
+  const labelWidth = right - totalsLeft - 90;
   const breakdownWidth = 238;
+  const exemptions = totals.taxes.filter((tax): tax is ClientInvoiceDocumentTax & { exemptionReason: string } => Boolean(tax.exemptionReason));
   const exemptionText = exemptions.map((tax) => `${categoryLabels[tax.category]}: ${tax.exemptionReason}`).join('\n');
-  const breakdownHeight = 34 + taxes.length * 14 + (exemptionText ? heightOf(exemptionText, breakdownWidth, 8) + 8 : 0);
-  y += 10;
-  if (y + Math.max(totalsHeight, breakdownHeight) > flowBottom) newPage();
-  const blockTop = y;
+  const totalsHeight = rows.reduce((sum, row) => sum + sheet.heightOf(row.label, labelWidth, row.strong ? 10.5 : 9, row.strong) + 12, 0);
+  const breakdownHeight = 34 + totals.taxes.length * 14 + (exemptionText ? sheet.heightOf(exemptionText, breakdownWidth, 8) + 8 : 0);
+  sheet.y += 10;
+  sheet.keep(Math.max(totalsHeight, breakdownHeight));
+  const blockTop = sheet.y;
+
   let rowY = blockTop;
-  for (const row of totalsRows) {
+  for (const row of rows) {
     if (row.ruleAbove) {
-      rule(rowY, row.strong ? ink : hairline, row.strong ? 0.9 : 0.6, totalsLeft, right);
+      sheet.rule(rowY, row.strong ? ink : hairline, row.strong ? 0.9 : 0.6, totalsLeft, right);
       rowY += 4;
     }
     const size = row.strong ? 10.5 : 9;
-    write(row.label, totalsLeft, rowY, { size, bold: row.strong, width: right - totalsLeft - 90 });
-    write(row.amount, right - 88, rowY, { size, bold: row.strong, width: 88, align: 'right' });
-    rowY += heightOf(row.label, right - totalsLeft - 90, size, row.strong) + (row.strong ? 8 : 4);
+    sheet.write(row.label, totalsLeft, rowY, { size, bold: row.strong, width: labelWidth });
+    sheet.write(row.amount, right - 88, rowY, { size, bold: row.strong, width: 88, align: 'right' });
+    rowY += sheet.heightOf(row.label, labelWidth, size, row.strong) + (row.strong ? 8 : 4);
   }
+
   let taxY = blockTop;
-  write('VAT breakdown', left, taxY, { size: 8.5, bold: true, color: muted, width: breakdownWidth });
+  sheet.write('VAT breakdown', left, taxY, { size: 8.5, bold: true, color: muted, width: breakdownWidth });
   taxY += 14;
   const taxColumns: Column[] = [
     { title: 'Category', width: 90, align: 'left' },
@@ -344,7 +413,7 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
     let x = left;
     cells.forEach((cell, index) => {
       const column = taxColumns[index] as Column;
-      write(cell, x, taxY, { size: 8, bold, color: bold ? muted : ink, width: column.width - 4, align: column.align });
+      sheet.write(cell, x, taxY, { size: 8, bold, color: bold ? muted : ink, width: column.width - 4, align: column.align });
       x += column.width;
     });
     taxY += 13;
@@ -353,55 +422,69 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
     taxColumns.map((column) => column.title),
     true,
   );
-  rule(taxY - 2, hairline, 0.6, left, left + breakdownWidth);
-  for (const tax of taxes) taxRow([`${categoryLabels[tax.category]} (${tax.category})`, percent(tax.rate), money(tax.basis), money(tax.amount)], false);
+  sheet.rule(taxY - 2, hairline, 0.6, left, left + breakdownWidth);
+  for (const tax of totals.taxes) {
+    taxRow([`${categoryLabels[tax.category]} (${tax.category})`, percent(tax.rate), sheet.money(tax.basis), sheet.money(tax.amount)], false);
+  }
   if (exemptionText) {
     taxY += 5;
-    write(exemptionText, left, taxY, { size: 8, color: muted, width: breakdownWidth });
-    taxY += heightOf(exemptionText, breakdownWidth, 8);
+    sheet.write(exemptionText, left, taxY, { size: 8, color: muted, width: breakdownWidth });
+    taxY += sheet.heightOf(exemptionText, breakdownWidth, 8);
   }
-  y = Math.max(rowY, taxY) + 22;
+  sheet.y = Math.max(rowY, taxY) + 22;
+}
 
-  // How to pay (or how the credit reaches the client), then the notes.
-  const due = document.totals.due;
-  const dueZero = /^-?0*\.?0*$/.test(due);
-  const payment = creditNote
-    ? `We will transfer ${withCurrency(due)} to your account.`
-    : dueZero
+/** How to pay (or how the credit reaches the client) with the bank account, then the notes. */
+function paymentAndNotes(sheet: Sheet): void {
+  const { document } = sheet;
+  const { seller } = document;
+  const due = `${sheet.money(document.totals.due)} ${document.currency}`;
+  const payment = sheet.creditNote
+    ? `We will transfer ${due} to your account.`
+    : isZeroAmount(document.totals.due)
       ? 'This invoice has been paid in full. Thank you.'
-      : `Please transfer ${withCurrency(due)}${document.dueDate ? ` by ${longDate(document.dueDate)}` : ''}${
+      : `Please transfer ${due}${document.dueDate ? ` by ${longDate(document.dueDate)}` : ''}${
           document.paymentTermsDays > 0 ? ` (within ${document.paymentTermsDays} days, without deduction)` : ''
         }, quoting ${document.number ? `invoice number ${document.number}` : 'the invoice number'}.`;
   const bank: [string, string][] = [];
-  if (seller.iban && !creditNote) {
+  if (seller.iban && !sheet.creditNote) {
     bank.push(['Account holder', seller.legalName], ['IBAN', ibanText(seller.iban)]);
     if (seller.bic) bank.push(['BIC', seller.bic]);
     if (seller.bankName) bank.push(['Bank', seller.bankName]);
   }
-  const notes = document.notes?.trim() ?? '';
-  const paymentHeight = 16 + heightOf(payment, contentWidth, 9.5) + 6 + bank.length * 13;
-  if (y + paymentHeight > flowBottom) newPage();
-  write('Payment', left, y, { size: 10, bold: true, color: accent, width: contentWidth });
-  y += 16;
-  write(payment, left, y, { size: 9.5, width: contentWidth });
-  y += heightOf(payment, contentWidth, 9.5) + 6;
+  sheet.keep(16 + sheet.heightOf(payment, contentWidth, 9.5) + 6 + bank.length * 13);
+  sheet.write('Payment', left, sheet.y, { size: 10, bold: true, color: accent, width: contentWidth });
+  sheet.y += 16;
+  sheet.write(payment, left, sheet.y, { size: 9.5, width: contentWidth });
+  sheet.y += sheet.heightOf(payment, contentWidth, 9.5) + 6;
   for (const [label, value] of bank) {
-    write(label, left, y, { size: 9, color: muted, width: 90 });
-    write(value, left + 92, y, { size: 9, bold: label === 'IBAN', width: contentWidth - 92 });
-    y += 13;
+    sheet.write(label, left, sheet.y, { size: 9, color: muted, width: 90 });
+    sheet.write(value, left + 92, sheet.y, { size: 9, bold: label === 'IBAN', width: contentWidth - 92 });
+    sheet.y += 13;
   }
+  const notes = document.notes?.trim() ?? '';
   if (notes) {
-    y += 12;
+    sheet.y += 12;
     // The heading with three lines at least; longer notes flow on over as many pages as they take.
-    if (y + 16 + Math.min(heightOf(notes, contentWidth, 9.5), 40) > flowBottom) newPage();
-    write('Notes', left, y, { size: 10, bold: true, color: accent, width: contentWidth });
-    y += 16;
-    write(notes, left, y, { size: 9.5, width: contentWidth });
+    sheet.keep(16 + Math.min(sheet.heightOf(notes, contentWidth, 9.5), 40));
+    sheet.write('Notes', left, sheet.y, { size: 10, bold: true, color: accent, width: contentWidth });
+    sheet.y += 16;
+    sheet.write(notes, left, sheet.y, { size: 9.5, width: contentWidth });
   }
+}
 
-  // On every page: the footer with the seller's legal data and the page count, and on a draft the mark.
-  const footerColumns = [
-    [seller.legalName, seller.address.line1, ...(seller.address.line2 ? [seller.address.line2] : []), `${seller.address.postcode} ${seller.address.city}`],
+/** On every page: the footer with the seller's legal data and the page count, and on a draft the mark. */
+function footers(sheet: Sheet): void {
+  const { pdf, document } = sheet;
+  const { seller } = document;
+  const columns = [
+    [
+      seller.legalName,
+      seller.address.line1,
+      ...(seller.address.line2 ? [seller.address.line2] : []),
+      `${seller.address.postcode} ${seller.address.city}`,
+      ...(seller.registrationId ? [seller.registrationId] : []),
+    ],
     [
       seller.email,
       ...(seller.phone ? [seller.phone] : []),
@@ -410,32 +493,27 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
     ],
     seller.iban ? [...(seller.bankName ? [seller.bankName] : []), `IBAN ${ibanText(seller.iban)}`, ...(seller.bic ? [`BIC ${seller.bic}`] : [])] : [],
   ];
+  const columnWidth = contentWidth / 3;
   const range = pdf.bufferedPageRange();
   for (let index = 0; index < range.count; index += 1) {
     pdf.switchToPage(range.start + index);
-    if (draft) {
+    if (document.status === 'draft') {
       pdf.save();
       pdf.rotate(-35, { origin: [297.64, 421] });
       pdf.fillOpacity(0.13);
-      write('DRAFT', 0, 360, { size: 130, bold: true, color: '#b03a2e', width: 595.28, align: 'center' });
+      sheet.write('DRAFT', 0, 360, { size: 130, bold: true, color: '#b03a2e', width: 595.28, align: 'center' });
       pdf.restore();
       pdf.fillOpacity(1);
     }
     // The footer stands below the flow's margin: without it there, pdfkit would start a page for it.
     pdf.page.margins.bottom = 0;
-    rule(footerTop, hairline, 0.6);
-    const footerWidth = contentWidth / 3;
-    footerColumns.forEach((lines, column) => {
-      write(lines.join('\n'), left + column * footerWidth, footerTop + 6, { size: 7, color: muted, width: footerWidth - 8 });
+    sheet.rule(footerTop, hairline, 0.6);
+    columns.forEach((lines, column) => {
+      sheet.write(lines.join('\n'), left + column * columnWidth, footerTop + 6, { size: 7, color: muted, width: columnWidth - 8 });
     });
-    write(`Page ${index + 1} of ${range.count}`, left, 818, { size: 7.5, color: muted, width: contentWidth, align: 'right' });
-    if (range.count > 1) write(title, left, 818, { size: 7.5, color: muted, width: contentWidth / 2 });
+    sheet.write(`Page ${index + 1} of ${range.count}`, left, 818, { size: 7.5, color: muted, width: contentWidth, align: 'right' });
+    if (range.count > 1) sheet.write(sheet.title, left, 818, { size: 7.5, color: muted, width: contentWidth / 2 });
   }
-
-  if (xml !== undefined) embedFacturX(pdf, xml, issued);
-  pdf.end();
-  await ended;
-  return Buffer.concat(chunks);
 }
 
 const facturXNamespace = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
@@ -450,7 +528,8 @@ const facturXProperties: [name: string, value: string, description: string][] = 
 ];
 
 /** `xml` as the attached `factur-x.xml` (relationship Alternative: the XML says what the pages show) and its XMP. */
-function embedFacturX(pdf: PDFKit.PDFDocument, xml: string, date: Date): void {
+async function embedFacturX(pdf: PDFKit.PDFDocument, xml: string, date: Date): Promise<void> {
+  const { create } = await import('xmlbuilder2');
   const attachment: PDFKit.Mixins.PDFAttachmentOptions & { relationship: string } = {
     name: 'factur-x.xml',
     type: 'text/xml',
