@@ -45,7 +45,7 @@ const publicClient = {
 
 describe('client invoice files', () => {
   it(
-    'serves a draft PDF marked DRAFT, refuses its e-invoice, and after issue passes every format and the credit note through validate-einvoice',
+    'serves a draft PDF marked DRAFT, refuses its e-invoice; after issue every format and the credit note pass validate-einvoice, and its Factur-X uploaded to another tenant is read exactly',
     { timeout: 300_000 },
     async () => {
       const b = await billingTenant(server, provider, xrechnungSeller, publicClient);
@@ -154,7 +154,7 @@ describe('client invoice files', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe('EINVOICE_INCOMPLETE');
     const named = (refused.body.errors as { path: string }[]).map((error) => error.path);
-    expect(named).toEqual(expect.arrayContaining(['buyerReference', 'seller.contactName']));
+    expect(named).toEqual(expect.arrayContaining(['buyerReference', 'billingProfile.contactName', 'billingProfile.phone', 'client.electronicAddress']));
     expect((await b.api.get(`${b.path}/${created.body.id}/e-invoice?format=ubl`)).status).toBe(200);
 
     const unknown = await b.api.get<Problem>(`${b.path}/${created.body.id}/e-invoice?format=pdf`);

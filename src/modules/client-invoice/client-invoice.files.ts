@@ -46,14 +46,26 @@ export function availableEInvoiceFormats(document: ClientInvoiceDocument): EInvo
   return eInvoiceFormats.filter((format) => missingEInvoiceFields(document, format).length === 0);
 }
 
+/**
+ * Where a user fills what the document lacks: the seller is the billing profile, the buyer the client
+ * (`buyer.address` is the client's `billingAddress`); the invoice's own fields keep their names.
+ */
+function whereToFill(documentPath: string): string {
+  if (documentPath.startsWith('seller.')) return `billingProfile.${documentPath.slice('seller.'.length)}`;
+  if (documentPath === 'buyer.address') return 'client.billingAddress';
+  if (documentPath.startsWith('buyer.')) return `client.${documentPath.slice('buyer.'.length)}`;
+  return documentPath;
+}
+
 function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFormat): void {
   if (document.status === 'draft') {
     throw clientInvoiceConflicts.refuse('INVOICE_DRAFT', 'A draft has no number yet: issue it, then ask for its e-invoice');
   }
   const missing = missingEInvoiceFields(document, format);
   if (missing.length > 0) {
-    throw clientInvoiceConflicts.refuse('EINVOICE_INCOMPLETE', `A ${format} e-invoice needs ${missing.join(', ')}`, {
-      errors: missing.map((path) => ({ path, message: `Required for ${format}` })),
+    const fields = missing.map(whereToFill);
+    throw clientInvoiceConflicts.refuse('EINVOICE_INCOMPLETE', `A ${format} e-invoice needs ${fields.join(', ')}`, {
+      errors: fields.map((path) => ({ path, message: `Required for ${format}` })),
     });
   }
 }
@@ -62,7 +74,7 @@ function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFor
 export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: EInvoiceFormat): Promise<ClientInvoiceFile> {
   const document = await services.clientInvoices.document(access, id);
   assertEInvoiceable(document, format);
-  return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: writeEInvoice(document, format) };
+  return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
 }
 
 /** The invoice's PDF; as Factur-X it is an e-invoice too, with the same 409s as the CII XML. */
