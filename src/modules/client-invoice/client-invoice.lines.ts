@@ -261,17 +261,19 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
 /** The names of the projects, tasks and members of `entries`, in three reads. */
 export async function namesOf(tx: Tx, access: TenantAccess, entries: readonly ClaimedEntry[]): Promise<LineNames> {
   const unique = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))];
-  const [projects, tasks, members] = await Promise.all([
-    tx.project.findMany({
-      where: { id: { in: unique(entries.map((entry) => entry.projectId)) }, ...access.tenantWide('Project') },
-      select: { id: true, name: true },
-    }),
-    tx.task.findMany({ where: { id: { in: unique(entries.map((entry) => entry.taskId)) }, ...access.tenantWide('Task') }, select: { id: true, title: true } }),
-    tx.tenantUser.findMany({
-      where: { id: { in: unique(entries.map((entry) => entry.tenantUserId)) }, ...access.tenantWide('TenantUser') },
-      select: { id: true, name: true, email: true },
-    }),
-  ]);
+  // One after the other: a transaction's statements share one connection.
+  const projects = await tx.project.findMany({
+    where: { id: { in: unique(entries.map((entry) => entry.projectId)) }, ...access.tenantWide('Project') },
+    select: { id: true, name: true },
+  });
+  const tasks = await tx.task.findMany({
+    where: { id: { in: unique(entries.map((entry) => entry.taskId)) }, ...access.tenantWide('Task') },
+    select: { id: true, title: true },
+  });
+  const members = await tx.tenantUser.findMany({
+    where: { id: { in: unique(entries.map((entry) => entry.tenantUserId)) }, ...access.tenantWide('TenantUser') },
+    select: { id: true, name: true, email: true },
+  });
   return {
     projects: new Map(projects.map((project) => [project.id, project.name])),
     tasks: new Map(tasks.map((task) => [task.id, task.title])),

@@ -250,10 +250,13 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           );
           if (strangers.length > 0) throw validationFailed(strangers);
         }
-        const [profile, settings] = await Promise.all([billingProfileFor(tx, access), settingsFor(tx, access)]);
+        // One after the other: a transaction's statements share one connection.
+        const profile = await billingProfileFor(tx, access);
+        const settings = await settingsFor(tx, access);
         const invoice = await tx.clientInvoice.create({
           data: access.stamp({
             clientId: client.id,
+            clientName: client.name,
             currency: client.currency,
             periodFrom: dateColumn(input.periodFrom),
             periodTo: dateColumn(input.periodTo),
@@ -307,7 +310,8 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         const timeLinesKept = current.filter((line) => line.source === 'time');
         let lines: LineValues[] = current;
         if (input.lines !== undefined) {
-          const [profile, client] = await Promise.all([billingProfileFor(tx, access), findClient(tx, access, existing.clientId)]);
+          const profile = await billingProfileFor(tx, access);
+          const client = await findClient(tx, access, existing.clientId);
           lines = [...timeLinesKept, ...manualLinesOf(input.lines, profile, client, timeLinesKept.length)];
           if (lines.length === 0) throw validationFailed([{ path: 'lines', message: 'must leave the invoice at least one line' }]);
         }
@@ -361,11 +365,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         db.$transaction(async (tx) => {
           const existing = await lockInvoice(tx, access, id);
           assertDraft(existing);
-          const [profile, settings, client] = await Promise.all([
-            billingProfileFor(tx, access),
-            settingsFor(tx, access),
-            findClient(tx, access, existing.clientId),
-          ]);
+          const profile = await billingProfileFor(tx, access);
+          const settings = await settingsFor(tx, access);
+          const client = await findClient(tx, access, existing.clientId);
           const missing = missingForIssue(profile);
           if (missing.length > 0) {
             throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
@@ -445,7 +447,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const existing = await lockInvoice(tx, access, id);
           if (existing.type === 'credit_note') throw clientInvoiceConflicts.refuse('CREDIT_NOTE', 'A credit note is not voided');
           assertIssued(existing, 'voided');
-          const [profile, settings] = await Promise.all([billingProfileFor(tx, access), settingsFor(tx, access)]);
+          // One after the other: a transaction's statements share one connection.
+          const profile = await billingProfileFor(tx, access);
+          const settings = await settingsFor(tx, access);
           const lines = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
           const issueDate = localDate(new Date(), settings.timezone);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
