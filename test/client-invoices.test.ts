@@ -276,7 +276,10 @@ describe('billing in search', () => {
     const byNumber = await search(b.api, issued.body.number as string);
     expect(byNumber.body.filter((result) => result.type === 'clientInvoices').map((result) => result.id)).toEqual([draft.body.id]);
     const byClient = await search(b.api, 'zebrafish');
-    expect(byClient.body.find((result) => result.type === 'clientInvoices')).toMatchObject({ id: draft.body.id, title: `${issued.body.number} Zebrafish Holdings` });
+    expect(byClient.body.find((result) => result.type === 'clientInvoices')).toMatchObject({
+      id: draft.body.id,
+      title: `${issued.body.number} Zebrafish Holdings`,
+    });
     expect((await search(b.member.api, 'zebrafish')).body.filter((result) => result.type === 'clientInvoices')).toEqual([]);
   });
 });
