@@ -202,6 +202,21 @@ describe('an invoice from approved time', () => {
       { category: 'G', rate: '0', basis: '45', amount: '0', exemptionReason: 'Export outside the EU' },
     ]);
     expect(totals.gross).toBe('248.39');
+
+    // The document the files are written from: a draft, with the seller as the profile is now, one allowance per group.
+    const document = await server.app.services.clientInvoices.document(accessOf(b), created.body.id);
+    expect(document).toMatchObject({ status: 'draft', number: null, seller: { legalName: 'Tally Test GmbH' }, buyer: { name: 'Buyer AG' } });
+    expect(document.lines.map((line) => [line.quantity, line.unitPrice, line.netAmount, line.taxRate])).toEqual([
+      ['1.0000', '100.00', '100.00', '19.00'],
+      ['3.0000', '33.33', '99.99', '7.00'],
+      ['1.0000', '50.00', '50.00', '0.00'],
+    ]);
+    expect(document.allowances).toEqual([
+      { amount: '10.00', reason: 'Loyalty', taxCategory: 'S', taxRate: '19.00' },
+      { amount: '10.00', reason: 'Loyalty', taxCategory: 'S', taxRate: '7.00' },
+      { amount: '5.00', reason: 'Loyalty', taxCategory: 'G', taxRate: '0.00' },
+    ]);
+    expect(document.totals).toMatchObject({ lineNet: '249.99', allowances: '25.00', taxBasis: '224.99', tax: '23.40', gross: '248.39', due: '248.39' });
   });
 
   it('bills a reverse-charge client and a small business without VAT, each with its reason', async () => {
@@ -422,6 +437,8 @@ describe('bad input: refused, the field named, nothing written', () => {
     const after = await server.app.db.clientInvoice.findUniqueOrThrow({ where: { id: draft.body.id } });
     expect(after).toMatchObject({ status: 'draft', number: null, seller: null });
     expect(await server.app.db.invoiceNumberCounter.count({ where: { tenantId: b.tenant.id } })).toBe(0);
+
+    await expect(server.app.services.clientInvoices.document(accessOf(b), draft.body.id)).rejects.toMatchObject({ reason: 'BILLING_PROFILE_INCOMPLETE' });
 
     // Deleting the draft releases its entry.
     expect((await b.api.delete(`${b.path}/${draft.body.id}`)).status).toBe(204);

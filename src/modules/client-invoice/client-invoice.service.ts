@@ -497,6 +497,11 @@ export function createClientInvoiceService({ db }: { db: Db }) {
       });
       if (!invoice) throw notFound('ClientInvoice', id);
       const profile = await billingProfileFor(db, access);
+      // A draft is shown with the seller as the profile is now: it must be one a document can name.
+      const missing = invoice.seller === null ? missingForIssue(profile) : [];
+      if (missing.length > 0) {
+        throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, { errors: missing });
+      }
       return toClientInvoiceDocument({
         invoice,
         lines: invoice.lines,
