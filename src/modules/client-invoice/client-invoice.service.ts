@@ -109,6 +109,16 @@ export function missingForIssue(profile: BillingProfileView): FieldError[] {
   return missing;
 }
 
+/** 409 BILLING_PROFILE_INCOMPLETE, each missing field in `errors`, unless the profile can name the seller of an invoice. */
+function assertSellerComplete(profile: BillingProfileView): void {
+  const missing = missingForIssue(profile);
+  if (missing.length > 0) {
+    throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
+      errors: missing,
+    });
+  }
+}
+
 function sellerOf(profile: BillingProfileView): SellerSnapshot {
   return {
     legalName: profile.legalName ?? '',
@@ -368,12 +378,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const profile = await billingProfileFor(tx, access);
           const settings = await settingsFor(tx, access);
           const client = await findClient(tx, access, existing.clientId);
-          const missing = missingForIssue(profile);
-          if (missing.length > 0) {
-            throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
-              errors: missing,
-            });
-          }
+          assertSellerComplete(profile);
           const issueDate = existing.issueDate ? dateText(existing.issueDate) : localDate(new Date(), settings.timezone);
           const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
@@ -498,10 +503,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
       if (!invoice) throw notFound('ClientInvoice', id);
       const profile = await billingProfileFor(db, access);
       // A draft is shown with the seller as the profile is now: it must be one a document can name.
-      const missing = invoice.seller === null ? missingForIssue(profile) : [];
-      if (missing.length > 0) {
-        throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, { errors: missing });
-      }
+      if (invoice.seller === null) assertSellerComplete(profile);
       return toClientInvoiceDocument({
         invoice,
         lines: invoice.lines,
