@@ -176,7 +176,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
 
   /** The invoice, row-locked for the rest of `tx`, or 404. */
   async function lockInvoice(tx: Tx, access: TenantAccess, id: string): Promise<ClientInvoice> {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM client_invoices WHERE id = ${id} AND "tenantId" = ${access.tenantId} FOR UPDATE`;
+    const values: unknown[] = [id];
+    const changeable = access.sqlScope('update', 'ClientInvoice', 'ci', (value) => `$${values.push(value)}`);
+    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT ci.id FROM client_invoices ci WHERE ci.id = $1 AND ${changeable} FOR UPDATE`, ...values);
     if (locked.length === 0) throw notFound('ClientInvoice', id);
     return tx.clientInvoice.findFirstOrThrow({ where: { id, ...access.scope('update', 'ClientInvoice') } });
   }
