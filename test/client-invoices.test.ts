@@ -5,11 +5,13 @@
  * claimed once and read-only while invoiced; every bad input named and
  * nothing written.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import type { ClientInvoice, Entry, Problem } from './generated/openapi/types.gen.js';
+import { download } from './helpers/files.js';
 import { apiClient, type ApiClient, type Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTallyProcess, type TallyProcess } from './helpers/processes.js';
@@ -200,6 +202,21 @@ describe('an invoice from approved time', () => {
       { category: 'G', rate: '0', basis: '45', amount: '0', exemptionReason: 'Export outside the EU' },
     ]);
     expect(totals.gross).toBe('248.39');
+
+    // The document the files are written from: a draft, with the seller as the profile is now, one allowance per group.
+    const document = await server.app.services.clientInvoices.document(accessOf(b), created.body.id);
+    expect(document).toMatchObject({ status: 'draft', number: null, seller: { legalName: 'Tally Test GmbH' }, buyer: { name: 'Buyer AG' } });
+    expect(document.lines.map((line) => [line.quantity, line.unitPrice, line.netAmount, line.taxRate])).toEqual([
+      ['1.0000', '100.00', '100.00', '19.00'],
+      ['3.0000', '33.33', '99.99', '7.00'],
+      ['1.0000', '50.00', '50.00', '0.00'],
+    ]);
+    expect(document.allowances).toEqual([
+      { amount: '10.00', reason: 'Loyalty', taxCategory: 'S', taxRate: '19.00' },
+      { amount: '10.00', reason: 'Loyalty', taxCategory: 'S', taxRate: '7.00' },
+      { amount: '5.00', reason: 'Loyalty', taxCategory: 'G', taxRate: '0.00' },
+    ]);
+    expect(document.totals).toMatchObject({ lineNet: '249.99', allowances: '25.00', taxBasis: '224.99', tax: '23.40', gross: '248.39', due: '248.39' });
   });
 
   it('bills a reverse-charge client and a small business without VAT, each with its reason', async () => {
@@ -221,6 +238,86 @@ describe('an invoice from approved time', () => {
 });
 
 const accessOf = (b: Billing) => systemAccess(b.tenant.tenant, systemActor('test'));
+
+describe('billing in reports', () => {
+  it('filters by invoiced, shows the invoice number in detailed rows and files, and sums what is not billed yet by client', async () => {
+    const b = await billing();
+    const [alpha, beta] = b.projects as unknown as [{ id: string }, { id: string }];
+    const billed = await approvedEntry(b, alpha.id, '2026-10-05T08:00:00Z', 90);
+    const open = await approvedEntry(b, beta.id, '2026-10-06T08:00:00Z', 30);
+    const invoice = await b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-10-01', periodTo: '2026-10-31', projectIds: [alpha.id] });
+    expect(invoice.status, invoice.text).toBe(201);
+    const issued = await b.api.post<ClientInvoice>(`${b.path}/${invoice.body.id}/issue`);
+    const reports = `/tenants/${b.tenant.id}/reports`;
+    const period = { from: '2026-10-01', to: '2026-10-31' };
+
+    // "What have we not billed yet, by client": one call.
+    const unbilled = await b.api.get<Json>(`${reports}/summary`, { query: { ...period, groupBy: 'client', invoiced: 'false', billable: 'true' } });
+    expect(unbilled.status).toBe(200);
+    expect(unbilled.body.groups).toEqual([
+      expect.objectContaining({ key: b.clientId, label: 'Buyer AG', totals: expect.objectContaining({ billableAmount: open.billableAmount }) }),
+    ]);
+    const invoiced = await b.api.get<{ totals: { billableAmount: string } }>(`${reports}/summary`, {
+      query: { ...period, groupBy: 'client', invoiced: 'true' },
+    });
+    expect(invoiced.body.totals.billableAmount).toBe(billed.billableAmount);
+
+    const rows = await b.api.get<Json[]>(`${reports}/detailed`, { query: period });
+    expect(rows.body.map((row) => [row.id, row.invoiceNumber])).toEqual([
+      [open.id, null],
+      [billed.id, issued.body.number],
+    ]);
+    const onlyBilled = await b.api.get<Json[]>(`${reports}/detailed`, { query: { ...period, invoiced: 'true' } });
+    expect(onlyBilled.body.map((row) => row.id)).toEqual([billed.id]);
+
+    const csv = await download(server.url, `${reports}/detailed`, { ...period, format: 'csv' }, { authorization: `Bearer ${b.tenant.key}` });
+    expect(csv.response.status).toBe(200);
+    const records = parse(csv.bytes, { columns: true, bom: true }) as Record<string, string>[];
+    expect(records.map((record) => record.Invoice)).toEqual(['', issued.body.number]);
+  });
+});
+
+describe('billing in search', () => {
+  it('finds client invoices by number and by client, not for members', async () => {
+    const b = await billing(seller, { name: 'Zebrafish Holdings' });
+    const draft = await b.api.post<ClientInvoice>(b.path, {
+      clientId: b.clientId,
+      periodFrom: '2026-11-01',
+      periodTo: '2026-11-30',
+      lines: [{ description: 'Fee', quantity: '1', unitPrice: '10.00' }],
+    });
+    const issued = await b.api.post<ClientInvoice>(`${b.path}/${draft.body.id}/issue`);
+    const search = (api: ApiClient, q: string) => api.get<{ type: string; id: string; title: string }[]>(`/tenants/${b.tenant.id}/search`, { query: { q } });
+    const byNumber = await search(b.api, issued.body.number as string);
+    expect(byNumber.body.filter((result) => result.type === 'clientInvoices').map((result) => result.id)).toEqual([draft.body.id]);
+    const byClient = await search(b.api, 'zebrafish');
+    expect(byClient.body.find((result) => result.type === 'clientInvoices')).toMatchObject({
+      id: draft.body.id,
+      title: `${issued.body.number} Zebrafish Holdings`,
+    });
+    expect((await search(b.member.api, 'zebrafish')).body.filter((result) => result.type === 'clientInvoices')).toEqual([]);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('replays a create and an issue sent twice with the same key: one draft, one number', async () => {
+    const b = await billing();
+    await approvedEntry(b, b.projects[0]?.id as string, '2026-09-01T08:00:00Z', 45);
+    const body = { clientId: b.clientId, periodFrom: '2026-09-01', periodTo: '2026-09-30' };
+    const first = await b.api.post<ClientInvoice>(b.path, body, { headers: { 'idempotency-key': 'create-september' } });
+    const again = await b.api.post<ClientInvoice>(b.path, body, { headers: { 'idempotency-key': 'create-september' } });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.id).toBe(first.body.id);
+    expect(await server.app.db.clientInvoice.count({ where: { tenantId: b.tenant.id } })).toBe(1);
+
+    const issue = () => b.api.post<ClientInvoice>(`${b.path}/${first.body.id}/issue`, undefined, { headers: { 'idempotency-key': 'issue-september' } });
+    const issued = await issue();
+    const replayed = await issue();
+    expect([issued.status, replayed.status]).toEqual([200, 200]);
+    expect(replayed.body.number).toBe(issued.body.number);
+    expect((await server.app.db.invoiceNumberCounter.findFirstOrThrow({ where: { tenantId: b.tenant.id } })).last).toBe(1);
+  });
+});
 
 describe('concurrency', () => {
   const processes: TallyProcess[] = [];
@@ -340,6 +437,8 @@ describe('bad input: refused, the field named, nothing written', () => {
     const after = await server.app.db.clientInvoice.findUniqueOrThrow({ where: { id: draft.body.id } });
     expect(after).toMatchObject({ status: 'draft', number: null, seller: null });
     expect(await server.app.db.invoiceNumberCounter.count({ where: { tenantId: b.tenant.id } })).toBe(0);
+
+    await expect(server.app.services.clientInvoices.document(accessOf(b), draft.body.id)).rejects.toMatchObject({ reason: 'BILLING_PROFILE_INCOMPLETE' });
 
     // Deleting the draft releases its entry.
     expect((await b.api.delete(`${b.path}/${draft.body.id}`)).status).toBe(204);

@@ -166,8 +166,8 @@ const fillers: Record<string, Filler> = {
       `WITH client AS (
          INSERT INTO clients (id, "tenantId", name, currency, "createdAt", "updatedAt")
          VALUES (uuidv7()::text, $1, 'Filler client ' || $2::int || $3::text, 'EUR', now(), now()) RETURNING id)
-       INSERT INTO client_invoices (id, "tenantId", "clientId", currency, "periodFrom", "periodTo", "createdAt", "updatedAt")
-       SELECT uuidv7()::text, $1, client.id, 'EUR', '2026-01-01', '2026-01-31', now() - $3::interval, now() FROM client, generate_series(1, $2::int) g`,
+       INSERT INTO client_invoices (id, "tenantId", "clientId", "clientName", currency, "periodFrom", "periodTo", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, client.id, 'Filler client', 'EUR', '2026-01-01', '2026-01-31', now() - $3::interval, now() FROM client, generate_series(1, $2::int) g`,
       [tenantId, count, age],
     ],
   },

@@ -512,7 +512,8 @@ describe('the permission matrix, walked against the running API', () => {
       }
     }
     expect(answers).toEqual(wanted);
-  });
+    // Every route twice per caller (REST and GraphQL), most on a record made for the walk: longer than one test's default.
+  }, 120_000);
 });
 
 describe('ownership beyond the routes: search and relation fields', () => {

@@ -68,6 +68,11 @@ describe('tally seed', () => {
       expect(await server.app.db.client.count({ where: { tenantId: first.id } })).toBeGreaterThanOrEqual(3);
       expect(await server.app.db.projectMember.count({ where: { tenantId: first.id } })).toBeGreaterThan(0);
       expect(await server.app.db.project.count({ where: { tenantId: first.id, clientId: null } })).toBe(0);
+      // Client invoices in every state, a credit note for the void one, each invoice's entries claimed by it.
+      const invoices = await server.app.db.clientInvoice.groupBy({ by: ['status'], where: { tenantId: first.id }, _count: true });
+      expect(invoices.map((group) => group.status).sort()).toEqual(['draft', 'issued', 'paid', 'sent', 'void']);
+      expect(await server.app.db.clientInvoice.count({ where: { tenantId: first.id, type: 'credit_note' } })).toBe(1);
+      expect(await server.app.db.entry.count({ where: { tenantId: first.id, clientInvoiceId: { not: null } } })).toBeGreaterThan(0);
       expect(await server.app.db.project.count({ where: { tenantId: first.id, budgetPeriod: 'monthly', budgetHours: { not: null } } })).toBeGreaterThan(0);
       const [prices] = await server.app.db.$queryRaw<{ entries: bigint; mispriced: bigint; uncosted: bigint }[]>`
       SELECT count(*) AS entries,

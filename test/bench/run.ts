@@ -17,7 +17,8 @@
  * Then reports (test/bench/reports.ts): one-year summaries at 100,000 and
  * 1,000,000 entries in a tenant, CSV and XLSX exports in rows/s with the API's
  * memory meanwhile, and the summary statement's plan. Then invoices (test/bench/invoices.ts): OCR seconds per page, and the API
- * process's memory while a 20 MiB upload streams in. And events
+ * process's memory while a 20 MiB upload streams in. Then billing (test/bench/billing.ts): a client invoice from 10,000
+ * entries, issuing one, and the client-invoices list beside the notes list and the floor. And events
  * (test/bench/events.ts): webhook throughput and commit-to-receipt latency,
  * and live notifications across API processes. Invoice files
  * (test/bench/invoice-files.ts, first, in this process): a 500-line client
@@ -26,7 +27,7 @@
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
- *                       rest-post (or `requests` for all four), and domain, reports, invoices, events,
+ *                       rest-post (or `requests` for all four), and domain, reports, invoices, billing, events,
  *                       imports, invoice-files (alone, it needs no build, server or database)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
@@ -47,6 +48,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { measureBilling } from './billing.js';
 import { measureEvents } from './events.js';
 import { measureImports } from './imports.js';
 import { measureInvoiceFiles } from './invoice-files.js';
@@ -98,7 +100,7 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'reports', 'invoices', 'events', 'imports', 'invoice-files'];
+const parts = ['domain', 'reports', 'invoices', 'billing', 'events', 'imports', 'invoice-files'];
 /** Parts that run in this process on data they build: no build, no server, no database. */
 const inProcessParts = ['invoice-files'];
 /** What BENCH_ONLY asks for (everything when unset). */
@@ -561,6 +563,17 @@ async function main(): Promise<void> {
     if (wanted('domain')) await measureDomain(postgres.url, tally);
     if (wanted('reports')) await measureReports({ databaseUrl: postgres.url, url: tally.url, pid: tally.child.pid as number, projectRoot });
     if (wanted('invoices')) await measureInvoices({ url: tally.url, pid: tally.child.pid as number, key: data.keyB, tenantId: data.tenantB });
+    if (wanted('billing')) {
+      const billingHeaders = { authorization: `Bearer ${data.keyB}` };
+      await measureBilling({
+        databaseUrl: postgres.url,
+        url: tally.url,
+        key: data.keyB,
+        tenantId: data.tenantB,
+        notesList: { tally: await listLatency(tally, list), floor: await listLatency(floor, list) },
+        listLatency: (path) => listLatency(tally, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }),
+      });
+    }
     if (wanted('events')) {
       // The write scenarios above left tens of thousands of events no worker has seen (Tally ran as ROLE=api):
       // the events bench measures the steady state, not that backlog.

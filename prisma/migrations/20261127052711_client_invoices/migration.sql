@@ -64,6 +64,7 @@ CREATE TABLE "client_invoices" (
     "id" TEXT NOT NULL,
     "tenantId" TEXT NOT NULL,
     "clientId" TEXT NOT NULL,
+    "clientName" TEXT NOT NULL,
     "type" "ClientInvoiceType" NOT NULL DEFAULT 'invoice',
     "creditNoteForId" TEXT,
     "status" "ClientInvoiceStatus" NOT NULL DEFAULT 'draft',
@@ -98,6 +99,11 @@ CREATE TABLE "client_invoices" (
     "createdById" TEXT,
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMPTZ(3) NOT NULL,
+
+    "searchVector" tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('simple', coalesce("number", '')), 'A') ||
+        setweight(to_tsvector('simple', coalesce("clientName", '')), 'B')
+    ) STORED,
 
     CONSTRAINT "client_invoices_pkey" PRIMARY KEY ("id")
 );
@@ -191,3 +197,6 @@ ALTER TABLE "client_invoice_payments" ADD CONSTRAINT "client_invoice_payments_cl
 
 -- AddForeignKey
 ALTER TABLE "invoice_number_counters" ADD CONSTRAINT "invoice_number_counters_tenantId_fkey" FOREIGN KEY ("tenantId") REFERENCES "tenants"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Search finds client invoices by number and client (written by the database, as the other searched tables).
+CREATE INDEX "client_invoices_searchVector_idx" ON "client_invoices" USING GIN ("searchVector");

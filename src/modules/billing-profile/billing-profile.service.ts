@@ -195,7 +195,7 @@ export function createBillingProfileService({ db }: { db: Db }) {
         if (problems.length > 0) throw validationFailed(problems);
         const data = columnsOf(input) as Prisma.BillingProfileUncheckedCreateInput;
         const row = before
-          ? await tx.billingProfile.update({ where: { tenantId: before.tenantId }, data })
+          ? await tx.billingProfile.update({ where: access.scope('update', 'BillingProfile'), data })
           : await tx.billingProfile.create({ data: access.stamp(data) });
         const profile = viewOf(row, true);
         await recordEvent(tx, access, { type: 'billing_profile.updated', subjectId: access.tenantId, data: profile });

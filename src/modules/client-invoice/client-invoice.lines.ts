@@ -149,17 +149,22 @@ export async function claimEntries(tx: Tx, access: TenantAccess, scope: ClaimSco
     scope.currency,
   ];
   const bind = (value: unknown) => `$${values.push(value)}`;
-  const tenant = access.sqlTenantWide('Entry', 'e', bind);
-  const projects = scope.projectIds ? `AND e."projectId" = ANY(${bind(scope.projectIds)}::text[])` : '';
+  const tenant = access.sqlTenantWide('Entry', 'c', bind);
+  const projects = scope.projectIds ? `AND c."projectId" = ANY(${bind(scope.projectIds)}::text[])` : '';
+  // The rows are locked in id order first: two claims (or a claim and an entry's edit) wait for each other, never in a cycle.
   return tx.$queryRawUnsafe<ClaimedEntry[]>(
     `UPDATE entries e SET "clientInvoiceId" = $1
-      WHERE ${tenant}
-        AND e."projectId" IN (SELECT p.id FROM projects p WHERE p."clientId" = $2)
-        ${projects}
-        AND e.status = 'approved' AND e.billable AND e."endedAt" IS NOT NULL
-        AND e."billableAmount" IS NOT NULL AND e."hourlyRate" IS NOT NULL AND e."durationMinutes" IS NOT NULL
-        AND e."startedAt" >= $3 AND e."startedAt" < $4 AND e.currency = $5
-        AND e."clientInvoiceId" IS NULL
+      WHERE e.id IN (
+        SELECT c.id FROM entries c
+         WHERE ${tenant}
+           AND c."projectId" IN (SELECT p.id FROM projects p WHERE p."clientId" = $2)
+           ${projects}
+           AND c.status = 'approved' AND c.billable AND c."endedAt" IS NOT NULL
+           AND c."billableAmount" IS NOT NULL AND c."hourlyRate" IS NOT NULL AND c."durationMinutes" IS NOT NULL
+           AND c."startedAt" >= $3 AND c."startedAt" < $4 AND c.currency = $5
+           AND c."clientInvoiceId" IS NULL
+         ORDER BY c.id
+         FOR UPDATE)
       RETURNING e.id, e."projectId", e."taskId", e."tenantUserId", e."startedAt", e."durationMinutes", e."hourlyRate", e."billableAmount", e.description`,
     ...values,
   );
@@ -261,17 +266,19 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
 /** The names of the projects, tasks and members of `entries`, in three reads. */
 export async function namesOf(tx: Tx, access: TenantAccess, entries: readonly ClaimedEntry[]): Promise<LineNames> {
   const unique = (ids: (string | null)[]) => [...new Set(ids.filter((id): id is string => id !== null))];
-  const [projects, tasks, members] = await Promise.all([
-    tx.project.findMany({
-      where: { id: { in: unique(entries.map((entry) => entry.projectId)) }, ...access.tenantWide('Project') },
-      select: { id: true, name: true },
-    }),
-    tx.task.findMany({ where: { id: { in: unique(entries.map((entry) => entry.taskId)) }, ...access.tenantWide('Task') }, select: { id: true, title: true } }),
-    tx.tenantUser.findMany({
-      where: { id: { in: unique(entries.map((entry) => entry.tenantUserId)) }, ...access.tenantWide('TenantUser') },
-      select: { id: true, name: true, email: true },
-    }),
-  ]);
+  // One after the other: a transaction's statements share one connection.
+  const projects = await tx.project.findMany({
+    where: { id: { in: unique(entries.map((entry) => entry.projectId)) }, ...access.tenantWide('Project') },
+    select: { id: true, name: true },
+  });
+  const tasks = await tx.task.findMany({
+    where: { id: { in: unique(entries.map((entry) => entry.taskId)) }, ...access.tenantWide('Task') },
+    select: { id: true, title: true },
+  });
+  const members = await tx.tenantUser.findMany({
+    where: { id: { in: unique(entries.map((entry) => entry.tenantUserId)) }, ...access.tenantWide('TenantUser') },
+    select: { id: true, name: true, email: true },
+  });
   return {
     projects: new Map(projects.map((project) => [project.id, project.name])),
     tasks: new Map(tasks.map((task) => [task.id, task.title])),

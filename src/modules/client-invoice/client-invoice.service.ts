@@ -109,6 +109,16 @@ export function missingForIssue(profile: BillingProfileView): FieldError[] {
   return missing;
 }
 
+/** 409 BILLING_PROFILE_INCOMPLETE, each missing field in `errors`, unless the profile can name the seller of an invoice. */
+function assertSellerComplete(profile: BillingProfileView): void {
+  const missing = missingForIssue(profile);
+  if (missing.length > 0) {
+    throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
+      errors: missing,
+    });
+  }
+}
+
 function sellerOf(profile: BillingProfileView): SellerSnapshot {
   return {
     legalName: profile.legalName ?? '',
@@ -166,7 +176,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
 
   /** The invoice, row-locked for the rest of `tx`, or 404. */
   async function lockInvoice(tx: Tx, access: TenantAccess, id: string): Promise<ClientInvoice> {
-    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM client_invoices WHERE id = ${id} AND "tenantId" = ${access.tenantId} FOR UPDATE`;
+    const values: unknown[] = [id];
+    const changeable = access.sqlScope('update', 'ClientInvoice', 'ci', (value) => `$${values.push(value)}`);
+    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT ci.id FROM client_invoices ci WHERE ci.id = $1 AND ${changeable} FOR UPDATE`, ...values);
     if (locked.length === 0) throw notFound('ClientInvoice', id);
     return tx.clientInvoice.findFirstOrThrow({ where: { id, ...access.scope('update', 'ClientInvoice') } });
   }
@@ -250,10 +262,13 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           );
           if (strangers.length > 0) throw validationFailed(strangers);
         }
-        const [profile, settings] = await Promise.all([billingProfileFor(tx, access), settingsFor(tx, access)]);
+        // One after the other: a transaction's statements share one connection.
+        const profile = await billingProfileFor(tx, access);
+        const settings = await settingsFor(tx, access);
         const invoice = await tx.clientInvoice.create({
           data: access.stamp({
             clientId: client.id,
+            clientName: client.name,
             currency: client.currency,
             periodFrom: dateColumn(input.periodFrom),
             periodTo: dateColumn(input.periodTo),
@@ -307,7 +322,8 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         const timeLinesKept = current.filter((line) => line.source === 'time');
         let lines: LineValues[] = current;
         if (input.lines !== undefined) {
-          const [profile, client] = await Promise.all([billingProfileFor(tx, access), findClient(tx, access, existing.clientId)]);
+          const profile = await billingProfileFor(tx, access);
+          const client = await findClient(tx, access, existing.clientId);
           lines = [...timeLinesKept, ...manualLinesOf(input.lines, profile, client, timeLinesKept.length)];
           if (lines.length === 0) throw validationFailed([{ path: 'lines', message: 'must leave the invoice at least one line' }]);
         }
@@ -361,17 +377,10 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         db.$transaction(async (tx) => {
           const existing = await lockInvoice(tx, access, id);
           assertDraft(existing);
-          const [profile, settings, client] = await Promise.all([
-            billingProfileFor(tx, access),
-            settingsFor(tx, access),
-            findClient(tx, access, existing.clientId),
-          ]);
-          const missing = missingForIssue(profile);
-          if (missing.length > 0) {
-            throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
-              errors: missing,
-            });
-          }
+          const profile = await billingProfileFor(tx, access);
+          const settings = await settingsFor(tx, access);
+          const client = await findClient(tx, access, existing.clientId);
+          assertSellerComplete(profile);
           const issueDate = existing.issueDate ? dateText(existing.issueDate) : localDate(new Date(), settings.timezone);
           const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
@@ -445,7 +454,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const existing = await lockInvoice(tx, access, id);
           if (existing.type === 'credit_note') throw clientInvoiceConflicts.refuse('CREDIT_NOTE', 'A credit note is not voided');
           assertIssued(existing, 'voided');
-          const [profile, settings] = await Promise.all([billingProfileFor(tx, access), settingsFor(tx, access)]);
+          // One after the other: a transaction's statements share one connection.
+          const profile = await billingProfileFor(tx, access);
+          const settings = await settingsFor(tx, access);
           const lines = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
           const issueDate = localDate(new Date(), settings.timezone);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
@@ -493,6 +504,8 @@ export function createClientInvoiceService({ db }: { db: Db }) {
       });
       if (!invoice) throw notFound('ClientInvoice', id);
       const profile = await billingProfileFor(db, access);
+      // A draft is shown with the seller as the profile is now: it must be one a document can name.
+      if (invoice.seller === null) assertSellerComplete(profile);
       return toClientInvoiceDocument({
         invoice,
         lines: invoice.lines,

@@ -65,6 +65,10 @@ builder.prismaObject('Entry', {
     }),
     currency: t.exposeString('currency', { nullable: true, description: "ISO 4217: the client's currency, else the tenant's, when the rates were copied" }),
     status: t.expose('status', { type: graphqlEnum(entryStatus) }),
+    clientInvoiceId: t.exposeID('clientInvoiceId', {
+      nullable: true,
+      description: 'The live client invoice (a draft included) that bills it; while set, the entry is read-only',
+    }),
     submittedAt: t.expose('submittedAt', { type: 'DateTime', nullable: true }),
     reviewedById: t.exposeID('reviewedById', { nullable: true, description: 'The tenantUserId who approved or rejected it' }),
     reviewedBy: t.relation('reviewedBy', { nullable: true }),

@@ -44,6 +44,7 @@ const filterFields = {
   status: entryStatus.schema('Only entries with this status').optional(),
   billable: z.boolean().optional().describe('Only billable (true) or only non-billable (false) entries'),
   tag: z.string().trim().min(1).max(50).toLowerCase().optional().describe('Only entries with this tag'),
+  invoiced: z.boolean().optional().describe('Only entries on a live client invoice, a draft included (true), or on none (false): what is not billed yet'),
 };
 
 const periodFields = {
@@ -152,6 +153,9 @@ export interface ReportEntry {
   billableAmount: Prisma.Decimal | null;
   costAmount: Prisma.Decimal | null;
   currency: string | null;
+  /** The live client invoice that bills it, and its number (null while that invoice is a draft). */
+  clientInvoiceId: string | null;
+  invoiceNumber: string | null;
 }
 
 /**
@@ -177,4 +181,6 @@ export type ExportRow = {
   costRate: string | null;
   costAmount: string | null;
   currency: string | null;
+  /** The number of the client invoice that bills it ("draft" while that one is a draft). */
+  invoice: string | null;
 };

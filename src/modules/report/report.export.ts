@@ -125,6 +125,7 @@ export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Cost rate', kind: 'money', currency: entryCurrency, value: (row) => row.costRate },
   { header: 'Cost amount', kind: 'money', currency: entryCurrency, value: (row) => row.costAmount },
   { header: 'Currency', kind: 'text', value: (row) => row.currency, pdfWidth: 44 },
+  { header: 'Invoice', kind: 'text', value: (row) => row.invoice },
 ];
 
 /** A summary's groups as rows: each group, then its sub-groups, then the totals. */

@@ -82,6 +82,8 @@ builder.objectRef<ReportEntry>('ReportEntry').implement({
     billableAmount: t.field(rateField<'billableAmount', ReportEntry>('billableAmount', 'The entry’s billable amount.')),
     costAmount: t.field(rateField<'costAmount', ReportEntry>('costAmount', 'The entry’s cost amount.')),
     currency: t.exposeString('currency', { nullable: true, description: 'ISO 4217: the currency of the amounts' }),
+    clientInvoiceId: t.exposeID('clientInvoiceId', { nullable: true, description: 'The live client invoice that bills it' }),
+    invoiceNumber: t.exposeString('invoiceNumber', { nullable: true, description: 'That invoice’s number; null while it is a draft' }),
   }),
 });
 

@@ -169,6 +169,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           ...(filter.status ? [{ status: filter.status }] : []),
           ...(filter.billable === undefined ? [] : [{ billable: filter.billable }]),
           ...(filter.tag ? [{ tags: { has: filter.tag } }] : []),
+          ...(filter.invoiced === undefined ? [] : [{ clientInvoiceId: filter.invoiced ? { not: null } : null }]),
         ],
         ...access.scope('read', 'Entry'),
       };
@@ -191,12 +192,14 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
                to_char(${local('endedAt')}, 'HH24:MI') AS "end", e."durationMinutes" AS minutes, coalesce(u.name, u.email) AS member,
                c.name AS client, p.name AS project, t.title AS task, e.description, array_to_string(e.tags, ', ') AS tags,
                e.billable, e.status::text AS status, e."hourlyRate"::text AS "hourlyRate", e."billableAmount"::text AS "billableAmount",
-               e."costRate"::text AS "costRate", e."costAmount"::text AS "costAmount", e.currency
+               e."costRate"::text AS "costRate", e."costAmount"::text AS "costAmount", e.currency,
+               CASE WHEN ci.id IS NULL THEN NULL ELSE coalesce(ci.number, 'draft') END AS invoice
           FROM entries e
           JOIN tenant_users u ON u.id = e."tenantUserId"
           LEFT JOIN projects p ON p.id = e."projectId"
           LEFT JOIN clients c ON c.id = p."clientId"
           LEFT JOIN tasks t ON t.id = e."taskId"
+          LEFT JOIN client_invoices ci ON ci.id = e."clientInvoiceId"
          WHERE ${where}
          ORDER BY e."startedAt" DESC, e.id DESC`;
       // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and larger batches piled
@@ -221,10 +224,11 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           project: { select: { name: true, clientId: true, client: { select: { name: true } } } },
           tenantUser: { select: { name: true, email: true } },
           task: { select: { title: true } },
+          clientInvoice: { select: { number: true } },
         },
       });
       return rows.map(
-        ({ project, tenantUser, task, ...entry }): ReportEntry => ({
+        ({ project, tenantUser, task, clientInvoice, ...entry }): ReportEntry => ({
           id: entry.id,
           tenantId: entry.tenantId,
           startedAt: entry.startedAt,
@@ -248,6 +252,8 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           billableAmount: entry.billableAmount,
           costAmount: entry.costAmount,
           currency: entry.currency,
+          clientInvoiceId: entry.clientInvoiceId,
+          invoiceNumber: clientInvoice?.number ?? null,
         }),
       );
     },

@@ -154,7 +154,9 @@ export function summarySourceOf(access: TenantAccess, range: ReportRange, dimens
     !dimensions.some((dimension) => finerThanDayTotals.has(dimension)) &&
     filter.tenantUserId === undefined &&
     filter.taskId === undefined &&
-    filter.tag === undefined;
+    filter.tag === undefined &&
+    // The totals do not know which entries are invoiced.
+    filter.invoiced === undefined;
   if (!served) return entriesSource;
   const weeks = dimensions.some((dimension) => finerThanWeekTotals.has(dimension))
     ? undefined
@@ -182,6 +184,7 @@ export function reportWhere(access: TenantAccess, source: SummarySource, paramet
     ...(filter.status ? [`e.status = ${bind(filter.status)}::"EntryStatus"`] : []),
     ...(filter.billable === undefined ? [] : [`e.billable = ${bind(filter.billable)}`]),
     ...(filter.tag ? [`${bind(filter.tag)} = ANY(e.tags)`] : []),
+    ...(filter.invoiced === undefined ? [] : [`e."clientInvoiceId" IS ${filter.invoiced ? 'NOT ' : ''}NULL`]),
   ];
   return conditions.join(' AND ');
 }

@@ -8,7 +8,7 @@ import { args, fields } from '../../lib/dto.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { settingsOf } from '../tenant/tenant.service.js';
 
-export const searchTypes = ['entries', 'invoices', 'projects', 'clients'] as const;
+export const searchTypes = ['entries', 'invoices', 'projects', 'clients', 'clientInvoices'] as const;
 export type SearchType = (typeof searchTypes)[number];
 export const searchType = defineEnum('SearchType', searchTypes, 'What a search result is');
 
@@ -24,7 +24,7 @@ export const SearchArgs = args({
     .array(searchType.schema())
     .min(1)
     .default([...searchTypes])
-    .describe('What to search: entries, invoices, projects, clients (comma-separated); default all'),
+    .describe('What to search: entries, invoices, projects, clients, clientInvoices (comma-separated); default all'),
   limit: z.number().int().min(1).max(50).default(20).describe('Results, 1 to 50'),
 });
 
@@ -76,7 +76,13 @@ interface Document {
 }
 
 /** The subject whose read permission decides which rows of a type a caller finds. */
-const subjectOf = { entries: 'Entry', invoices: 'Invoice', projects: 'Project', clients: 'Client' } as const satisfies Record<SearchType, Subject>;
+const subjectOf = {
+  entries: 'Entry',
+  invoices: 'Invoice',
+  projects: 'Project',
+  clients: 'Client',
+  clientInvoices: 'ClientInvoice',
+} as const satisfies Record<SearchType, Subject>;
 
 /** What each type searches, over `t`, limited to the rows the caller may read (TenantAccess decides, as everywhere). */
 function documentsFor(access: TenantAccess, parameters: Parameters): Record<SearchType, Document> {
@@ -116,11 +122,19 @@ function documentsFor(access: TenantAccess, parameters: Parameters): Record<Sear
       text: 't.name',
       newest: 't."createdAt" DESC, t.id DESC',
     },
+    // What a tenant bills: by number and by the client it was made out to.
+    clientInvoices: {
+      type: 'clientInvoices',
+      from: () => `client_invoices t WHERE ${readable('clientInvoices')}`,
+      title: () => `left(coalesce(t.number, 'Draft') || ' ' || t."clientName", 120)`,
+      text: `concat_ws(' ', t.number, t."clientName")`,
+      newest: 't."createdAt" DESC, t.id DESC',
+    },
   };
 }
 
 /**
- * Full-text search over entries, invoices, projects and client names, limited to what the
+ * Full-text search over entries, invoices, projects, client names and client invoices (number, client), limited to what the
  * caller may read: members find their own entries and invoices. Ranked by
  * relevance (ts_rank_cd) among the newest matches of each type.
  */

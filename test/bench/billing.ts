@@ -1,0 +1,127 @@
+/**
+ * The billing part of `npm run bench` (issue 31): over REST, against the
+ * running API process,
+ * - an invoice from 10,000 approved entries of one client (BENCH_INVOICE_ENTRIES;
+ *   goal under 2 s), and how its net compares with the entries' sum;
+ * - issuing a draft, one at a time (median of 20; goal under 100 ms);
+ * - the client-invoices list (BENCH_CLIENT_INVOICES invoices in the tenant, 50 a page,
+ *   one client at a time) beside the notes list of the same API and of the floor
+ *   measured in the same run: a list as fast as the other lists.
+ */
+import pg from 'pg';
+
+const invoiceEntries = Number(process.env.BENCH_INVOICE_ENTRIES ?? 10_000);
+const listedInvoices = Number(process.env.BENCH_CLIENT_INVOICES ?? 5_000);
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+export interface BillingBench {
+  databaseUrl: string;
+  url: string;
+  key: string;
+  tenantId: string;
+  /** Median latency (ms, one client) of a 50-item page at `path` of the API under test. */
+  listLatency(path: string): Promise<number>;
+  /** The notes list's median latency (ms) of the API and of the floor, measured in the same run. */
+  notesList: { tally: number; floor: number };
+}
+
+export async function measureBilling({ databaseUrl, url, key, tenantId, listLatency, notesList }: BillingBench): Promise<void> {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const call = async <Body>(method: string, path: string, body?: unknown): Promise<Body> => {
+    const response = await fetch(`${url}/tenants/${tenantId}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as Body;
+  };
+  await call('PATCH', '/billing-profile', {
+    legalName: 'Bench GmbH',
+    address: { line1: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', countryCode: 'DE' },
+    vatId: 'DE123456789',
+    email: 'billing@example.com',
+    iban: 'DE89370400440532013000',
+    defaultTaxRate: '19.00',
+  });
+  const client = await call<{ id: string }>('POST', '/clients', { name: `Bench client ${Date.now()}`, currency: 'EUR' });
+  const projects = [
+    await call<{ id: string }>('POST', '/projects', { name: `Bench A ${Date.now()}`, clientId: client.id, hourlyRate: '100.00' }),
+    await call<{ id: string }>('POST', '/projects', { name: `Bench B ${Date.now()}`, clientId: client.id, hourlyRate: '85.50' }),
+  ];
+
+  // The entries as approved time of one member: written in bulk (what the entry API would have made of them:
+  // 45 minutes at the project's rate, its amount half-up to cents).
+  const database = new pg.Client({ connectionString: databaseUrl });
+  await database.connect();
+  try {
+    const member = await database.query<{ id: string }>(
+      `INSERT INTO tenant_users (id, "tenantId", email, name, role, status, "createdAt", "updatedAt")
+       VALUES (uuidv7()::text, $1, 'bench-biller-' || $2 || '@example.com', 'Bench Biller', 'member', 'active', now(), now()) RETURNING id`,
+      [tenantId, Date.now()],
+    );
+    await database.query(
+      `INSERT INTO entries (id, "tenantId", "tenantUserId", "projectId", "startedAt", "endedAt", "breakMinutes", "durationMinutes", billable,
+                            "hourlyRate", "billableAmount", currency, status, "submittedAt", "reviewedAt", description, tags, "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, $2, CASE WHEN g % 2 = 0 THEN $3 ELSE $4 END,
+              timestamptz '2025-01-01 08:00Z' + (g * interval '61 minutes'), timestamptz '2025-01-01 08:45Z' + (g * interval '61 minutes'), 0, 45, true,
+              CASE WHEN g % 2 = 0 THEN 100.00 ELSE 85.50 END, CASE WHEN g % 2 = 0 THEN 75.00 ELSE 64.13 END, 'EUR', 'approved', now(), now(),
+              'Bench work ' || g, '{}', now(), now()
+         FROM generate_series(1, $5::int) g`,
+      [tenantId, member.rows[0]?.id, projects[0]?.id, projects[1]?.id, invoiceEntries],
+    );
+    await database.query('ANALYZE entries');
+
+    const started = performance.now();
+    const invoice = await call<{ id: string; totals: { lineNet: string }; lines: unknown[] }>('POST', '/client-invoices', {
+      clientId: client.id,
+      periodFrom: '2025-01-01',
+      periodTo: '2025-12-31',
+      groupBy: 'day',
+    });
+    const createMs = performance.now() - started;
+    const sum = await database.query<{ sum: string }>('SELECT trim_scale(sum("billableAmount"))::text AS sum FROM entries WHERE "clientInvoiceId" = $1', [
+      invoice.id,
+    ]);
+    process.stdout.write(
+      `\nclient invoice from ${invoiceEntries} approved entries (by day: ${invoice.lines.length} lines): ${createMs.toFixed(0)} ms (goal < 2000); ` +
+        `net ${invoice.totals.lineNet}, entries' sum ${sum.rows[0]?.sum}\n`,
+    );
+
+    // Issue: drafts of one manual line each, issued one at a time.
+    const issueTimes: number[] = [];
+    for (let index = 0; index < 21; index++) {
+      const draft = await call<{ id: string }>('POST', '/client-invoices', {
+        clientId: client.id,
+        periodFrom: '2026-01-01',
+        periodTo: '2026-01-31',
+        lines: [{ description: 'Fee', quantity: '1', unitPrice: '100.00' }],
+      });
+      const issuing = performance.now();
+      await call('POST', `/client-invoices/${draft.id}/issue`);
+      // The first warms the route up.
+      if (index > 0) issueTimes.push(performance.now() - issuing);
+    }
+    process.stdout.write(`issue a draft, median of ${issueTimes.length}: ${median(issueTimes).toFixed(1)} ms (goal < 100)\n`);
+
+    // The list, over a tenant with many invoices of three lines each.
+    await database.query(
+      `WITH made AS (
+         INSERT INTO client_invoices (id, "tenantId", "clientId", "clientName", currency, "periodFrom", "periodTo", status, number, "createdAt", "updatedAt")
+         SELECT uuidv7()::text, $1, $2, 'Bench client', 'EUR', '2025-01-01', '2025-01-31', 'issued', 'B-' || g, now() - (g * interval '1 second'), now()
+           FROM generate_series(1, $3::int) g RETURNING id)
+       INSERT INTO client_invoice_lines (id, "clientInvoiceId", position, description, quantity, unit, "unitPrice", "netAmount", "taxCategory", "taxRate", source)
+       SELECT uuidv7()::text, made.id, p, 'Line ' || p, 1, 'HUR', 100, 100, 'S', 19, 'manual' FROM made, generate_series(1, 3) p`,
+      [tenantId, client.id, listedInvoices],
+    );
+    await database.query('ANALYZE');
+    const invoicesMs = await listLatency(`/tenants/${tenantId}/client-invoices?limit=50`);
+    process.stdout.write(
+      `client-invoices list p50 (50 of ${listedInvoices}, 3 lines each, 1 client): ${invoicesMs.toFixed(2)} ms; ` +
+        `notes list ${notesList.tally.toFixed(2)} ms, floor ${notesList.floor.toFixed(2)} ms: ` +
+        `${(invoicesMs / notesList.floor).toFixed(2)}x the floor (notes: ${(notesList.tally / notesList.floor).toFixed(2)}x)\n`,
+    );
+  } finally {
+    await database.end();
+  }
+}
