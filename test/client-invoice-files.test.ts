@@ -30,6 +30,12 @@ afterAll(async () => {
   fs.rmSync(directory, { recursive: true, force: true });
 });
 
+/** The e-invoice formats the invoice's `client_invoice.issued` event names. */
+async function issuedFormats(invoiceId: string): Promise<unknown> {
+  const event = await server.app.db.event.findFirstOrThrow({ where: { type: 'client_invoice.issued', subjectId: invoiceId } });
+  return (event.data as { eInvoiceFormats?: unknown }).eInvoiceFormats;
+}
+
 /** What XRechnung asks of the seller beyond an invoice: a contact and an electronic address. */
 const xrechnungSeller = {
   ...sellerProfile,
@@ -78,6 +84,8 @@ describe('client invoice files', () => {
       const issued = await b.api.post<ClientInvoice>(`${b.path}/${invoice.id}/issue`);
       expect(issued.status).toBe(200);
       const number = issued.body.number as string;
+      // Webhooks and the feed say which e-invoices the issued invoice has: every format, as the profile and client are complete.
+      expect(await issuedFormats(invoice.id)).toEqual(['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl']);
 
       const files: { file: string; xrechnung: boolean }[] = [];
       for (const format of ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl']) {
@@ -150,6 +158,7 @@ describe('client invoice files', () => {
     const created = await b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-03-01', periodTo: '2026-03-31' });
     expect((await b.api.post(`${b.path}/${created.body.id}/issue`)).status).toBe(200);
 
+    expect(await issuedFormats(created.body.id)).toEqual(['cii', 'ubl']);
     const refused = await b.api.get<Problem>(`${b.path}/${created.body.id}/e-invoice?format=xrechnung-ubl`);
     expect(refused.status).toBe(409);
     expect(refused.body.reason).toBe('EINVOICE_INCOMPLETE');

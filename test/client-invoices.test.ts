@@ -10,12 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
 import { Prisma } from '../src/generated/prisma/client.js';
-import type { ClientInvoice, Entry, Problem } from './generated/openapi/types.gen.js';
+import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { download } from './helpers/files.js';
 import { apiClient, type ApiClient, type Json } from './helpers/http.js';
+import { approvedEntry, type Billing, billingTenant, sellerProfile } from './helpers/billing.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTallyProcess, type TallyProcess } from './helpers/processes.js';
-import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let provider: IdentityProvider;
@@ -30,61 +30,9 @@ afterAll(async () => {
   await provider?.close();
 });
 
-const seller = {
-  legalName: 'Tally Test GmbH',
-  address: { line1: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', countryCode: 'DE' },
-  vatId: 'DE123456789',
-  email: 'billing@example.com',
-  iban: 'DE89370400440532013000',
-  defaultTaxRate: '19.00',
-};
-
-interface Billing {
-  tenant: SeededTenant;
-  member: SeededMember;
-  api: ApiClient;
-  path: string;
-  clientId: string;
-  projects: { id: string; rate: string }[];
-}
-
-/** A tenant with a complete profile, a client with two projects at two rates, and a member who works on them. */
-async function billing(profile: Json = seller, client: Json = {}): Promise<Billing> {
-  const member = await seeder(server, provider).tenant().member('member');
-  const tenant = member.tenant;
-  const t = tenant.id;
-  expect((await tenant.api.patch(`/tenants/${t}`, { settings: { approvalRequired: true, timezone: 'Europe/Berlin' } })).status).toBe(200);
-  expect((await tenant.api.patch(`/tenants/${t}/billing-profile`, profile)).status).toBe(200);
-  const clientAnswer = await tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, {
-    name: 'Buyer AG',
-    currency: 'EUR',
-    billingAddress: { line1: 'Ring 2', postcode: '1010', city: 'Wien', countryCode: 'AT' },
-    ...client,
-  });
-  expect(clientAnswer.status).toBe(201);
-  const projects = [];
-  for (const rate of ['100.00', '85.50']) {
-    const project = await tenant.api.post<{ id: string }>(`/tenants/${t}/projects`, {
-      name: `Project at ${rate}`,
-      clientId: clientAnswer.body.id,
-      hourlyRate: rate,
-    });
-    expect(project.status).toBe(201);
-    projects.push({ id: project.body.id, rate });
-  }
-  return { tenant, member, api: tenant.api, path: `/tenants/${t}/client-invoices`, clientId: clientAnswer.body.id, projects };
-}
-
-/** An approved entry of the member: submitted by them, approved by the admin key. */
-async function approvedEntry(b: Billing, projectId: string, startedAt: string, minutes: number): Promise<Entry> {
-  const endedAt = new Date(Date.parse(startedAt) + minutes * 60_000).toISOString();
-  const created = await b.member.api.post<Entry>(`/tenants/${b.tenant.id}/entries`, { projectId, startedAt, endedAt, description: 'Work' });
-  expect(created.status).toBe(201);
-  expect((await b.member.api.post(`/tenants/${b.tenant.id}/entries/${created.body.id}/submit`)).status).toBe(200);
-  const approved = await b.api.post<Entry>(`/tenants/${b.tenant.id}/entries/${created.body.id}/approve`);
-  expect(approved.status).toBe(200);
-  return approved.body;
-}
+/** The tenant to bill, with the default profile unless given. */
+const billing = (profile?: Json, client?: Json) => billingTenant(server, provider, profile, client);
+const seller = sellerProfile;
 
 const sum = (values: (string | null | undefined)[]) => values.reduce((acc, value) => acc.add(value ?? 0), new Prisma.Decimal(0));
 

@@ -56,6 +56,12 @@ const deliverTo = (document: ClientInvoiceDocument): PostalAddress | undefined =
  */
 const withoutRate = (category: TaxCategory) => category === 'O';
 
+/** The e-invoice formats `document` can be written in now: none for a draft, else those it has every field for. */
+export function availableEInvoiceFormats(document: ClientInvoiceDocument): EInvoiceFormat[] {
+  if (document.status === 'draft') return [];
+  return eInvoiceFormats.filter((format) => missingEInvoiceFields(document, format).length === 0);
+}
+
 /**
  * The fields `format` needs that `document` lacks, by name (`buyerReference`, `seller.contactName`, ...):
  * empty when the XML can be written. EN 16931 needs the buyer's address, a number and an issue date, a

@@ -40,12 +40,6 @@ export interface ClientInvoiceFile {
   content: string | Buffer;
 }
 
-/** The e-invoice formats `document` can be written in now: none for a draft, else those it has every field for. */
-export function availableEInvoiceFormats(document: ClientInvoiceDocument): EInvoiceFormat[] {
-  if (document.status === 'draft') return [];
-  return eInvoiceFormats.filter((format) => missingEInvoiceFields(document, format).length === 0);
-}
-
 /**
  * Where a user fills what the document lacks: the seller is the billing profile, the buyer the client
  * (`buyer.address` is the client's `billingAddress`); the invoice's own fields keep their names.

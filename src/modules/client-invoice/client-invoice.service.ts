@@ -12,6 +12,7 @@ import { counterYear, formatNumber } from '../billing-profile/billing-profile.nu
 import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import type { BuyerSnapshot, ClientInvoiceDocument, SellerSnapshot } from './client-invoice.document.js';
 import { toClientInvoiceDocument } from './client-invoice.document-of.js';
+import { availableEInvoiceFormats } from './client-invoice.einvoice.js';
 import {
   clientInvoiceConflicts,
   type ClientInvoiceQuery,
@@ -191,6 +192,33 @@ export function createClientInvoiceService({ db }: { db: Db }) {
 
   const reread = (tx: Tx, id: string, query: ClientInvoiceQuery, row: ClientInvoice) =>
     shapesResult(query) ? tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  /** One invoice of the tenant as the files are written from, read with `client` (a transaction sees its own writes). */
+  async function documentIn(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
+    const invoice = await client.clientInvoice.findFirst({
+      where: { id, ...access.scope('read', 'ClientInvoice') },
+      include: { lines: { orderBy: { position: 'asc' } }, client: true, creditNoteFor: { select: { number: true, issueDate: true } } },
+    });
+    if (!invoice) throw notFound('ClientInvoice', id);
+    const profile = await billingProfileFor(client, access);
+    // A draft is shown with the seller as the profile is now: it must be one a document can name.
+    if (invoice.seller === null) assertSellerComplete(profile);
+    return toClientInvoiceDocument({
+      invoice,
+      lines: invoice.lines,
+      creditNoteFor: invoice.creditNoteFor,
+      paymentTermsDays: profile.paymentTermsDays,
+      // A draft has no snapshots yet: it shows the seller and buyer as they are now.
+      seller: (invoice.seller as SellerSnapshot | null) ?? sellerOf(profile),
+      buyer: (invoice.buyer as BuyerSnapshot | null) ?? buyerOf(invoice.client),
+    });
+  }
+
+  /** `client_invoice.issued` says which e-invoice formats the issued invoice (or credit note) can be fetched in. */
+  async function recordIssued(tx: Tx, access: TenantAccess, invoice: ClientInvoice): Promise<void> {
+    const eInvoiceFormats = availableEInvoiceFormats(await documentIn(tx, access, invoice.id));
+    await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...invoice, eInvoiceFormats } });
+  }
 
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
     await recordEvent(tx, access, { type, subjectId: invoice.id, data: invoice });
@@ -396,7 +424,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
               issuedAt: new Date(),
             },
           });
-          await record(tx, access, 'client_invoice.issued', issued);
+          await recordIssued(tx, access, issued);
           return reread(tx, id, query, issued);
         }, issueTransaction),
       );
@@ -489,7 +517,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           await tx.entry.updateMany({ where: { clientInvoiceId: id, ...access.tenantWide('Entry') }, data: { clientInvoiceId: null } });
           const voided = await tx.clientInvoice.update({ where: { id }, data: { status: 'void', voidedAt: now } });
           await record(tx, access, 'client_invoice.created', creditNote);
-          await record(tx, access, 'client_invoice.issued', creditNote);
+          await recordIssued(tx, access, creditNote);
           await record(tx, access, 'client_invoice.voided', voided);
           return reread(tx, id, query, voided);
         }, issueTransaction),
@@ -498,23 +526,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
 
     /** One invoice of the tenant as the files that leave Tally are written from (PDF, Factur-X, EN 16931 XML). */
     async document(access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
-      const invoice = await db.clientInvoice.findFirst({
-        where: { id, ...access.scope('read', 'ClientInvoice') },
-        include: { lines: { orderBy: { position: 'asc' } }, client: true, creditNoteFor: { select: { number: true, issueDate: true } } },
-      });
-      if (!invoice) throw notFound('ClientInvoice', id);
-      const profile = await billingProfileFor(db, access);
-      // A draft is shown with the seller as the profile is now: it must be one a document can name.
-      if (invoice.seller === null) assertSellerComplete(profile);
-      return toClientInvoiceDocument({
-        invoice,
-        lines: invoice.lines,
-        creditNoteFor: invoice.creditNoteFor,
-        paymentTermsDays: profile.paymentTermsDays,
-        // A draft has no snapshots yet: it shows the seller and buyer as they are now.
-        seller: (invoice.seller as SellerSnapshot | null) ?? sellerOf(profile),
-        buyer: (invoice.buyer as BuyerSnapshot | null) ?? buyerOf(invoice.client),
-      });
+      return documentIn(db, access, id);
     },
   };
 }
