@@ -166,6 +166,20 @@ describe('client invoice files', () => {
     expect(named).toEqual(expect.arrayContaining(['buyerReference', 'billingProfile.contactName', 'billingProfile.phone', 'client.electronicAddress']));
     expect((await b.api.get(`${b.path}/${created.body.id}/e-invoice?format=ubl`)).status).toBe(200);
 
+    // Issuing to a client with a Leitweg-ID asks for XRechnung's seller fields first: the issued snapshot cannot gain them later.
+    const publicBuyer = await billingTenant(server, provider, sellerProfile, { buyerReference: '04011000-12345-34' });
+    await approvedEntry(publicBuyer, (publicBuyer.projects[0] as { id: string }).id, '2026-03-02T08:00:00Z', 60);
+    const draft = await publicBuyer.api.post<ClientInvoice>(publicBuyer.path, {
+      clientId: publicBuyer.clientId,
+      periodFrom: '2026-03-01',
+      periodTo: '2026-03-31',
+    });
+    const notIssued = await publicBuyer.api.post<Problem>(`${publicBuyer.path}/${draft.body.id}/issue`);
+    expect(notIssued.status).toBe(409);
+    expect(notIssued.body.reason).toBe('BILLING_PROFILE_INCOMPLETE');
+    expect((notIssued.body.errors as { path: string }[]).map((error) => error.path)).toEqual(['contactName', 'phone', 'electronicAddress']);
+    expect((await publicBuyer.api.get<ClientInvoice>(`${publicBuyer.path}/${draft.body.id}`)).body).toMatchObject({ status: 'draft', number: null });
+
     const unknown = await b.api.get<Problem>(`${b.path}/${created.body.id}/e-invoice?format=pdf`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([expect.objectContaining({ path: 'format' })]);

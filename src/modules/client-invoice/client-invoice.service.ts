@@ -100,19 +100,27 @@ function checkedTotals(lines: readonly LineValues[], discount: Discount | null, 
 }
 
 /** What the profile lacks for an invoice to be issued, each named as the profile's field. */
-export function missingForIssue(profile: BillingProfileView): FieldError[] {
+export function missingForIssue(profile: BillingProfileView, options: { xrechnung?: boolean } = {}): FieldError[] {
   const missing: FieldError[] = [];
   if (!profile.legalName) missing.push({ path: 'legalName', message: 'is required to issue an invoice' });
   if (!profile.address) missing.push({ path: 'address', message: 'is required to issue an invoice (line1, postcode, city, countryCode)' });
   if (!profile.email) missing.push({ path: 'email', message: 'is required to issue an invoice' });
   if (!profile.vatId && !profile.taxNumber) missing.push({ path: 'vatId', message: 'or taxNumber is required to issue an invoice' });
   if (!profile.iban) missing.push({ path: 'iban', message: 'is required to issue an invoice (how the client pays)' });
+  // A client with a buyer reference (a Leitweg-ID) is sent XRechnungen, and an issued invoice keeps the seller as it
+  // was: what XRechnung needs of the seller is asked for now, not found missing when its XML is fetched.
+  if (options.xrechnung) {
+    const forXRechnung = 'is required to issue to a client with a buyerReference (XRechnung)';
+    if (!profile.contactName) missing.push({ path: 'contactName', message: forXRechnung });
+    if (!profile.phone) missing.push({ path: 'phone', message: forXRechnung });
+    if (!profile.electronicAddress) missing.push({ path: 'electronicAddress', message: forXRechnung });
+  }
   return missing;
 }
 
 /** 409 BILLING_PROFILE_INCOMPLETE, each missing field in `errors`, unless the profile can name the seller of an invoice. */
-function assertSellerComplete(profile: BillingProfileView): void {
-  const missing = missingForIssue(profile);
+function assertSellerComplete(profile: BillingProfileView, options: { xrechnung?: boolean } = {}): void {
+  const missing = missingForIssue(profile, options);
   if (missing.length > 0) {
     throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
       errors: missing,
@@ -408,7 +416,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const profile = await billingProfileFor(tx, access);
           const settings = await settingsFor(tx, access);
           const client = await findClient(tx, access, existing.clientId);
-          assertSellerComplete(profile);
+          assertSellerComplete(profile, { xrechnung: Boolean(client.buyerReference) });
           const issueDate = existing.issueDate ? dateText(existing.issueDate) : localDate(new Date(), settings.timezone);
           const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
