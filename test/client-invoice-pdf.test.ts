@@ -1,16 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import {
-  creditNote,
-  draftInvoice,
-  manyLineInvoice,
-  reverseChargeInvoice,
-  smallBusinessInvoice,
-  twoRateInvoice,
-} from '../../../test/helpers/client-invoice-documents.js';
-import { pdfAttachments, pdfText, pdfWords } from '../../../test/helpers/files.js';
-import { writeEInvoice } from './client-invoice.einvoice.js';
-import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from './client-invoice.pdf.js';
+import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
+import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
+import { writeEInvoice } from '../src/modules/client-invoice/client-invoice.einvoice.js';
+import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
 
 /** pdftotext's reading, with runs of spaces (its layout) as one. */
 const textOf = async (bytes: Buffer) => (await pdfText(bytes)).replace(/[ \t]+/g, ' ');

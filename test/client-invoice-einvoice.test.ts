@@ -11,8 +11,14 @@ import {
   smallBusinessInvoice,
   twoRateInvoice,
   xrechnungInvoice,
-} from '../../../test/helpers/client-invoice-documents.js';
-import { type EInvoiceFormat, eInvoiceContentTypes, eInvoiceFileName, missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
+} from './helpers/client-invoice-documents.js';
+import {
+  type EInvoiceFormat,
+  eInvoiceContentTypes,
+  eInvoiceFileName,
+  missingEInvoiceFields,
+  writeEInvoice,
+} from '../src/modules/client-invoice/client-invoice.einvoice.js';
 
 /** Every value `expression` selects in `xml`, read by libxml2's xmllint (not by the writer's library). */
 function values(xml: string, expression: string): string[] {
