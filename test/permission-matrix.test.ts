@@ -60,6 +60,8 @@ beforeAll(async () => {
   tenant = await tenantStep;
   // Reviews are walked too: entries wait for approval once submitted.
   await tenant.api.patch(`/tenants/${tenant.id}`, { settings: { approvalRequired: true } });
+  const absenceTypes = await tenant.api.get<{ id: string; kind: string }[]>(`/tenants/${tenant.id}/absence-types`);
+  vacationTypeId = absenceTypes.body.find((type) => type.kind === 'vacation')?.id ?? '';
   callers.push({ name: 'api key', role: 'admin', api: tenant.api, tenantUserId: null });
   for (const role of ['owner', 'admin', 'manager', 'member'] as const) {
     const member = await tenantStep.member(role);
@@ -141,6 +143,16 @@ async function uploadedInvoice(api: ApiClient): Promise<string> {
   });
   return answer.body.id;
 }
+
+/** A day no walk has used yet: schedules, holidays and absences each need a date of their own (far ahead: never in effect). */
+let daysUsed = 0;
+function nextDay(): string {
+  daysUsed += 1;
+  return new Date(Date.UTC(2200, 0, 1 + daysUsed)).toISOString().slice(0, 10);
+}
+const week = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 0, sat: 0, sun: 0 };
+/** The tenant's Vacation type (every tenant starts with it), read once the tenant exists. */
+let vacationTypeId = '';
 
 /** The shared webhook that read, test and redelivery walks use (create and delete walks make their own). */
 let sharedWebhook: Promise<{ webhookId: string; deliveryId: string }> | undefined;
@@ -268,6 +280,61 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
       ).id,
     }),
   },
+  WorkSchedule: {
+    // The schedules of the owner (or the other member).
+    values: async (action, owner) => ({
+      tenantUserId: owner?.tenantUserId ?? other.id,
+      ...(action === 'remove'
+        ? {
+            workScheduleId: await created(
+              tenant.api.post(`/tenants/${t()}/users/${owner?.tenantUserId ?? other.id}/work-schedules`, { validFrom: nextDay(), minutes: week }),
+              'a work schedule',
+            ),
+          }
+        : {}),
+    }),
+    bodies: { create: () => ({ validFrom: nextDay(), minutes: week }) },
+  },
+  Holiday: {
+    values: async () => ({ holidayId: await created(tenant.api.post(`/tenants/${t()}/holidays`, { date: nextDay(), name: 'Walked' }), 'a holiday') }),
+    bodies: { create: () => ({ date: nextDay(), name: 'Walk', fraction: 0.5 }) },
+  },
+  AbsenceType: {
+    values: async () => ({
+      absenceTypeId: await created(
+        tenant.api.post(`/tenants/${t()}/absence-types`, {
+          name: uniqueEmail('type'),
+          kind: 'other',
+          countsAsWork: true,
+          deductsVacation: false,
+          needsApproval: true,
+        }),
+        'an absence type',
+      ),
+    }),
+    bodies: {
+      create: () => ({ name: uniqueEmail('walk'), kind: 'other', countsAsWork: false, deductsVacation: false, needsApproval: false }),
+      update: () => ({ needsApproval: false }),
+    },
+  },
+  Absence: {
+    // A pending absence of its own day, of the owner or of the other member.
+    values: async (_action, owner) => {
+      const day = nextDay();
+      const body = { absenceTypeId: vacationTypeId, startDate: day, endDate: day, tenantUserId: owner?.tenantUserId ?? other.id };
+      return { absenceId: await created(tenant.api.post(`/tenants/${t()}/absences`, body), 'an absence') };
+    },
+    bodies: {
+      create: (owner) => {
+        const day = nextDay();
+        return { absenceTypeId: vacationTypeId, startDate: day, endDate: day, tenantUserId: owner?.tenantUserId ?? other.id };
+      },
+      update: () => ({ note: 'walked' }),
+      reject: () => ({ reason: 'Busy week' }),
+    },
+    query: { findBusy: { from: '2200-01-01', to: '2200-12-31' } },
+    createsForOthers: true,
+  },
   Webhook: {
     values: async (action) =>
       action === 'remove'
@@ -357,7 +424,10 @@ function missingFixtures(route: TenantRoute): string[] {
 function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
   const subject = route.access.permission[1];
   const fixture = fixtures[subject] ?? {};
-  const addressesRecord = Object.values(route.pathArguments).includes('id');
+  // A path under a member (users/{tenantUserId}/work-schedules) addresses their records as much as a record's id does.
+  const addressesOwner =
+    Object.hasOwn(ownership, subject) && ownership[subject as keyof typeof ownership].field === 'tenantUserId' && 'tenantUserId' in route.pathArguments;
+  const addressesRecord = Object.values(route.pathArguments).includes('id') || addressesOwner;
   const creates = route.action.startsWith('create');
   const owners: (boolean | undefined)[] = !ownershipMatters(route.access.permission)
     ? [undefined]

@@ -6,9 +6,10 @@
  * A grant is (action, subject) and may reach every record of the subject, only
  * the caller's own (`:own`), or only others' (`:others`: managers approve
  * entries, but not their own). Who owns a record is declared once per subject
- * below (`ownership`). `manage` stands for read, create, update and delete;
- * `approve` (reviewing submitted entries) and `reopen` (taking an approved
- * entry back to draft) are separate. A grant may hold only where a tenant
+ * below (`ownership`). `manage` stands for read, create, update, delete and
+ * cancel; `approve` (reviewing submitted entries and requested absences) and
+ * `reopen` (taking back what was approved: an approved entry to draft, an
+ * approved absence that has begun to cancelled) are separate. A grant may hold only where a tenant
  * setting switches it on (`read if membersSeeRates`).
  */
 import { defineEnum } from '../lib/vocabulary.js';
@@ -45,6 +46,16 @@ export const statements = {
   Event: ['read'],
   // One entry's events (GET entries/{entryId}/history): its owner reads them too.
   EntryHistory: ['read'],
+  // Time off and working time (CONTRACT.md section 10).
+  Absence: [...crud, 'approve', 'cancel', 'reopen'],
+  AbsenceType: crud,
+  Holiday: crud,
+  WorkSchedule: crud,
+  Vacation: crud,
+  TimeBalance: ['read'],
+  Timesheet: ['read'],
+  // A member's own calendar feed URL (users/me/calendar-token).
+  CalendarToken: ['create', 'delete'],
 } as const;
 
 export type Subject = keyof typeof statements;
@@ -53,7 +64,7 @@ export type Action = ActionOn<Subject>;
 /** An (action, subject) pair that exists: `['approve', 'Entry']`, never `['approve', 'Note']`. */
 export type Permission = { [S in Subject]: readonly [ActionOn<S>, S] }[Subject];
 
-export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve', 'reopen'] as const satisfies readonly Action[];
+export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve', 'reopen', 'cancel'] as const satisfies readonly Action[];
 export const subjects = Object.keys(statements) as Subject[];
 
 export const actionEnum = defineEnum('Action', actions);
@@ -126,6 +137,15 @@ export const ownership = {
   TenantUser: { field: 'id', refusal: ({ verb }) => `You may ${verb} only your own membership` },
   // The history of an entry is its owner's (the entry's tenantUserId).
   EntryHistory: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} the history of your own entries only` },
+  Absence: {
+    field: 'tenantUserId',
+    refusal: ({ verb }) => (verb === 'create' ? 'You may request absences only for yourself' : `You may ${verb} only your own absences`),
+  },
+  WorkSchedule: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own work schedule` },
+  Vacation: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own vacation days` },
+  TimeBalance: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own time balance` },
+  Timesheet: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own timesheets` },
+  CalendarToken: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own calendar feed` },
 } as const satisfies { [S in Subject]?: Ownership };
 
 export type OwnedSubject = keyof typeof ownership;
@@ -173,6 +193,16 @@ const adminGrants: RoleGrants = {
   Import: ['manage'],
   Event: ['read'],
   EntryHistory: ['read'],
+  // Only owners and admins take back an approved absence that has begun.
+  Absence: ['manage', 'approve', 'reopen'],
+  AbsenceType: ['manage'],
+  Holiday: ['manage'],
+  WorkSchedule: ['manage'],
+  Vacation: ['manage'],
+  TimeBalance: ['read'],
+  Timesheet: ['read'],
+  // Everyone's own feed; an API key has none (it is no member).
+  CalendarToken: ['create:own', 'delete:own'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -198,6 +228,15 @@ const matrix: Record<Role, RoleGrants> = {
     Report: ['read'],
     // Their own entries' history; the feed of the whole tenant is for owners and admins (CONTRACT.md section 3).
     EntryHistory: ['read:own'],
+    // Managers approve others' absences, not their own.
+    Absence: ['manage', 'approve:others'],
+    AbsenceType: ['read'],
+    Holiday: ['read'],
+    WorkSchedule: ['read'],
+    Vacation: ['read'],
+    TimeBalance: ['read'],
+    Timesheet: ['read'],
+    CalendarToken: ['create:own', 'delete:own'],
   },
   member: {
     Tenant: ['read'],
@@ -221,6 +260,15 @@ const matrix: Record<Role, RoleGrants> = {
     // Their own entries only: the report reads entries through the Entry scope.
     Report: ['read'],
     EntryHistory: ['read:own'],
+    // Their own absences; colleagues' approved ones they see as busy days, without the type (absence.service.ts).
+    Absence: ['create:own', 'read:own', 'update:own', 'cancel:own'],
+    AbsenceType: ['read'],
+    Holiday: ['read'],
+    WorkSchedule: ['read:own'],
+    Vacation: ['read:own'],
+    TimeBalance: ['read:own'],
+    Timesheet: ['read:own'],
+    CalendarToken: ['create:own', 'delete:own'],
   },
 };
 

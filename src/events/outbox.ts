@@ -55,6 +55,22 @@ export const eventTypes = [
   'api_key.created',
   'api_key.revoked',
   'webhook.test',
+  // Time off and working time (CONTRACT.md section 10).
+  'work_schedule.created',
+  'work_schedule.deleted',
+  'holiday.created',
+  'holiday.deleted',
+  'absence_type.created',
+  'absence_type.updated',
+  'absence_type.deleted',
+  'absence.requested',
+  'absence.updated',
+  'absence.deleted',
+  'absence.approved',
+  'absence.rejected',
+  'absence.cancelled',
+  'vacation.updated',
+  'vacation.corrected',
   // Not in the contract's list: the reason admins are notified when deliveries stop.
   'webhook.disabled',
 ] as const;

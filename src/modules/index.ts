@@ -24,6 +24,10 @@ import { importModule } from './import/index.js';
 import { notificationModule } from './notification/index.js';
 import { webhookModule } from './webhook/index.js';
 import { eventModule } from './event/index.js';
+import { workScheduleModule } from './work-schedule/index.js';
+import { holidayModule } from './holiday/index.js';
+import { absenceTypeModule } from './absence-type/index.js';
+import { absenceModule } from './absence/index.js';
 
 export const modules = [
   tenantModule,
@@ -46,4 +50,8 @@ export const modules = [
   notificationModule,
   webhookModule,
   eventModule,
+  workScheduleModule,
+  holidayModule,
+  absenceTypeModule,
+  absenceModule,
 ] as const;

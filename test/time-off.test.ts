@@ -1,0 +1,258 @@
+/**
+ * Time off and working time (CONTRACT.md section 10) over REST and GraphQL,
+ * by real members: work schedules, holidays, absence types, absences and
+ * their approval, vacation allowances and the time balance, and bad input
+ * with the field named.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Absence, AbsenceType, Holiday, Problem, WorkSchedule } from './generated/openapi/types.gen.js';
+import { eventually } from './helpers/eventually.js';
+import type { Json } from './helpers/http.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { seedTeam, type Team } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let provider: IdentityProvider;
+let server: TestServer;
+
+beforeAll(async () => {
+  provider = await startIdentityProvider();
+  server = await startTestServer({ env: provider.env });
+});
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+const team = (settings: Json = {}): Promise<Team> =>
+  seedTeam(server, provider, { approvalRequired: true, timezone: 'Europe/Berlin', holidayRegion: 'DE-BY', ...settings });
+const tenantPath = (crew: Team) => `/tenants/${crew.tenant.id}`;
+const week = (mon: number, tue: number, wed: number, thu: number, fri: number, sat = 0, sun = 0) => ({ mon, tue, wed, thu, fri, sat, sun });
+
+async function typeOf(crew: Team, kind: string): Promise<AbsenceType> {
+  const types = await crew.member.api.get<AbsenceType[]>(`${tenantPath(crew)}/absence-types`);
+  const found = types.body.find((type) => type.kind === kind);
+  if (!found) throw new Error(`no ${kind} type`);
+  return found;
+}
+
+async function events(subjectId: string): Promise<string[]> {
+  return (await server.app.db.event.findMany({ where: { subjectId }, orderBy: { id: 'asc' } })).map((event) => event.type);
+}
+
+describe('work schedules', () => {
+  it('keep their history; admins manage them, members read their own; more than 24 h a day is refused naming the day', async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/users/${crew.member.id}/work-schedules`;
+    const first = await crew.admin.api.post<WorkSchedule>(path, { validFrom: '2026-01-01', minutes: week(480, 480, 480, 480, 0) });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ tenantUserId: crew.member.id, validFrom: '2026-01-01', minutes: week(480, 480, 480, 480, 0) });
+    const later = await crew.admin.api.post<WorkSchedule>(path, { validFrom: '2099-01-01', minutes: week(360, 360, 360, 360, 0) });
+    expect(later.status).toBe(201);
+
+    expect((await crew.member.api.get<WorkSchedule[]>(path)).body.map((schedule) => schedule.validFrom)).toEqual(['2099-01-01', '2026-01-01']);
+    expect((await crew.colleague.api.get<Problem>(path)).status).toBe(403);
+    expect((await crew.manager.api.get(path)).status).toBe(200);
+    expect((await crew.manager.api.post<Problem>(path, { validFrom: '2027-01-01', minutes: week(1, 1, 1, 1, 1) })).status).toBe(403);
+
+    const tooLong = await crew.admin.api.post<Problem>(path, { validFrom: '2027-01-01', minutes: week(480, 1441, 480, 480, 480) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors).toEqual([{ path: 'minutes.tue', message: 'must be at most 1440' }]);
+    const sameDay = await crew.admin.api.post<Problem>(path, { validFrom: '2026-01-01', minutes: week(1, 1, 1, 1, 1) });
+    expect(sameDay.body).toMatchObject({ status: 409, reason: 'SCHEDULE_DATE_TAKEN' });
+
+    // The past is not rewritten: a schedule in effect stays; one not yet in effect may go.
+    expect((await crew.admin.api.delete<Problem>(`${path}/${first.body.id}`)).body).toMatchObject({ status: 409, reason: 'SCHEDULE_IN_EFFECT' });
+    expect((await crew.admin.api.delete(`${path}/${later.body.id}`)).status).toBe(204);
+    expect(await events(later.body.id)).toEqual(['work_schedule.created', 'work_schedule.deleted']);
+  });
+
+  it("the tenant's default schedule and holiday region are settings; an unknown region is refused naming it", async () => {
+    const crew = await team();
+    const tenant = await crew.tenant.api.get<{ settings: Json }>(tenantPath(crew));
+    expect(tenant.body.settings).toMatchObject({ holidayRegion: 'DE-BY', defaultWorkSchedule: week(480, 480, 480, 480, 480) });
+    for (const region of ['DE-XX', 'ZZ', 'de-by']) {
+      const refused = await crew.tenant.api.patch<Problem>(tenantPath(crew), { settings: { holidayRegion: region } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0]).toMatchObject({ path: 'settings.holidayRegion' });
+    }
+    const overlong = await crew.tenant.api.patch<Problem>(tenantPath(crew), { settings: { defaultWorkSchedule: week(480, 480, 480, 480, 480, 1500) } });
+    expect(overlong.body.errors).toEqual([{ path: 'settings.defaultWorkSchedule.sat', message: 'must be at most 1440' }]);
+  });
+});
+
+describe('holidays', () => {
+  it("are the region's public ones and the tenant's own, whole or half days; admins add them", async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/holidays`;
+    const added = await crew.admin.api.post<Holiday>(path, { date: '2027-12-24', name: 'Christmas Eve', fraction: 0.5 });
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ date: '2027-12-24', fraction: 0.5, source: 'tenant' });
+    expect((await crew.member.api.post<Problem>(path, { date: '2027-12-31', name: 'x' })).status).toBe(403);
+    expect((await crew.admin.api.post<Problem>(path, { date: '2027-12-31', name: 'x', fraction: 0.25 })).body.errors).toEqual([
+      { path: 'fraction', message: 'must be 1 (a whole day) or 0.5 (a half day)' },
+    ]);
+
+    const listed = await crew.member.api.get<Holiday[]>(path, { query: { from: '2027-03-01', to: '2027-12-31' } });
+    expect(listed.body.filter((day) => day.date < '2027-04-01')).toEqual([
+      expect.objectContaining({ date: '2027-03-26', name: 'Good Friday', fraction: 1, source: 'public', region: 'DE-BY', id: null }),
+      expect.objectContaining({ date: '2027-03-29', name: 'Easter Monday', source: 'public' }),
+    ]);
+    expect(listed.body.find((day) => day.date === '2027-12-24')).toMatchObject({ date: '2027-12-24', fraction: 0.5, source: 'tenant' });
+    const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2026-01-01' } });
+    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be at most 5 years after from' }]);
+    expect((await crew.admin.api.delete(`${path}/${added.body.id}`)).status).toBe(204);
+  });
+});
+
+describe('absences', () => {
+  it('every tenant starts with vacation, sickness, overtime compensation and unpaid', async () => {
+    const crew = await team();
+    const types = await crew.member.api.get<AbsenceType[]>(`${tenantPath(crew)}/absence-types`);
+    expect(
+      types.body.map(({ name, kind, countsAsWork, deductsVacation, needsApproval }) => ({ name, kind, countsAsWork, deductsVacation, needsApproval })),
+    ).toEqual([
+      { name: 'Vacation', kind: 'vacation', countsAsWork: true, deductsVacation: true, needsApproval: true },
+      { name: 'Sickness', kind: 'sickness', countsAsWork: true, deductsVacation: false, needsApproval: false },
+      { name: 'Overtime compensation', kind: 'overtime', countsAsWork: false, deductsVacation: false, needsApproval: true },
+      { name: 'Unpaid', kind: 'unpaid', countsAsWork: false, deductsVacation: false, needsApproval: true },
+    ]);
+    expect(
+      (
+        await crew.member.api.post(`${tenantPath(crew)}/absence-types`, {
+          name: 'x',
+          kind: 'other',
+          countsAsWork: true,
+          deductsVacation: false,
+          needsApproval: true,
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('are requested, rejected, approved and cancelled with the approval vocabulary; events and notifications follow', async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/absences`;
+    const vacation = await typeOf(crew, 'vacation');
+    const requested = await crew.member.api.post<Absence>(path, { absenceTypeId: vacation.id, startDate: '2099-08-03', endDate: '2099-08-14', note: 'Summer' });
+    expect(requested.status).toBe(201);
+    expect(requested.body).toMatchObject({ status: 'pending', tenantUserId: crew.member.id, startDate: '2099-08-03', endDate: '2099-08-14', halfDay: null });
+    const id = requested.body.id;
+
+    // The approvers are told; the member is not their own approver.
+    const told = await eventually(async () => {
+      const mine = await crew.manager.api.get<{ type: string; data: Json }[]>(`${tenantPath(crew)}/notifications`);
+      const found = mine.body.find((notification) => notification.type === 'absence.requested');
+      if (!found) throw new Error('not yet');
+      return found;
+    });
+    expect(told.data).toMatchObject({ absenceId: id });
+
+    expect((await crew.member.api.post<Problem>(`${path}/${id}/approve`)).status).toBe(403);
+    const rejected = await crew.manager.api.post<Absence>(`${path}/${id}/reject`, { reason: 'Team offsite that week' });
+    expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Team offsite that week', reviewedById: crew.manager.id });
+    expect((await crew.manager.api.post<Problem>(`${path}/${id}/approve`)).body).toMatchObject({ status: 409, reason: 'WRONG_STATUS' });
+
+    const again = await crew.member.api.post<Absence>(path, { absenceTypeId: vacation.id, startDate: '2099-08-10', endDate: '2099-08-21' });
+    expect(again.body.status).toBe('pending');
+    const moved = await crew.member.api.patch<Absence>(`${path}/${again.body.id}`, { endDate: '2099-08-20' });
+    expect(moved.body.endDate).toBe('2099-08-20');
+    // Cancelled meanwhile: approving it is a conflict.
+    expect((await crew.member.api.post<Absence>(`${path}/${again.body.id}/cancel`)).body.status).toBe('cancelled');
+    expect((await crew.manager.api.post<Problem>(`${path}/${again.body.id}/approve`)).body).toMatchObject({
+      status: 409,
+      code: 'INVALID_STATE',
+      reason: 'WRONG_STATUS',
+    });
+
+    const third = await crew.member.api.post<Absence>(path, { absenceTypeId: vacation.id, startDate: '2099-09-01', endDate: '2099-09-04' });
+    const approved = await crew.manager.api.post<Absence>(`${path}/${third.body.id}/approve`);
+    expect(approved.body).toMatchObject({ status: 'approved', reviewedById: crew.manager.id });
+    // Approved and not yet begun: the member cannot take it back alone; a manager can.
+    expect((await crew.member.api.post<Problem>(`${path}/${third.body.id}/cancel`)).status).toBe(403);
+    expect((await crew.member.api.patch<Problem>(`${path}/${third.body.id}`, { note: 'x' })).body).toMatchObject({ status: 409, reason: 'WRONG_STATUS' });
+    expect((await crew.manager.api.post<Absence>(`${path}/${third.body.id}/cancel`)).body.status).toBe('cancelled');
+
+    expect(await events(id)).toEqual(['absence.requested', 'absence.rejected']);
+    expect(await events(third.body.id)).toEqual(['absence.requested', 'absence.approved', 'absence.cancelled']);
+    await eventually(async () => {
+      const mine = await crew.member.api.get<{ type: string }[]>(`${tenantPath(crew)}/notifications`);
+      expect(mine.body.map((notification) => notification.type).sort()).toEqual(['absence.approved', 'absence.rejected']);
+    });
+
+    // Managers do not approve their own.
+    const own = await crew.manager.api.post<Absence>(path, { absenceTypeId: vacation.id, startDate: '2099-10-01', endDate: '2099-10-01' });
+    expect((await crew.manager.api.post<Problem>(`${path}/${own.body.id}/approve`)).status).toBe(403);
+    expect((await crew.admin.api.post<Absence>(`${path}/${own.body.id}/approve`)).body.status).toBe('approved');
+  });
+
+  it('a type without approval is approved at once; an approved absence that has begun is cancelled by admins only', async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/absences`;
+    const sickness = await typeOf(crew, 'sickness');
+    const sick = await crew.member.api.post<Absence>(path, { absenceTypeId: sickness.id, startDate: '2026-01-05', endDate: '2026-01-06' });
+    expect(sick.body.status).toBe('approved');
+    expect(await events(sick.body.id)).toEqual(['absence.requested', 'absence.approved']);
+    expect((await crew.member.api.post<Problem>(`${path}/${sick.body.id}/cancel`)).status).toBe(403);
+    expect((await crew.manager.api.post<Problem>(`${path}/${sick.body.id}/cancel`)).status).toBe(403);
+    expect((await crew.admin.api.post<Absence>(`${path}/${sick.body.id}/cancel`)).body.status).toBe('cancelled');
+  });
+
+  it('refuse overlaps, an end before the start and a half day over several days, naming the field', async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/absences`;
+    const vacation = await typeOf(crew, 'vacation');
+    const body = (startDate: string, endDate: string, extra: Json = {}) => ({ absenceTypeId: vacation.id, startDate, endDate, ...extra });
+    const first = await crew.member.api.post<Absence>(path, body('2099-05-04', '2099-05-08'));
+    expect(first.status).toBe(201);
+
+    const overlap = await crew.member.api.post<Problem>(path, body('2099-05-08', '2099-05-12'));
+    expect(overlap.body).toMatchObject({
+      status: 409,
+      code: 'CONFLICT',
+      reason: 'ABSENCE_OVERLAP',
+      errors: [{ path: 'startDate', message: `overlaps absence ${first.body.id}` }],
+    });
+    const backwards = await crew.member.api.post<Problem>(path, body('2099-06-10', '2099-06-09'));
+    expect(backwards.body).toMatchObject({ status: 400, errors: [{ path: 'endDate', message: 'must not be before startDate' }] });
+    const halfOfMany = await crew.member.api.post<Problem>(path, body('2099-06-10', '2099-06-11', { halfDay: 'am' }));
+    expect(halfOfMany.body).toMatchObject({ status: 400, errors: [{ path: 'halfDay', message: 'is only for a one-day absence (startDate = endDate)' }] });
+
+    // Two halves of one day do not overlap; the same half twice does.
+    expect((await crew.member.api.post(path, body('2099-06-15', '2099-06-15', { halfDay: 'am' }))).status).toBe(201);
+    expect((await crew.member.api.post(path, body('2099-06-15', '2099-06-15', { halfDay: 'pm' }))).status).toBe(201);
+    expect((await crew.member.api.post<Problem>(path, body('2099-06-15', '2099-06-15', { halfDay: 'pm' }))).body.reason).toBe('ABSENCE_OVERLAP');
+    // Another member's days are theirs.
+    expect((await crew.colleague.api.post(path, body('2099-05-04', '2099-05-08'))).status).toBe(201);
+  });
+
+  it("members see their own absences, and colleagues' approved ones only as busy days without the type", async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/absences`;
+    const vacation = await typeOf(crew, 'vacation');
+    const theirs = await crew.colleague.api.post<Absence>(path, {
+      absenceTypeId: vacation.id,
+      startDate: '2099-07-01',
+      endDate: '2099-07-03',
+      note: 'Private',
+    });
+    await crew.manager.api.post(`${path}/${theirs.body.id}/approve`);
+    await crew.colleague.api.post(path, { absenceTypeId: vacation.id, startDate: '2099-07-10', endDate: '2099-07-10' });
+
+    expect((await crew.member.api.get<Absence[]>(path)).body).toEqual([]);
+    expect((await crew.member.api.get(`${path}/${theirs.body.id}`)).status).toBe(404);
+    const busy = await crew.member.api.get<Json[]>(`${path}/busy`, { query: { from: '2099-07-01', to: '2099-07-31' } });
+    expect(busy.body).toEqual([{ tenantUserId: crew.colleague.id, startDate: '2099-07-01', endDate: '2099-07-03', halfDay: null }]);
+    expect((await crew.manager.api.get<Absence[]>(path)).body).toHaveLength(2);
+    expect(
+      (
+        await crew.member.api.post<Problem>(path, {
+          absenceTypeId: vacation.id,
+          startDate: '2099-07-01',
+          endDate: '2099-07-01',
+          tenantUserId: crew.colleague.id,
+        })
+      ).status,
+    ).toBe(403);
+  });
+});
