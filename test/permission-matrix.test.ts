@@ -335,6 +335,15 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
     query: { findBusy: { from: '2200-01-01', to: '2200-12-31' } },
     createsForOthers: true,
   },
+  // A member's balance and vacation account: of the owner, or of the other member.
+  TimeBalance: {
+    values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id }),
+    query: { findOne: { from: '2027-03-01', to: '2027-03-31' } },
+  },
+  Vacation: {
+    values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id, year: '2027' }),
+    bodies: { setVacation: () => ({ allowanceDays: 30 }), correct: () => ({ days: 1, reason: 'Walked' }) },
+  },
   Webhook: {
     values: async (action) =>
       action === 'remove'

@@ -256,3 +256,163 @@ describe('absences', () => {
     ).toBe(403);
   });
 });
+
+describe('the time balance', () => {
+  it('of a member on a 4-day, 32 h schedule in DE-BY who worked, took vacation over Easter and was sick a day: March 2027, to the minute', async () => {
+    const crew = await team();
+    const base = tenantPath(crew);
+    const { member } = crew;
+    // Monday to Thursday 8 h, from before March on.
+    await crew.admin.api.post(`${base}/users/${member.id}/work-schedules`, { validFrom: '2027-01-01', minutes: week(480, 480, 480, 480, 0) });
+    const vacation = await typeOf(crew, 'vacation');
+    const sickness = await typeOf(crew, 'sickness');
+    const leave = await member.api.post<Absence>(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-03-25', endDate: '2027-03-31' });
+    await crew.manager.api.post(`${base}/absences/${leave.body.id}/approve`);
+    expect(
+      (await member.api.post<Absence>(`${base}/absences`, { absenceTypeId: sickness.id, startDate: '2027-03-09', endDate: '2027-03-09' })).body.status,
+    ).toBe('approved');
+    // A request still pending counts for nothing yet.
+    await member.api.post(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-03-17', endDate: '2027-03-17' });
+
+    // Berlin is UTC+1 until the clocks go forward on Sunday, March 28 (02:00 -> 03:00), UTC+2 after.
+    const worked: [string, string, number][] = [
+      ['2027-03-01T07:00:00Z', '2027-03-01T15:30:00Z', 30], // 480
+      ['2027-03-02T07:00:00Z', '2027-03-02T16:00:00Z', 30], // 510
+      ['2027-03-03T07:00:00Z', '2027-03-03T15:00:00Z', 30], // 450
+      ['2027-03-04T07:00:00Z', '2027-03-04T15:30:00Z', 30], // 480
+      ['2027-03-04T22:30:00Z', '2027-03-04T23:15:00Z', 0], // 45: 23:30 to 00:15 in Berlin, started on the 4th
+      ['2027-03-08T07:00:00Z', '2027-03-08T15:30:00Z', 30], // 480
+      ['2027-03-10T07:00:00Z', '2027-03-10T15:30:00Z', 30], // 480
+      ['2027-03-11T07:00:00Z', '2027-03-11T15:30:00Z', 30], // 480
+      ['2027-03-15T07:00:00Z', '2027-03-15T15:30:00Z', 30], // 480
+      ['2027-03-16T07:00:00Z', '2027-03-16T15:30:00Z', 30], // 480
+      ['2027-03-17T07:00:00Z', '2027-03-17T17:00:00Z', 60], // 540
+      ['2027-03-18T07:00:00Z', '2027-03-18T15:30:00Z', 30], // 480
+      ['2027-03-22T07:00:00Z', '2027-03-22T15:30:00Z', 30], // 480
+      ['2027-03-23T07:00:00Z', '2027-03-23T15:30:00Z', 30], // 480
+      ['2027-03-24T07:00:00Z', '2027-03-24T15:30:00Z', 30], // 480
+      ['2027-03-27T23:30:00Z', '2027-03-28T02:00:00Z', 0], // 150: Sunday 00:30 CET to 04:00 CEST, over the clock change
+      ['2027-02-28T22:30:00Z', '2027-02-28T23:30:00Z', 0], // 60, but it started on February 28 in Berlin: not March's
+      ['2027-03-31T22:30:00Z', '2027-03-31T23:00:00Z', 0], // 30, but it started on April 1 in Berlin: not March's
+    ];
+    for (const [startedAt, endedAt, breakMinutes] of worked) {
+      expect((await member.api.post(`${base}/entries`, { startedAt, endedAt, breakMinutes })).status).toBe(201);
+    }
+
+    /*
+     * By hand. March 2027 begins on a Monday. Scheduled (Mon-Thu, 480 each):
+     *   Mar 1-4, 8-11, 15-18, 22-25: 16 days, and Mar 29-31: 3 days; 19 x 480 = 9120.
+     * Holidays in Bavaria: Good Friday (Fri 26: nothing scheduled, 0 off) and Easter Monday (Mon 29: 480 off).
+     *   expected = 9120 - 480 = 8640; holidays = 480.
+     * Credited: sickness Tue 9 (480); vacation Thu 25 to Wed 31 covers Thu 25, Tue 30 and Wed 31 (3 x 480 = 1440;
+     *   Fri 26 to Mon 29 have nothing left to credit). credited = 1920. Vacation days used: 3.
+     * Worked (finished entries that started in March in Berlin):
+     *   480 + 510 + 450 + (480 + 45) + 480 + 480 + 480 + 480 + 480 + 540 + 480 + 480 + 480 + 480 + 150 = 6975.
+     * Balance = 6975 + 1920 - 8640 = 255.
+     */
+    const byMonth = await member.api.get<Json>(`${base}/users/${member.id}/time-balance`, {
+      query: { from: '2027-03-01', to: '2027-03-31', groupBy: 'month' },
+    });
+    expect(byMonth.status).toBe(200);
+    const march = { expectedMinutes: 8640, workedMinutes: 6975, creditedMinutes: 1920, holidayMinutes: 480, balanceMinutes: 255, vacationDays: 3 };
+    expect(byMonth.body).toEqual({
+      tenantUserId: member.id,
+      from: '2027-03-01',
+      to: '2027-03-31',
+      timezone: 'Europe/Berlin',
+      groupBy: 'month',
+      totals: march,
+      periods: [{ start: '2027-03-01', end: '2027-03-31', ...march, runningBalanceMinutes: 255 }],
+    });
+
+    // Day by day the same, and the days that make it.
+    const byDay = await crew.manager.api.get<{ periods: (Json & { start: string })[]; totals: Json }>(`${base}/users/${member.id}/time-balance`, {
+      query: { from: '2027-03-01', to: '2027-03-31' },
+    });
+    expect(byDay.body.totals).toEqual(march);
+    expect(byDay.body.periods).toHaveLength(31);
+    const day = (date: string) => byDay.body.periods.find((period) => period.start === date);
+    expect(day('2027-03-04')).toMatchObject({ expectedMinutes: 480, workedMinutes: 525, balanceMinutes: 45, runningBalanceMinutes: 30 + -30 + 45 });
+    expect(day('2027-03-09')).toMatchObject({ expectedMinutes: 480, workedMinutes: 0, creditedMinutes: 480, balanceMinutes: 0 });
+    expect(day('2027-03-28')).toMatchObject({ expectedMinutes: 0, workedMinutes: 150, balanceMinutes: 150 });
+    expect(day('2027-03-29')).toMatchObject({ expectedMinutes: 0, holidayMinutes: 480, creditedMinutes: 0, vacationDays: 0 });
+    expect(day('2027-03-31')).toMatchObject({ expectedMinutes: 480, creditedMinutes: 480, vacationDays: 1, runningBalanceMinutes: 255 });
+
+    // GraphQL says the same.
+    const graphql = await member.api.graphql<{ timeBalance: { totals: Json } }>(
+      'query ($t: ID!, $u: ID!) { timeBalance(tenantId: $t, tenantUserId: $u, from: "2027-03-01", to: "2027-03-31", groupBy: month) { totals { expectedMinutes workedMinutes creditedMinutes holidayMinutes balanceMinutes vacationDays } } }',
+      { t: crew.tenant.id, u: member.id },
+    );
+    expect(graphql.body.data?.timeBalance.totals).toEqual(march);
+
+    // The vacation account of 2027: the approved days are planned (they lie ahead), the pending one too.
+    await crew.admin.api.request('PUT', `${base}/users/${member.id}/vacation/2027`, { allowanceDays: 24 });
+    const account = await member.api.get<Json>(`${base}/users/${member.id}/vacation/2027`);
+    expect(account.body).toMatchObject({ year: 2027, allowanceDays: 24, proRataAllowanceDays: 24, takenDays: 0, plannedDays: 4, leftDays: 20 });
+  });
+
+  it('is for the member, managers and admins; a period over 5 years is refused naming it', async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/users/${crew.member.id}/time-balance`;
+    expect((await crew.colleague.api.get(path, { query: { from: '2027-01-01', to: '2027-01-31' } })).status).toBe(403);
+    expect((await crew.admin.api.get(path, { query: { from: '2027-01-01', to: '2027-01-31' } })).status).toBe(200);
+    const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2025-01-01' } });
+    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be at most 5 years after from' }] });
+    const backwards = await crew.member.api.get<Problem>(path, { query: { from: '2027-02-01', to: '2027-01-31' } });
+    expect(backwards.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must not be before from' }] });
+  });
+});
+
+describe('vacation allowances', () => {
+  it('carry over into the next year until they expire, and corrections keep their reason', async () => {
+    const crew = await team();
+    const base = `${tenantPath(crew)}/users/${crew.member.id}/vacation`;
+    const vacation = await typeOf(crew, 'vacation');
+    // A year after the one the member joined in: the whole allowance.
+    expect((await crew.admin.api.request<Json>('PUT', `${base}/2099`, { allowanceDays: 30 })).body).toMatchObject({ leftDays: 30 });
+    const leave = await crew.member.api.post<Absence>(`${tenantPath(crew)}/absences`, {
+      absenceTypeId: vacation.id,
+      startDate: '2099-06-01',
+      endDate: '2099-06-12',
+    });
+    await crew.manager.api.post(`${tenantPath(crew)}/absences/${leave.body.id}/approve`);
+    // June 1-12 2099: ten weekdays of the tenant's default week, of which Whit Monday (1) and Corpus Christi (11) are holidays in Bavaria: 8 days.
+    expect((await crew.member.api.get<Json>(`${base}/2099`)).body).toMatchObject({ takenDays: 0, plannedDays: 8, leftDays: 22 });
+
+    // 2100 carries the 22 left over until March 31.
+    await crew.admin.api.request('PUT', `${base}/2100`, { allowanceDays: 30, carryOverExpires: '2100-03-31' });
+    expect((await crew.member.api.get<Json>(`${base}/2100`)).body).toMatchObject({
+      carriedOverDays: 22,
+      carryOverExpires: '2100-03-31',
+      expiredDays: 0,
+      leftDays: 52,
+    });
+
+    const corrected = await crew.admin.api.post<Json>(`${base}/2100/corrections`, { days: -2.5, reason: 'Days off taken in 2099 without a request' });
+    expect(corrected.status).toBe(201);
+    expect(corrected.body).toMatchObject({
+      correctionDays: -2.5,
+      leftDays: 49.5,
+      corrections: [{ days: -2.5, reason: 'Days off taken in 2099 without a request', actorType: 'user' }],
+    });
+    expect((await crew.member.api.post<Problem>(`${base}/2100/corrections`, { days: 5, reason: 'please' })).status).toBe(403);
+    expect((await crew.admin.api.post<Problem>(`${base}/2100/corrections`, { days: 1 })).body.errors).toEqual([{ path: 'reason', message: 'is required' }]);
+    expect((await crew.colleague.api.get(`${base}/2100`)).status).toBe(403);
+  });
+
+  it('are pro rata in the year the member joined, and carried-over days not taken by their expiry are lost', async () => {
+    const crew = await team();
+    const base = `${tenantPath(crew)}/users/${crew.member.id}/vacation`;
+    const joined = await server.app.db.tenantUser.findUniqueOrThrow({ where: { id: crew.member.id } });
+    const year = joined.createdAt.getUTCFullYear();
+    const month = joined.createdAt.getUTCMonth() + 1;
+    // A twelfth of the year's days per full month after joining (the month they joined in counts only from its first day).
+    const months = joined.createdAt.getUTCDate() === 1 ? 13 - month : 12 - month;
+    const proRata = Math.ceil(((30 * months) / 12) * 2) / 2;
+    // Five days carried over that expired on March 31 of that year, and no vacation taken by then.
+    const account = await crew.admin.api.request<Json>('PUT', `${base}/${year}`, { allowanceDays: 30, carriedOverDays: 5, carryOverExpires: `${year}-03-31` });
+    expect(account.body).toMatchObject({ allowanceDays: 30, proRataAllowanceDays: proRata, carriedOverDays: 5, expiredDays: 5, leftDays: proRata });
+    const wrongYear = await crew.admin.api.request<Problem>('PUT', `${base}/${year}`, { allowanceDays: 30, carryOverExpires: `${year + 1}-03-31` });
+    expect(wrongYear.body.errors).toEqual([{ path: 'carryOverExpires', message: `must be a day of ${year}` }]);
+  });
+});

@@ -28,6 +28,8 @@ import { workScheduleModule } from './work-schedule/index.js';
 import { holidayModule } from './holiday/index.js';
 import { absenceTypeModule } from './absence-type/index.js';
 import { absenceModule } from './absence/index.js';
+import { timeBalanceModule } from './time-balance/index.js';
+import { vacationModule } from './vacation/index.js';
 
 export const modules = [
   tenantModule,
@@ -54,4 +56,6 @@ export const modules = [
   holidayModule,
   absenceTypeModule,
   absenceModule,
+  timeBalanceModule,
+  vacationModule,
 ] as const;

@@ -49,16 +49,11 @@ export const ListHolidaysArgs = args({
 export const CreateHolidayArgs = args({ tenantId, input: CreateHolidayDto });
 export const HolidayArgs = args({ tenantId, id: fields.id('Holiday id') });
 
-/** Periods are at most this many days (five years and their leap days). */
-export const maxPeriodDays = 5 * 366;
-
-/** Days between two dates (`to` after `from`: positive). */
-export const daysBetween = (from: string, to: string): number => (dateColumn(to).getTime() - dateColumn(from).getTime()) / 86_400_000;
-
-/** A period's bounds, checked: `to` not before `from`, at most five years. */
+/** A period's bounds, checked: `to` not before `from`, and at most five years of days (2027-03-01 to 2032-02-29 at most). */
 export function checkPeriod(from: string, to: string): void {
   if (to < from) throw validationFailed([{ path: 'to', message: 'must not be before from' }]);
-  if (daysBetween(from, to) >= maxPeriodDays) throw validationFailed([{ path: 'to', message: 'must be at most 5 years after from' }]);
+  const fiveYearsOn = `${String(Number(from.slice(0, 4)) + 5).padStart(4, '0')}${from.slice(4)}`;
+  if (to >= fiveYearsOn) throw validationFailed([{ path: 'to', message: 'must be at most 5 years after from' }]);
 }
 
 const ownHoliday = (row: HolidayRow): Holiday => ({
