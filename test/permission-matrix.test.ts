@@ -508,6 +508,20 @@ const handWritten: Record<string, Walk[]> = {
   ],
 };
 
+// A member's month (JSON; the files are read in tests/time-off.test.ts): their own, or the other member's.
+handWritten.timesheetControllerFindOne = [false, true].map((own) => ({
+  own,
+  needsOwner: own,
+  rest: async (caller: Caller) => (await caller.api.get(`/tenants/${t()}/users/${own ? caller.tenantUserId : other.id}/timesheets/2027-03`)).status,
+  graphql: async (caller: Caller) =>
+    (
+      await caller.api.graphql('query ($t: ID!, $u: ID!) { timesheet(tenantId: $t, tenantUserId: $u, month: "2027-03") { totals { balanceMinutes } } }', {
+        t: t(),
+        u: own ? caller.tenantUserId : other.id,
+      })
+    ).body,
+}));
+
 const walksOf = (route: TenantRoute): Walk[] => (route.kind === 'native' ? (handWritten[route.operationId] ?? []) : generatedWalks(route));
 
 /** Whether the role's grant for (action, subject) reaches the walk's record. */

@@ -6,7 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Absence, AbsenceType, Holiday, Problem, WorkSchedule } from './generated/openapi/types.gen.js';
+import { parse } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
 import { eventually } from './helpers/eventually.js';
+import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -102,6 +105,16 @@ describe('holidays', () => {
     const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2026-01-01' } });
     expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be at most 5 years after from' }]);
     expect((await crew.admin.api.delete(`${path}/${added.body.id}`)).status).toBe(204);
+
+    // A member in North Rhine-Westphalia has their own region: no Epiphany there.
+    const user = `${tenantPath(crew)}/users/${crew.colleague.id}`;
+    expect((await crew.admin.api.patch<Problem>(user, { holidayRegion: 'DE-XX' })).body.errors?.[0]).toMatchObject({ path: 'holidayRegion' });
+    expect((await crew.admin.api.patch<Json>(user, { holidayRegion: 'DE-NW' })).body.holidayRegion).toBe('DE-NW');
+    const january = { from: '2027-01-01', to: '2027-01-31' };
+    expect((await crew.member.api.get<Holiday[]>(path, { query: { ...january, tenantUserId: crew.colleague.id } })).body.map((day) => day.date)).toEqual([
+      '2027-01-01',
+    ]);
+    expect((await crew.member.api.get<Holiday[]>(path, { query: january })).body.map((day) => day.date)).toEqual(['2027-01-01', '2027-01-06']);
   });
 });
 
@@ -349,6 +362,57 @@ describe('the time balance', () => {
     await crew.admin.api.request('PUT', `${base}/users/${member.id}/vacation/2027`, { allowanceDays: 24 });
     const account = await member.api.get<Json>(`${base}/users/${member.id}/vacation/2027`);
     expect(account.body).toMatchObject({ year: 2027, allowanceDays: 24, proRataAllowanceDays: 24, takenDays: 0, plannedDays: 4, leftDays: 20 });
+
+    // The timesheet of the month: the same days and totals, as JSON and as files to sign.
+    const sheetPath = `${base}/users/${member.id}/timesheets/2027-03`;
+    const sheet = await member.api.get<{ totals: Json; days: Json[] }>(sheetPath);
+    expect(sheet.body.totals).toEqual({
+      breakMinutes: 870,
+      expectedMinutes: 8640,
+      workedMinutes: 6975,
+      creditedMinutes: 1920,
+      holidayMinutes: 480,
+      balanceMinutes: 255,
+    });
+    expect(sheet.body.days).toHaveLength(31);
+    expect(sheet.body.days[3]).toEqual({
+      date: '2027-03-04',
+      weekday: 'Thu',
+      start: '08:00',
+      end: '00:15',
+      breakMinutes: 975 - 525,
+      workedMinutes: 525,
+      expectedMinutes: 480,
+      creditedMinutes: 0,
+      holidayMinutes: 0,
+      balanceMinutes: 45,
+      absence: null,
+      holiday: null,
+    });
+    expect(sheet.body.days[27]).toMatchObject({ date: '2027-03-28', start: '00:30', end: '04:00', breakMinutes: 0, workedMinutes: 150 });
+    expect(sheet.body.days[28]).toMatchObject({ date: '2027-03-29', absence: 'Vacation', holiday: 'Easter Monday', holidayMinutes: 480 });
+    expect(sheet.body.days[8]).toMatchObject({ date: '2027-03-09', absence: 'Sickness', creditedMinutes: 480 });
+    expect((await crew.colleague.api.get(sheetPath)).status).toBe(403);
+
+    const asMember = { cookie: member.cookie };
+    const csv = await download(server.url, sheetPath, { format: 'csv' }, asMember);
+    expect(csv.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const rows = parse(csv.bytes.toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(32);
+    expect(rows.at(-1)).toMatchObject({ Date: 'Total', Break: '870', Worked: '6975', Expected: '8640', Credited: '1920', Balance: '255' });
+    const xlsx = await download(server.url, sheetPath, { format: 'xlsx' }, asMember);
+    const cells = await readSheet(xlsx.bytes);
+    expect(cells.at(-1)?.slice(0, 9)).toEqual(['Total', null, null, null, 870, 6975, 8640, 1920, 255]);
+    const pdf = await download(server.url, sheetPath, { format: 'pdf' }, asMember);
+    expect(pdf.response.headers.get('content-type')).toBe('application/pdf');
+    const text = await pdfText(pdf.bytes);
+    expect(text).toContain('Timesheet 2027-03');
+    expect(text).toMatch(/Balance of the month: 4:15 \(worked 116:15 \+ credited 32:00 - expected 144:00\)/);
+    expect(text).toMatch(/2027-03-29\s+Mon\s+0:00\s+0:00\s+0:00\s+0:00\s+0:00\s+Vacation\s+Easter Monday/);
+    expect(text).toMatch(/Total\s+14:30\s+116:15\s+144:00\s+32:00\s+4:15/);
+    expect(text).toMatch(/Member: .+, date and signature\s+Approver, date and signature/);
+    // One page: the month and the lines to sign under it.
+    expect(text.split('\f').filter((page) => page.trim() !== '')).toHaveLength(1);
   });
 
   it('is for the member, managers and admins; a period over 5 years is refused naming it', async () => {

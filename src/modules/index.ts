@@ -30,6 +30,7 @@ import { absenceTypeModule } from './absence-type/index.js';
 import { absenceModule } from './absence/index.js';
 import { timeBalanceModule } from './time-balance/index.js';
 import { vacationModule } from './vacation/index.js';
+import { timesheetModule } from './timesheet/index.js';
 
 export const modules = [
   tenantModule,
@@ -58,4 +59,5 @@ export const modules = [
   absenceModule,
   timeBalanceModule,
   vacationModule,
+  timesheetModule,
 ] as const;
