@@ -175,6 +175,8 @@ interface Fixture {
   query?: Record<string, Record<string, string>>;
   /** Its create says whose record it makes (an entry for another member): create is walked for own and others'. */
   createsForOthers?: true;
+  /** Its records are always the caller's own (a calendar feed): a caller without a member id (an API key) has none to make. */
+  callersOwn?: true;
 }
 
 const entryStateFor: Record<string, EntryState> = { approve: 'submitted', reject: 'submitted', reopen: 'approved', stop: 'running' };
@@ -344,6 +346,8 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
     values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id, year: '2027' }),
     bodies: { setVacation: () => ({ allowanceDays: 30 }), correct: () => ({ days: 1, reason: 'Walked' }) },
   },
+  // The caller's own feed URL (users/me/calendar-token); revoking none is no error.
+  CalendarToken: { callersOwn: true },
   Webhook: {
     values: async (action) =>
       action === 'remove'
@@ -445,7 +449,7 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
       : creates
         ? [true]
         : [undefined];
-  const needsOwner = addressesRecord || fixture.createsForOthers === true;
+  const needsOwner = addressesRecord || fixture.createsForOthers === true || fixture.callersOwn === true;
   return owners.map((own) => {
     const ownerOf = (caller: Caller): Caller | null => (own ? caller : null);
     const prepare = async (caller: Caller) => {
@@ -455,7 +459,7 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
     };
     return {
       own,
-      needsOwner: own === true && needsOwner,
+      needsOwner: (own === true || fixture.callersOwn === true) && needsOwner,
       rest: async (caller) => {
         const { values, body, query } = await prepare(caller);
         return (await caller.api.request(route.method, pathOf(route, values), body, { query })).status;

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Absence, AbsenceType, Holiday, Problem, WorkSchedule } from './generated/openapi/types.gen.js';
 import { parse } from 'csv-parse/sync';
+import ICAL from 'ical.js';
 import { readSheet } from 'read-excel-file/node';
+import { createLogger } from '../src/lib/logger.js';
 import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
@@ -17,10 +19,12 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 
 let provider: IdentityProvider;
 let server: TestServer;
+/** What the server logged: a calendar feed's token must never be among it. */
+const logged: string[] = [];
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env });
+  server = await startTestServer({ env: provider.env, log: createLogger('info', {}, { write: (line: string) => void logged.push(line) }) });
 });
 afterAll(async () => {
   await server?.stop();
@@ -478,5 +482,66 @@ describe('vacation allowances', () => {
     expect(account.body).toMatchObject({ allowanceDays: 30, proRataAllowanceDays: proRata, carriedOverDays: 5, expiredDays: 5, leftDays: proRata });
     const wrongYear = await crew.admin.api.request<Problem>('PUT', `${base}/${year}`, { allowanceDays: 30, carryOverExpires: `${year + 1}-03-31` });
     expect(wrongYear.body.errors).toEqual([{ path: 'carryOverExpires', message: `must be a day of ${year}` }]);
+  });
+});
+
+describe('the calendar feed', () => {
+  it('serves approved absences and holidays at a secret URL, stored hashed and revocable, read by an independent parser', async () => {
+    const crew = await team();
+    const base = tenantPath(crew);
+    const vacation = await typeOf(crew, 'vacation');
+    const leave = await crew.member.api.post<Absence>(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-03-25', endDate: '2027-03-31' });
+    await crew.manager.api.post(`${base}/absences/${leave.body.id}/approve`);
+    // Pending: not in the feed.
+    await crew.member.api.post(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-05-03', endDate: '2027-05-03' });
+    const colleagues = await crew.colleague.api.post<Absence>(`${base}/absences`, {
+      absenceTypeId: vacation.id,
+      startDate: '2027-03-30',
+      endDate: '2027-03-30',
+      halfDay: 'pm',
+    });
+    await crew.manager.api.post(`${base}/absences/${colleagues.body.id}/approve`);
+
+    const made = await crew.member.api.post<{ url: string; prefix: string }>(`${base}/users/me/calendar-token`);
+    expect(made.status).toBe(201);
+    expect(made.body.url).toMatch(new RegExp(`^${server.url}/calendar/cal_[A-Za-z0-9_-]{43}\\.ics$`));
+    const token = /\/calendar\/(.+)\.ics$/.exec(made.body.url)?.[1] as string;
+    const stored = await server.app.db.calendarToken.findUniqueOrThrow({ where: { tenantUserId: crew.member.id } });
+    expect(stored.tokenHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(stored)).not.toContain(token);
+
+    const events = async (url: string) => {
+      // No credentials: the URL is one.
+      const answer = await fetch(url);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+      const calendar = new ICAL.Component(ICAL.parse(await answer.text()));
+      return calendar.getAllSubcomponents('vevent').map((component) => {
+        const event = new ICAL.Event(component);
+        return { summary: event.summary, start: event.startDate.toString(), end: event.endDate.toString() };
+      });
+    };
+    const mine = await events(made.body.url);
+    expect(mine).toContainEqual({ summary: 'Vacation', start: '2027-03-25', end: '2027-04-01' });
+    expect(mine).toContainEqual({ summary: 'Good Friday', start: '2027-03-26', end: '2027-03-27' });
+    expect(mine.filter((event) => event.summary === 'Vacation')).toHaveLength(1);
+    expect(mine.some((event) => event.summary.includes(':'))).toBe(false);
+
+    // A manager's feed has the team's approved absences, with whose they are.
+    const managers = await crew.manager.api.post<{ url: string }>(`${base}/users/me/calendar-token`);
+    const team_ = await events(managers.body.url);
+    expect(team_).toContainEqual({ summary: expect.stringMatching(/^member-.+: Vacation$/), start: '2027-03-25', end: '2027-04-01' });
+    expect(team_).toContainEqual({ summary: expect.stringMatching(/^member-.+: Vacation \(afternoon\)$/), start: '2027-03-30', end: '2027-03-31' });
+
+    // A new URL replaces the old; a revoked one is gone.
+    const again = await crew.member.api.post<{ url: string }>(`${base}/users/me/calendar-token`);
+    expect((await fetch(made.body.url)).status).toBe(404);
+    expect((await fetch(again.body.url)).status).toBe(200);
+    expect((await crew.member.api.delete(`${base}/users/me/calendar-token`)).status).toBe(204);
+    expect((await fetch(again.body.url)).status).toBe(404);
+    expect((await fetch(`${server.url}/calendar/not-a-token.ics`)).status).toBe(400);
+    // The request log names the route, never the token.
+    expect(logged.some((line) => line.includes('"path":"/calendar/{token}"'))).toBe(true);
+    expect(logged.some((line) => line.includes(token))).toBe(false);
   });
 });

@@ -145,7 +145,6 @@ export const ownership = {
   Vacation: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own vacation days` },
   TimeBalance: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own time balance` },
   Timesheet: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own timesheets` },
-  CalendarToken: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own calendar feed` },
 } as const satisfies { [S in Subject]?: Ownership };
 
 export type OwnedSubject = keyof typeof ownership;
@@ -201,8 +200,8 @@ const adminGrants: RoleGrants = {
   Vacation: ['manage'],
   TimeBalance: ['read'],
   Timesheet: ['read'],
-  // Everyone's own feed; an API key has none (it is no member).
-  CalendarToken: ['create:own', 'delete:own'],
+  // Everyone's own feed (the service only ever touches the caller's); an API key has none (it is no member).
+  CalendarToken: ['create', 'delete'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -236,7 +235,7 @@ const matrix: Record<Role, RoleGrants> = {
     Vacation: ['read'],
     TimeBalance: ['read'],
     Timesheet: ['read'],
-    CalendarToken: ['create:own', 'delete:own'],
+    CalendarToken: ['create', 'delete'],
   },
   member: {
     Tenant: ['read'],
@@ -268,7 +267,7 @@ const matrix: Record<Role, RoleGrants> = {
     Vacation: ['read:own'],
     TimeBalance: ['read:own'],
     Timesheet: ['read:own'],
-    CalendarToken: ['create:own', 'delete:own'],
+    CalendarToken: ['create', 'delete'],
   },
 };
 

@@ -71,6 +71,8 @@ export const eventTypes = [
   'absence.cancelled',
   'vacation.updated',
   'vacation.corrected',
+  'calendar_token.created',
+  'calendar_token.revoked',
   // Not in the contract's list: the reason admins are notified when deliveries stop.
   'webhook.disabled',
 ] as const;

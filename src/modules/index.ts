@@ -31,6 +31,7 @@ import { absenceModule } from './absence/index.js';
 import { timeBalanceModule } from './time-balance/index.js';
 import { vacationModule } from './vacation/index.js';
 import { timesheetModule } from './timesheet/index.js';
+import { calendarModule } from './calendar/index.js';
 
 export const modules = [
   tenantModule,
@@ -60,4 +61,5 @@ export const modules = [
   timeBalanceModule,
   vacationModule,
   timesheetModule,
+  calendarModule,
 ] as const;
