@@ -68,6 +68,12 @@ describe('tally seed', () => {
       expect(await server.app.db.client.count({ where: { tenantId: first.id } })).toBeGreaterThanOrEqual(3);
       expect(await server.app.db.projectMember.count({ where: { tenantId: first.id } })).toBeGreaterThan(0);
       expect(await server.app.db.project.count({ where: { tenantId: first.id, clientId: null } })).toBe(0);
+      // Time off: part-time schedules, absences taken and requested.
+      expect(await server.app.db.workSchedule.count({ where: { tenantId: first.id } })).toBe(5);
+      expect(await server.app.db.absence.groupBy({ by: ['status'], where: { tenantId: first.id }, _count: true, orderBy: { status: 'asc' } })).toEqual([
+        { status: 'pending', _count: 20 },
+        { status: 'approved', _count: 40 },
+      ]);
       expect(await server.app.db.project.count({ where: { tenantId: first.id, budgetPeriod: 'monthly', budgetHours: { not: null } } })).toBeGreaterThan(0);
       const [prices] = await server.app.db.$queryRaw<{ entries: bigint; mispriced: bigint; uncosted: bigint }[]>`
       SELECT count(*) AS entries,
