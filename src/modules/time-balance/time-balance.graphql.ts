@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { VacationObject } from '../vacation/vacation.graphql.js';
 import { balanceGrouping, TimeBalanceArgs, type BalanceFigures, type BalancePeriod, type TimeBalance } from './time-balance.service.js';
 
 const figures = {
@@ -48,6 +49,11 @@ const TimeBalanceObject = builder.objectRef<TimeBalance>('TimeBalance').implemen
     groupBy: t.expose('groupBy', { type: graphqlEnum(balanceGrouping) }),
     totals: t.field({ type: BalanceFiguresObject, resolve: (balance) => balance.totals }),
     periods: t.field({ type: [BalancePeriodObject], resolve: (balance) => balance.periods }),
+    vacation: t.field({
+      type: VacationObject,
+      description: 'The vacation account of the year `to` falls in: days taken, planned and left',
+      resolve: (balance) => balance.vacation,
+    }),
   }),
 });
 

@@ -6,6 +6,7 @@ import { nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { checkPeriod } from '../holiday/holiday.service.js';
 import { settingsFor } from '../tenant/tenant.service.js';
+import { vacationAccount, type Vacation } from '../vacation/vacation.service.js';
 import { memberOf } from '../work-schedule/work-schedule.service.js';
 import { dayFacts, type DayFacts } from './time-balance.days.js';
 import { memberDays } from './time-balance.inputs.js';
@@ -47,6 +48,8 @@ export interface TimeBalance {
   groupBy: 'day' | 'month';
   totals: BalanceFigures;
   periods: BalancePeriod[];
+  /** The vacation account of the year `to` falls in: days taken, planned and left. */
+  vacation: Vacation;
 }
 
 const zero = (): BalanceFigures => ({ expectedMinutes: 0, workedMinutes: 0, creditedMinutes: 0, holidayMinutes: 0, balanceMinutes: 0, vacationDays: 0 });
@@ -98,9 +101,10 @@ export function createTimeBalanceService({ db, sql }: { db: Db; sql: Sql }) {
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'TimeBalance', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const [inputs, worked] = await Promise.all([
+      const [inputs, worked, vacation] = await Promise.all([
         memberDays(db, access, member, settings, input.from, input.to),
         workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
+        vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4))),
       ]);
       const totals = zero();
       const periods: BalancePeriod[] = [];
@@ -117,7 +121,7 @@ export function createTimeBalanceService({ db, sql }: { db: Db; sql: Sql }) {
         period.end = day.date;
         period.runningBalanceMinutes = totals.balanceMinutes;
       }
-      return { tenantUserId: member.id, from: input.from, to: input.to, timezone: settings.timezone, groupBy: input.groupBy, totals, periods };
+      return { tenantUserId: member.id, from: input.from, to: input.to, timezone: settings.timezone, groupBy: input.groupBy, totals, periods, vacation };
     },
   };
 }

@@ -14,7 +14,7 @@ const VacationCorrectionObject = builder.objectRef<VacationCorrectionView>('Vaca
   }),
 });
 
-const VacationObject = builder.objectRef<Vacation>('Vacation').implement({
+export const VacationObject = builder.objectRef<Vacation>('Vacation').implement({
   description: 'A member’s vacation account of one year, in days (a half day: 0.5).',
   fields: (t) => ({
     tenantUserId: t.exposeID('tenantUserId'),

@@ -81,6 +81,67 @@ export function proRata(allowanceDays: number, year: number, joined: string): nu
   return Math.ceil(((allowanceDays * months) / 12) * 2) / 2;
 }
 
+/** A member's vacation account of `year` (the years before it followed for its carry-over): what the balance and the vacation routes show. */
+export async function vacationAccount(tx: Tx | Db, access: TenantAccess, member: TenantUser, settings: TenantSettings, year: number): Promise<Vacation> {
+  const first = year - carryYears;
+  const [allowances, corrections] = await Promise.all([
+    tx.vacationAllowance.findMany({
+      where: { tenantUserId: member.id, year: { gte: first, lte: year }, ...access.tenantWide('Vacation') },
+      orderBy: { year: 'asc' },
+    }),
+    tx.vacationCorrection.findMany({
+      where: { tenantUserId: member.id, year: { gte: first, lte: year }, ...access.tenantWide('Vacation') },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    }),
+  ]);
+  const startYear = allowances[0]?.year ?? year;
+  const inputs = await memberDays(tx, access, member, settings, `${startYear}-01-01`, `${year}-12-31`, ['approved', 'pending']);
+  const today = localDate(new Date(), settings.timezone);
+  const joined = localDate(member.createdAt, settings.timezone);
+  const pendingIds = new Set(inputs.absences.filter((absence) => absence.status === 'pending').map((absence) => absence.id));
+  const vacationOnly = { ...inputs, absences: inputs.absences.filter((absence) => absence.deductsVacation) };
+  const facts = dayFacts(`${startYear}-01-01`, `${year}-12-31`, vacationOnly);
+  let carried = 0;
+  let result: Vacation | undefined;
+  for (let current = startYear; current <= year; current++) {
+    const row = allowances.find((allowance) => allowance.year === current);
+    const allowanceDays = row ? Number(row.allowanceDays) : 0;
+    const carriedOverDays = row?.carriedOverDays != null ? Number(row.carriedOverDays) : carried;
+    const carryOverExpires = row?.carryOverExpires ? dateOf(row.carryOverExpires) : `${current}-03-31`;
+    let takenDays = 0;
+    let plannedDays = 0;
+    let usedByExpiry = 0;
+    for (const day of facts) {
+      if (day.vacationDays === 0 || !day.date.startsWith(`${current}-`)) continue;
+      const pending = day.absenceIds.some((id) => pendingIds.has(id));
+      if (!pending && day.date <= today) takenDays += day.vacationDays;
+      else plannedDays += day.vacationDays;
+      if (day.date <= carryOverExpires) usedByExpiry += day.vacationDays;
+    }
+    const expiredDays = today > carryOverExpires ? Math.max(0, carriedOverDays - usedByExpiry) : 0;
+    const own = corrections.filter((correction) => correction.year === current);
+    const correctionDays = own.reduce((sum, correction) => sum + Number(correction.days), 0);
+    const proRataAllowanceDays = proRata(allowanceDays, current, joined);
+    const leftDays = round(proRataAllowanceDays + carriedOverDays - expiredDays + correctionDays - takenDays - plannedDays);
+    result = {
+      tenantUserId: member.id,
+      year: current,
+      allowanceDays,
+      proRataAllowanceDays,
+      carriedOverDays: round(carriedOverDays),
+      carryOverExpires,
+      expiredDays: round(expiredDays),
+      correctionDays: round(correctionDays),
+      takenDays: round(takenDays),
+      plannedDays: round(plannedDays),
+      leftDays,
+      corrections: own.map((correction) => ({ ...correction, days: Number(correction.days) })),
+    };
+    carried = Math.max(0, leftDays);
+  }
+  return result as Vacation;
+}
+
 /**
  * Vacation allowances: days per year per member, pro rata in the year they
  * joined, carried over into the next year until an expiry date, and
@@ -88,70 +149,9 @@ export function proRata(allowanceDays: number, year: number, joined: string): nu
  * trail). Members read their own; managers read; admins manage.
  */
 export function createVacationService({ db }: { db: Db }) {
-  /** The account of `year`, and of the years before it its carry-over comes from. */
-  async function account(tx: Tx | Db, access: TenantAccess, member: TenantUser, settings: TenantSettings, year: number): Promise<Vacation> {
-    const first = year - carryYears;
-    const [allowances, corrections] = await Promise.all([
-      tx.vacationAllowance.findMany({
-        where: { tenantUserId: member.id, year: { gte: first, lte: year }, ...access.tenantWide('Vacation') },
-        orderBy: { year: 'asc' },
-      }),
-      tx.vacationCorrection.findMany({
-        where: { tenantUserId: member.id, year: { gte: first, lte: year }, ...access.tenantWide('Vacation') },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      }),
-    ]);
-    const startYear = allowances[0]?.year ?? year;
-    const inputs = await memberDays(tx, access, member, settings, `${startYear}-01-01`, `${year}-12-31`, ['approved', 'pending']);
-    const today = localDate(new Date(), settings.timezone);
-    const joined = localDate(member.createdAt, settings.timezone);
-    const pendingIds = new Set(inputs.absences.filter((absence) => absence.status === 'pending').map((absence) => absence.id));
-    const vacationOnly = { ...inputs, absences: inputs.absences.filter((absence) => absence.deductsVacation) };
-    const facts = dayFacts(`${startYear}-01-01`, `${year}-12-31`, vacationOnly);
-    let carried = 0;
-    let result: Vacation | undefined;
-    for (let current = startYear; current <= year; current++) {
-      const row = allowances.find((allowance) => allowance.year === current);
-      const allowanceDays = row ? Number(row.allowanceDays) : 0;
-      const carriedOverDays = row?.carriedOverDays != null ? Number(row.carriedOverDays) : carried;
-      const carryOverExpires = row?.carryOverExpires ? dateOf(row.carryOverExpires) : `${current}-03-31`;
-      let takenDays = 0;
-      let plannedDays = 0;
-      let usedByExpiry = 0;
-      for (const day of facts) {
-        if (day.vacationDays === 0 || !day.date.startsWith(`${current}-`)) continue;
-        const pending = day.absenceIds.some((id) => pendingIds.has(id));
-        if (!pending && day.date <= today) takenDays += day.vacationDays;
-        else plannedDays += day.vacationDays;
-        if (day.date <= carryOverExpires) usedByExpiry += day.vacationDays;
-      }
-      const expiredDays = today > carryOverExpires ? Math.max(0, carriedOverDays - usedByExpiry) : 0;
-      const own = corrections.filter((correction) => correction.year === current);
-      const correctionDays = own.reduce((sum, correction) => sum + Number(correction.days), 0);
-      const proRataAllowanceDays = proRata(allowanceDays, current, joined);
-      const leftDays = round(proRataAllowanceDays + carriedOverDays - expiredDays + correctionDays - takenDays - plannedDays);
-      result = {
-        tenantUserId: member.id,
-        year: current,
-        allowanceDays,
-        proRataAllowanceDays,
-        carriedOverDays: round(carriedOverDays),
-        carryOverExpires,
-        expiredDays: round(expiredDays),
-        correctionDays: round(correctionDays),
-        takenDays: round(takenDays),
-        plannedDays: round(plannedDays),
-        leftDays,
-        corrections: own.map((correction) => ({ ...correction, days: Number(correction.days) })),
-      };
-      carried = Math.max(0, leftDays);
-    }
-    return result as Vacation;
-  }
-
   async function read(tx: Tx | Db, access: TenantAccess, tenantUserId: string, year: number): Promise<Vacation> {
     const member = await memberOf(tx, access, tenantUserId);
-    return account(tx, access, member, await settingsFor(tx, access), year);
+    return vacationAccount(tx, access, member, await settingsFor(tx, access), year);
   }
 
   return {
