@@ -11,8 +11,9 @@ export const calendarModule = defineModule({
   createService: createCalendarService,
   tag: { name: 'Calendar', description: 'A secret iCalendar feed of absences and holidays per member' },
   routes: [
+    // Under the calendar controller, so that its one tag holds every calendar row (users/me is where the caller's own things live).
     {
-      controller: 'user',
+      controller: 'calendar',
       action: 'createCalendarToken',
       method: 'POST',
       path: token,
@@ -21,7 +22,7 @@ export const calendarModule = defineModule({
       summary: 'Make the caller’s calendar feed URL (answered once; a new one replaces the old)',
     },
     {
-      controller: 'user',
+      controller: 'calendar',
       action: 'removeCalendarToken',
       method: 'DELETE',
       path: token,
