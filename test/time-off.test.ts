@@ -12,6 +12,7 @@ import { readSheet } from 'read-excel-file/node';
 import { createLogger } from '../src/lib/logger.js';
 import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
+import { startReceiver } from './helpers/receiver.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -24,7 +25,10 @@ const logged: string[] = [];
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env, log: createLogger('info', {}, { write: (line: string) => void logged.push(line) }) });
+  server = await startTestServer({
+    env: { ...provider.env, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    log: createLogger('info', {}, { write: (line: string) => void logged.push(line) }),
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -201,6 +205,42 @@ describe('absences', () => {
     const own = await crew.manager.api.post<Absence>(path, { absenceTypeId: vacation.id, startDate: '2099-10-01', endDate: '2099-10-01' });
     expect((await crew.manager.api.post<Problem>(`${path}/${own.body.id}/approve`)).status).toBe(403);
     expect((await crew.admin.api.post<Absence>(`${path}/${own.body.id}/approve`)).body.status).toBe('approved');
+  });
+
+  it('reach webhooks and the change feed as entries do', async () => {
+    const crew = await team();
+    const target = await startReceiver();
+    try {
+      const hook = await crew.tenant.api.post<{ secret: string }>(`${tenantPath(crew)}/webhooks`, {
+        url: `${target.url}/hooks`,
+        events: ['absence.requested', 'absence.approved'],
+      });
+      expect(hook.status).toBe(201);
+      const sickness = await typeOf(crew, 'sickness');
+      const sick = await crew.member.api.post<Absence>(`${tenantPath(crew)}/absences`, {
+        absenceTypeId: sickness.id,
+        startDate: '2026-02-02',
+        endDate: '2026-02-02',
+      });
+      const received = (await target.waitFor(2)).map((request) => target.verify(request, hook.body.secret));
+      expect(received.map((envelope) => envelope.type).sort()).toEqual(['absence.approved', 'absence.requested']);
+      expect(received[0]?.data).toMatchObject({
+        id: sick.body.id,
+        tenantUserId: crew.member.id,
+        startDate: '2026-02-02',
+        endDate: '2026-02-02',
+        status: 'approved',
+      });
+      const feed = await crew.tenant.api.get<{ type: string; subjectId: string }[]>(`${tenantPath(crew)}/events`, {
+        query: { types: 'absence.requested,absence.approved' },
+      });
+      expect(feed.body.map((event) => [event.type, event.subjectId])).toEqual([
+        ['absence.requested', sick.body.id],
+        ['absence.approved', sick.body.id],
+      ]);
+    } finally {
+      await target.close();
+    }
   });
 
   it('a type without approval is approved at once; an approved absence that has begun is cancelled by admins only', async () => {

@@ -99,8 +99,10 @@ export function createAbsenceService({ db }: { db: Db }) {
     return type;
   }
 
+  /** Its events, with the days as the API shows them (`2027-03-25`, not a midnight instant). */
   async function record(tx: Tx, access: TenantAccess, types: EventType[], absence: Absence): Promise<void> {
-    for (const type of types) await recordEvent(tx, access, { type, subjectId: absence.id, data: absence });
+    const data = { ...absence, ...spanOf(absence) };
+    for (const type of types) await recordEvent(tx, access, { type, subjectId: absence.id, data });
   }
 
   const reread = (tx: Tx, id: string, query: AbsenceQuery, row: Absence) =>

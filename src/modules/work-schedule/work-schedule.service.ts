@@ -8,7 +8,7 @@ import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
 import { settingsFor } from '../tenant/tenant.service.js';
-import { columnOf, WeekMinutesDto } from './work-schedule.week.js';
+import { columnOf, WeekMinutesDto, weekOf } from './work-schedule.week.js';
 
 /** Why a write to a work schedule is refused with 409. */
 export const workScheduleConflicts = conflictReasons('WorkSchedule', {
@@ -33,6 +33,9 @@ export type WorkScheduleQuery = PrismaQuery<Prisma.WorkScheduleInclude, Prisma.W
 export const dateColumn = (date: string): Date => new Date(`${date}T00:00:00Z`);
 /** A `@db.Date` column's value as a calendar date. */
 export const dateOf = (column: Date): string => column.toISOString().slice(0, 10);
+
+/** A schedule as the API shows it, for its events: the day, and the week by name. */
+const eventData = (schedule: WorkSchedule) => ({ ...schedule, validFrom: dateOf(schedule.validFrom), minutes: weekOf(schedule.minutes) });
 
 /** A member of the access's tenant (any status: a former member's history stays readable), or 404. */
 export async function memberOf(tx: Tx | Db, access: TenantAccess, id: string): Promise<TenantUser> {
@@ -78,7 +81,7 @@ export function createWorkScheduleService({ db }: { db: Db }) {
           });
         }
         const schedule = await tx.workSchedule.create({ data: access.stamp({ tenantUserId: owner, validFrom, minutes: columnOf(input.minutes) }) });
-        await recordEvent(tx, access, { type: 'work_schedule.created', subjectId: schedule.id, data: schedule });
+        await recordEvent(tx, access, { type: 'work_schedule.created', subjectId: schedule.id, data: eventData(schedule) });
         return shapesResult(query) ? tx.workSchedule.findUniqueOrThrow({ ...query, where: { id: schedule.id } }) : schedule;
       });
     },
@@ -93,7 +96,7 @@ export function createWorkScheduleService({ db }: { db: Db }) {
           throw workScheduleConflicts.refuse('SCHEDULE_IN_EFFECT', `The schedule is in effect since ${dateOf(schedule.validFrom)}; add a new one instead`);
         }
         const deleted = await tx.workSchedule.delete({ ...query, where: { id } });
-        await recordEvent(tx, access, { type: 'work_schedule.deleted', subjectId: id, data: schedule });
+        await recordEvent(tx, access, { type: 'work_schedule.deleted', subjectId: id, data: eventData(schedule) });
         return deleted;
       });
     },
