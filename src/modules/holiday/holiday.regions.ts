@@ -5,7 +5,8 @@
  * holidays of type `public` count (bank and school holidays, observances do
  * not reduce anyone's expected time).
  */
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type HolidaysClass from 'date-holidays';
 
 export interface PublicHoliday {
   /** `YYYY-MM-DD` */
@@ -13,11 +14,34 @@ export interface PublicHoliday {
   name: string;
 }
 
-const catalogue = new Holidays();
-const countries = catalogue.getCountries('en');
+// Loaded on first use (synchronously: a settings check needs it inside zod): its data of every country costs a process
+// that never asks about holidays tens of megabytes and tens of milliseconds at start (figures: docs/performance.md).
+const require = createRequire(import.meta.url);
+let loaded: { Holidays: typeof HolidaysClass; catalogue: HolidaysClass; countries: Record<string, string> } | undefined;
+function library() {
+  if (!loaded) {
+    const Holidays = require('date-holidays') as typeof HolidaysClass;
+    const catalogue = new Holidays();
+    loaded = { Holidays, catalogue, countries: catalogue.getCountries('en') };
+  }
+  return loaded;
+}
+
+/** Codes already checked: every settings read checks the tenant's again. Bounded: clients may send any text. */
+const checked = new Map<string, boolean>();
 
 /** Whether `code` names a region date-holidays knows (`DE-BY` yes, `DE-XX` and `ZZ` no). */
 export function isHolidayRegion(code: string): boolean {
+  const known = checked.get(code);
+  if (known !== undefined) return known;
+  const valid = regionExists(code);
+  if (checked.size >= 1000) checked.clear();
+  checked.set(code, valid);
+  return valid;
+}
+
+function regionExists(code: string): boolean {
+  const { catalogue, countries } = library();
   const [country, state, region, ...rest] = code.split('-');
   if (!country || rest.length > 0 || !Object.hasOwn(countries, country)) return false;
   if (state === undefined) return true;
@@ -35,7 +59,7 @@ function holidaysOfYear(code: string, year: number): readonly PublicHoliday[] {
   const known = byRegionYear.get(key);
   if (known) return known;
   const [country, state, region] = code.split('-') as [string, string | undefined, string | undefined];
-  const calendar = new Holidays(country, state ?? '', region ?? '', { types: ['public'], languages: ['en'] });
+  const calendar = new (library().Holidays)(country, state ?? '', region ?? '', { types: ['public'], languages: ['en'] });
   const found = calendar
     .getHolidays(year, 'en')
     .filter((holiday) => holiday.type === 'public')
