@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createEvents, type EventAttributes } from 'ics';
+// `ics` is loaded by the first feed that is read (10 MB of RSS at start otherwise: docs/performance.md).
+import type { EventAttributes } from 'ics';
 import { z } from 'zod';
 import { systemActor } from '../../auth/actor.js';
 import { systemAccess, type TenantAccess } from '../../auth/tenant-access.js';
@@ -133,6 +134,7 @@ export function createCalendarService({ db, config }: { db: Db; config: Config }
           }),
         ),
       ];
+      const { createEvents } = await import('ics');
       const written = createEvents(events, { productId: '-//Tally//Time off//EN', method: 'PUBLISH', calName: `Time off: ${member.name ?? member.email}` });
       if (written.error || written.value === null) throw written.error ?? new Error('the calendar could not be written');
       await db.calendarToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
