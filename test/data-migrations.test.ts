@@ -188,7 +188,9 @@ describe('20261127023139_instants_with_time_zone', () => {
 
       const columns = (await runStatement(database.url, instantColumns)).rows as { table: string; column: string; type: string; precision: number }[];
       expect(columns.filter((column) => column.type !== 'timestamp with time zone' || column.precision !== 3)).toEqual([]);
-      expect(await instantsOf(database.url, (column) => column)).toEqual(before);
+      // Later migrations may add rows of their own (every tenant's default absence types): the rows there were are compared.
+      const after = await instantsOf(database.url, (column) => column);
+      expect(new Map([...after].filter(([key]) => tables.has(key.split('.')[0] as string)))).toEqual(before);
       // Another client reads the same instants, in its own zone.
       const session = (await runStatement(database.url, `SELECT "expiresAt" FROM sessions WHERE id = 's-1'`)).rows[0] as { expiresAt: Date };
       expect(session.expiresAt.toISOString()).toBe('2026-04-05T01:30:00.500Z');

@@ -62,6 +62,8 @@ beforeAll(async () => {
   tenant = await tenantStep;
   // Reviews are walked too: entries wait for approval once submitted.
   await tenant.api.patch(`/tenants/${tenant.id}`, { settings: { approvalRequired: true } });
+  const absenceTypes = await tenant.api.get<{ id: string; kind: string }[]>(`/tenants/${tenant.id}/absence-types`);
+  vacationTypeId = absenceTypes.body.find((type) => type.kind === 'vacation')?.id ?? '';
   callers.push({ name: 'api key', role: 'admin', api: tenant.api, tenantUserId: null });
   for (const role of ['owner', 'admin', 'manager', 'member'] as const) {
     const member = await tenantStep.member(role);
@@ -163,6 +165,16 @@ async function uploadedInvoice(api: ApiClient): Promise<string> {
   return answer.body.id;
 }
 
+/** A day no walk has used yet: schedules, holidays and absences each need a date of their own (far ahead: never in effect). */
+let daysUsed = 0;
+function nextDay(): string {
+  daysUsed += 1;
+  return new Date(Date.UTC(2200, 0, 1 + daysUsed)).toISOString().slice(0, 10);
+}
+const week = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 0, sat: 0, sun: 0 };
+/** The tenant's Vacation type (every tenant starts with it), read once the tenant exists. */
+let vacationTypeId = '';
+
 /** The shared webhook that read, test and redelivery walks use (create and delete walks make their own). */
 let sharedWebhook: Promise<{ webhookId: string; deliveryId: string }> | undefined;
 const webhookOf = () =>
@@ -184,6 +196,8 @@ interface Fixture {
   query?: Record<string, Record<string, string>>;
   /** Its create says whose record it makes (an entry for another member): create is walked for own and others'. */
   createsForOthers?: true;
+  /** Its records are always the caller's own (a calendar feed): a caller without a member id (an API key) has none to make. */
+  callersOwn?: true;
 }
 
 const entryStateFor: Record<string, EntryState> = { approve: 'submitted', reject: 'submitted', reopen: 'approved', stop: 'running' };
@@ -299,6 +313,72 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
       ).id,
     }),
   },
+  WorkSchedule: {
+    // The schedules of the owner (or the other member).
+    values: async (action, owner) => ({
+      tenantUserId: owner?.tenantUserId ?? other.id,
+      ...(action === 'remove'
+        ? {
+            workScheduleId: await created(
+              tenant.api.post(`/tenants/${t()}/users/${owner?.tenantUserId ?? other.id}/work-schedules`, { validFrom: nextDay(), minutes: week }),
+              'a work schedule',
+            ),
+          }
+        : {}),
+    }),
+    bodies: { create: () => ({ validFrom: nextDay(), minutes: week }) },
+  },
+  Holiday: {
+    values: async () => ({ holidayId: await created(tenant.api.post(`/tenants/${t()}/holidays`, { date: nextDay(), name: 'Walked' }), 'a holiday') }),
+    bodies: { create: () => ({ date: nextDay(), name: 'Walk', fraction: 0.5 }) },
+  },
+  AbsenceType: {
+    values: async () => ({
+      absenceTypeId: await created(
+        tenant.api.post(`/tenants/${t()}/absence-types`, {
+          name: uniqueEmail('type'),
+          kind: 'other',
+          countsAsWork: true,
+          deductsVacation: false,
+          needsApproval: true,
+        }),
+        'an absence type',
+      ),
+    }),
+    bodies: {
+      create: () => ({ name: uniqueEmail('walk'), kind: 'other', countsAsWork: false, deductsVacation: false, needsApproval: false }),
+      update: () => ({ needsApproval: false }),
+    },
+  },
+  Absence: {
+    // A pending absence of its own day, of the owner or of the other member.
+    values: async (_action, owner) => {
+      const day = nextDay();
+      const body = { absenceTypeId: vacationTypeId, startDate: day, endDate: day, tenantUserId: owner?.tenantUserId ?? other.id };
+      return { absenceId: await created(tenant.api.post(`/tenants/${t()}/absences`, body), 'an absence') };
+    },
+    bodies: {
+      create: (owner) => {
+        const day = nextDay();
+        return { absenceTypeId: vacationTypeId, startDate: day, endDate: day, tenantUserId: owner?.tenantUserId ?? other.id };
+      },
+      update: () => ({ note: 'walked' }),
+      reject: () => ({ reason: 'Busy week' }),
+    },
+    query: { findBusy: { from: '2200-01-01', to: '2200-12-31' } },
+    createsForOthers: true,
+  },
+  // A member's balance and vacation account: of the owner, or of the other member.
+  TimeBalance: {
+    values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id }),
+    query: { findOne: { from: '2027-03-01', to: '2027-03-31' } },
+  },
+  Vacation: {
+    values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id, year: '2027' }),
+    bodies: { setVacation: () => ({ allowanceDays: 30 }), correct: () => ({ days: 1, reason: 'Walked' }) },
+  },
+  // The caller's own feed URL (users/me/calendar-token); revoking none is no error.
+  CalendarToken: { callersOwn: true },
   Webhook: {
     values: async (action) =>
       action === 'remove'
@@ -388,7 +468,10 @@ function missingFixtures(route: TenantRoute): string[] {
 function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
   const subject = route.access.permission[1];
   const fixture = fixtures[subject] ?? {};
-  const addressesRecord = Object.values(route.pathArguments).includes('id');
+  // A path under a member (users/{tenantUserId}/work-schedules) addresses their records as much as a record's id does.
+  const addressesOwner =
+    Object.hasOwn(ownership, subject) && ownership[subject as keyof typeof ownership].field === 'tenantUserId' && 'tenantUserId' in route.pathArguments;
+  const addressesRecord = Object.values(route.pathArguments).includes('id') || addressesOwner;
   const creates = route.action.startsWith('create');
   const owners: (boolean | undefined)[] = !ownershipMatters(route.access.permission)
     ? [undefined]
@@ -397,7 +480,7 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
       : creates
         ? [true]
         : [undefined];
-  const needsOwner = addressesRecord || fixture.createsForOthers === true;
+  const needsOwner = addressesRecord || fixture.createsForOthers === true || fixture.callersOwn === true;
   return owners.map((own) => {
     const ownerOf = (caller: Caller): Caller | null => (own ? caller : null);
     const prepare = async (caller: Caller) => {
@@ -407,7 +490,7 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
     };
     return {
       own,
-      needsOwner: own === true && needsOwner,
+      needsOwner: (own === true || fixture.callersOwn === true) && needsOwner,
       rest: async (caller) => {
         const { values, body, query } = await prepare(caller);
         return (await caller.api.request(route.method, pathOf(route, values), body, { query })).status;
@@ -459,6 +542,20 @@ const handWritten: Record<string, Walk[]> = {
     },
   ],
 };
+
+// A member's month (JSON; the files are read in tests/time-off.test.ts): their own, or the other member's.
+handWritten.timesheetControllerFindOne = [false, true].map((own) => ({
+  own,
+  needsOwner: own,
+  rest: async (caller: Caller) => (await caller.api.get(`/tenants/${t()}/users/${own ? caller.tenantUserId : other.id}/timesheets/2027-03`)).status,
+  graphql: async (caller: Caller) =>
+    (
+      await caller.api.graphql('query ($t: ID!, $u: ID!) { timesheet(tenantId: $t, tenantUserId: $u, month: "2027-03") { totals { balanceMinutes } } }', {
+        t: t(),
+        u: own ? caller.tenantUserId : other.id,
+      })
+    ).body,
+}));
 
 const walksOf = (route: TenantRoute): Walk[] => (route.kind === 'native' ? (handWritten[route.operationId] ?? []) : generatedWalks(route));
 

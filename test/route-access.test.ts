@@ -58,13 +58,13 @@ describe('every route of the OpenAPI document', () => {
     }
   });
 
-  it('marks only the sign-in routes public', () => {
+  it('marks only the sign-in routes and the calendar feed (its token is the credential) public', () => {
     expect(
       operations()
         .filter((route) => route.public)
         .map((route) => route.operationId)
         .sort(),
-    ).toEqual(['authControllerCallback', 'authControllerSession', 'authControllerSignIn', 'authControllerSignOut']);
+    ).toEqual(['authControllerCallback', 'authControllerSession', 'authControllerSignIn', 'authControllerSignOut', 'calendarControllerFeed']);
   });
 });
 

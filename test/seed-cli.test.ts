@@ -73,6 +73,12 @@ describe('tally seed', () => {
       expect(invoices.map((group) => group.status).sort()).toEqual(['draft', 'issued', 'paid', 'sent', 'void']);
       expect(await server.app.db.clientInvoice.count({ where: { tenantId: first.id, type: 'credit_note' } })).toBe(1);
       expect(await server.app.db.entry.count({ where: { tenantId: first.id, clientInvoiceId: { not: null } } })).toBeGreaterThan(0);
+      // Time off: part-time schedules, absences taken and requested.
+      expect(await server.app.db.workSchedule.count({ where: { tenantId: first.id } })).toBe(5);
+      expect(await server.app.db.absence.groupBy({ by: ['status'], where: { tenantId: first.id }, _count: true, orderBy: { status: 'asc' } })).toEqual([
+        { status: 'pending', _count: 20 },
+        { status: 'approved', _count: 40 },
+      ]);
       expect(await server.app.db.project.count({ where: { tenantId: first.id, budgetPeriod: 'monthly', budgetHours: { not: null } } })).toBeGreaterThan(0);
       const [prices] = await server.app.db.$queryRaw<{ entries: bigint; mispriced: bigint; uncosted: bigint }[]>`
       SELECT count(*) AS entries,

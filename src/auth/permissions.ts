@@ -6,9 +6,10 @@
  * A grant is (action, subject) and may reach every record of the subject, only
  * the caller's own (`:own`), or only others' (`:others`: managers approve
  * entries, but not their own). Who owns a record is declared once per subject
- * below (`ownership`). `manage` stands for read, create, update and delete;
- * `approve` (reviewing submitted entries) and `reopen` (taking an approved
- * entry back to draft) are separate. A grant may hold only where a tenant
+ * below (`ownership`). `manage` stands for read, create, update, delete and
+ * cancel; `approve` (reviewing submitted entries and requested absences) and
+ * `reopen` (taking back what was approved: an approved entry to draft, an
+ * approved absence that has begun to cancelled) are separate. A grant may hold only where a tenant
  * setting switches it on (`read if membersSeeRates`).
  */
 import { defineEnum } from '../lib/vocabulary.js';
@@ -50,6 +51,16 @@ export const statements = {
   ClientInvoice: crud,
   BillingProfile: ['read', 'update'],
   ClientBilling: ['read'],
+  // Time off and working time (CONTRACT.md section 10).
+  Absence: [...crud, 'approve', 'cancel', 'reopen'],
+  AbsenceType: crud,
+  Holiday: crud,
+  WorkSchedule: crud,
+  Vacation: crud,
+  TimeBalance: ['read'],
+  Timesheet: ['read'],
+  // A member's own calendar feed URL (users/me/calendar-token).
+  CalendarToken: ['create', 'delete'],
 } as const;
 
 export type Subject = keyof typeof statements;
@@ -58,7 +69,7 @@ export type Action = ActionOn<Subject>;
 /** An (action, subject) pair that exists: `['approve', 'Entry']`, never `['approve', 'Note']`. */
 export type Permission = { [S in Subject]: readonly [ActionOn<S>, S] }[Subject];
 
-export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve', 'reopen'] as const satisfies readonly Action[];
+export const actions = ['read', 'create', 'update', 'delete', 'manage', 'approve', 'reopen', 'cancel'] as const satisfies readonly Action[];
 export const subjects = Object.keys(statements) as Subject[];
 
 export const actionEnum = defineEnum('Action', actions);
@@ -131,6 +142,14 @@ export const ownership = {
   TenantUser: { field: 'id', refusal: ({ verb }) => `You may ${verb} only your own membership` },
   // The history of an entry is its owner's (the entry's tenantUserId).
   EntryHistory: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} the history of your own entries only` },
+  Absence: {
+    field: 'tenantUserId',
+    refusal: ({ verb }) => (verb === 'create' ? 'You may request absences only for yourself' : `You may ${verb} only your own absences`),
+  },
+  WorkSchedule: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own work schedule` },
+  Vacation: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own vacation days` },
+  TimeBalance: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own time balance` },
+  Timesheet: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own timesheets` },
 } as const satisfies { [S in Subject]?: Ownership };
 
 export type OwnedSubject = keyof typeof ownership;
@@ -181,6 +200,16 @@ const adminGrants: RoleGrants = {
   ClientInvoice: ['manage'],
   BillingProfile: ['read', 'update'],
   ClientBilling: ['read'],
+  // Only owners and admins take back an approved absence that has begun.
+  Absence: ['manage', 'approve', 'reopen'],
+  AbsenceType: ['manage'],
+  Holiday: ['manage'],
+  WorkSchedule: ['manage'],
+  Vacation: ['manage'],
+  TimeBalance: ['read'],
+  Timesheet: ['read'],
+  // Everyone's own feed (the service only ever touches the caller's); an API key has none (it is no member).
+  CalendarToken: ['create', 'delete'],
 };
 
 const matrix: Record<Role, RoleGrants> = {
@@ -209,6 +238,15 @@ const matrix: Record<Role, RoleGrants> = {
     ClientInvoice: ['read'],
     BillingProfile: ['read'],
     ClientBilling: ['read'],
+    // Managers approve others' absences, not their own.
+    Absence: ['manage', 'approve:others'],
+    AbsenceType: ['read'],
+    Holiday: ['read'],
+    WorkSchedule: ['read'],
+    Vacation: ['read'],
+    TimeBalance: ['read'],
+    Timesheet: ['read'],
+    CalendarToken: ['create', 'delete'],
   },
   member: {
     Tenant: ['read'],
@@ -232,6 +270,15 @@ const matrix: Record<Role, RoleGrants> = {
     // Their own entries only: the report reads entries through the Entry scope.
     Report: ['read'],
     EntryHistory: ['read:own'],
+    // Their own absences; colleagues' approved ones they see as busy days, without the type (absence.service.ts).
+    Absence: ['create:own', 'read:own', 'update:own', 'cancel:own'],
+    AbsenceType: ['read'],
+    Holiday: ['read'],
+    WorkSchedule: ['read:own'],
+    Vacation: ['read:own'],
+    TimeBalance: ['read:own'],
+    Timesheet: ['read:own'],
+    CalendarToken: ['create', 'delete'],
   },
 };
 

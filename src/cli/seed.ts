@@ -380,7 +380,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
     const tenant = await services.tenants.create(actor, {
       name: `${pick(clients)} Consulting ${tenantIndex + 1}`,
       slug: `seed-${run}-${tenantIndex + 1}`,
-      settings: { defaultHourlyRate: '75' },
+      settings: { defaultHourlyRate: '75', holidayRegion: 'DE-BY' },
     });
     const currency = 'EUR';
     const { key } = await services.apiKeys.create(systemAccess(tenant, actor), { name: 'seed', expiresInDays: 90 });
@@ -417,6 +417,30 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::numeric[])
            AS m(id, "tenantId", "userId", email, name, role, status, "hourlyRate", "costRate")`,
       memberRows,
+    );
+    // Time off: every fourth member part time (4 x 6 h) from 400 days ago, a vacation allowance of this year and last,
+    // a week's vacation and a sick day behind them, and a request ahead waiting for approval.
+    const partTime = members.filter((_member, index) => index % 4 === 3).map((member) => member.id);
+    await sql.query(
+      `INSERT INTO work_schedules (id, "tenantId", "tenantUserId", "validFrom", minutes, "updatedAt")
+       SELECT uuidv7()::text, $1, m, current_date - 400, '{360,360,360,360,0,0,0}', now() FROM unnest($2::text[]) m`,
+      [tenant.id, partTime],
+    );
+    const memberIds = members.map((member) => member.id);
+    await sql.query(
+      `INSERT INTO vacation_allowances (id, "tenantId", "tenantUserId", year, "allowanceDays", "updatedAt")
+       SELECT uuidv7()::text, $1, m, y, 30, now() FROM unnest($2::text[]) m, (VALUES (extract(year FROM current_date)::int - 1), (extract(year FROM current_date)::int)) AS years(y)`,
+      [tenant.id, memberIds],
+    );
+    await sql.query(
+      `INSERT INTO absences (id, "tenantId", "tenantUserId", "absenceTypeId", "startDate", "endDate", status, "reviewedAt", "updatedAt")
+       SELECT uuidv7()::text, $1, m, t.id, current_date + a.first, current_date + a.last, a.status::"AbsenceStatus",
+              CASE WHEN a.status = 'approved' THEN now() END, now()
+         FROM unnest($2::text[]) m
+        CROSS JOIN (VALUES ('Vacation', -120, -116, 'approved'), ('Sickness', -60, -60, 'approved'), ('Vacation', 30, 34, 'pending'))
+              AS a(type, first, last, status)
+         JOIN absence_types t ON t."tenantId" = $1 AND t.name = a.type`,
+      [tenant.id, memberIds],
     );
 
     // Clients, some with a rate of their own; projects for them, with budgets, task lists and tasks, and

@@ -64,6 +64,24 @@ export const eventTypes = [
   'client_invoice.voided',
   // Not in the contract's list: the seller's data invoices are issued with, in the audit trail.
   'billing_profile.updated',
+  // Time off and working time (CONTRACT.md section 10).
+  'work_schedule.created',
+  'work_schedule.deleted',
+  'holiday.created',
+  'holiday.deleted',
+  'absence_type.created',
+  'absence_type.updated',
+  'absence_type.deleted',
+  'absence.requested',
+  'absence.updated',
+  'absence.deleted',
+  'absence.approved',
+  'absence.rejected',
+  'absence.cancelled',
+  'vacation.updated',
+  'vacation.corrected',
+  'calendar_token.created',
+  'calendar_token.revoked',
   // Not in the contract's list: the reason admins are notified when deliveries stop.
   'webhook.disabled',
 ] as const;

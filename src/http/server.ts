@@ -26,6 +26,12 @@ import { graphqlRefusal, type GraphQLServer } from './graphql.js';
 import type { Metrics } from './metrics.js';
 
 /** What the server needs from the process (the App satisfies it). */
+
+/** A path as the request log writes it: a calendar feed's path is its credential, so its token is left out. */
+export function loggedPath(pathname: string): string {
+  return pathname.startsWith('/calendar/') ? '/calendar/{token}' : pathname;
+}
+
 export interface HttpServerDependencies {
   log: Logger;
   origins: OriginPolicy;
@@ -273,7 +279,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
       const actor = state.actor;
       const entry = {
         method: request.method,
-        path: url.pathname,
+        path: loggedPath(url.pathname),
         status: response.statusCode,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         clientAddress: state.clientAddress,

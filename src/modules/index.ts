@@ -26,6 +26,14 @@ import { importModule } from './import/index.js';
 import { notificationModule } from './notification/index.js';
 import { webhookModule } from './webhook/index.js';
 import { eventModule } from './event/index.js';
+import { workScheduleModule } from './work-schedule/index.js';
+import { holidayModule } from './holiday/index.js';
+import { absenceTypeModule } from './absence-type/index.js';
+import { absenceModule } from './absence/index.js';
+import { timeBalanceModule } from './time-balance/index.js';
+import { vacationModule } from './vacation/index.js';
+import { timesheetModule } from './timesheet/index.js';
+import { calendarModule } from './calendar/index.js';
 
 export const modules = [
   tenantModule,
@@ -50,4 +58,12 @@ export const modules = [
   notificationModule,
   webhookModule,
   eventModule,
+  workScheduleModule,
+  holidayModule,
+  absenceTypeModule,
+  absenceModule,
+  timeBalanceModule,
+  vacationModule,
+  timesheetModule,
+  calendarModule,
 ] as const;

@@ -3,6 +3,8 @@
  *
  *   entry.submitted         -> the tenant's approvers (owners, admins, managers), not the entry's owner
  *   entry.approved|rejected -> the entry's owner
+ *   absence.requested       -> the tenant's approvers, not the absence's owner (when it waits for approval)
+ *   absence.approved|rejected -> the absence's owner
  *   task.assigned           -> the assignee
  *   invoice.ocr_completed|ocr_failed -> the uploader
  *   sync.failed, webhook.disabled    -> owners and admins
@@ -55,6 +57,9 @@ export function namedRecipients(event: OutboxEvent): string[] {
     case 'entry.submitted':
     case 'entry.approved':
     case 'entry.rejected':
+    case 'absence.requested':
+    case 'absence.approved':
+    case 'absence.rejected':
       return pick('tenantUserId');
     case 'task.assigned':
       return pick('assigneeId');
@@ -74,6 +79,9 @@ export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
     case 'entry.submitted':
       // Without required approval, submitting approved at once: nothing waits for review.
       return event.data.status === 'submitted' ? reviewerRoles : [];
+    case 'absence.requested':
+      // A type without approval is approved at once: nothing waits for review.
+      return event.data.status === 'pending' ? reviewerRoles : [];
     case 'sync.failed':
     case 'webhook.disabled':
       return adminRoles;
@@ -99,6 +107,15 @@ function entrySummary(data: Record<string, unknown>, timeZone: string): string {
   return [started, duration, text(data.description)].filter((part) => part !== null).join(' · ');
 }
 
+/** `2027-03-25 to 2027-03-31`, `2027-03-02 (am)` */
+function absenceSummary(data: Record<string, unknown>): string {
+  const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '?');
+  const start = day(data.startDate);
+  const end = day(data.endDate);
+  const half = text(data.halfDay);
+  return start === end ? `${start}${half ? ` (${half})` : ''}` : `${start} to ${end}`;
+}
+
 function wording(event: OutboxEvent, audience: Audience): { title: string; body: string | null; data: Record<string, string | null> } | undefined {
   const { data } = event;
   const tenantId = event.tenantId as string;
@@ -122,6 +139,24 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
         title: 'Your time entry was rejected',
         body: reason ? `${reason} (${summary})` : summary,
         data: { ...subject, entryId: event.subjectId, reason },
+      };
+    }
+    case 'absence.requested': {
+      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
+      return {
+        title: `${owner?.name ?? owner?.email ?? 'A member'} requested time off`,
+        body: absenceSummary(data),
+        data: { ...subject, absenceId: event.subjectId },
+      };
+    }
+    case 'absence.approved':
+      return { title: 'Your absence was approved', body: absenceSummary(data), data: { ...subject, absenceId: event.subjectId } };
+    case 'absence.rejected': {
+      const reason = text(data.rejectionReason);
+      return {
+        title: 'Your absence was rejected',
+        body: reason ? `${reason} (${absenceSummary(data)})` : absenceSummary(data),
+        data: { ...subject, absenceId: event.subjectId, reason },
       };
     }
     case 'task.assigned':
@@ -173,10 +208,12 @@ export function notificationsFor(event: OutboxEvent, audience: Audience): Notifi
   const tenantId = event.tenantId;
   const words = wording(event, audience);
   if (!words) return [];
-  const named = event.type === 'entry.submitted' ? [] : namedRecipients(event).flatMap((id) => audience.member(id) ?? []);
+  // A request goes to its reviewers: the one who asked is not among them.
+  const toReviewers = event.type === 'entry.submitted' || event.type === 'absence.requested';
+  const named = toReviewers ? [] : namedRecipients(event).flatMap((id) => audience.member(id) ?? []);
   const byRole = audience.withRoles(tenantId, notifiedRoles(event));
   // The entry's owner is not their own reviewer.
-  const excluded = new Set(event.type === 'entry.submitted' ? namedRecipients(event) : []);
+  const excluded = new Set(toReviewers ? namedRecipients(event) : []);
   const recipients = new Map<string, Member>();
   for (const member of [...named, ...byRole]) {
     if (member.tenantId !== tenantId || member.status !== 'active' || excluded.has(member.id)) continue;

@@ -21,7 +21,7 @@ import type { ExportRow, FileFormat, ReportGroup, ReportSummary, ReportTotals } 
  * text; a count (entries, minutes); hours (two decimals); or money, decimal
  * text in the currency `currency` names for the row.
  */
-type Column<Row> = {
+export type Column<Row> = {
   header: string;
   value(row: Row): string | number | boolean | null;
   /** Its width in the PDF, which shows only the columns that have one. */
@@ -39,6 +39,8 @@ export interface Table<Row> {
   batches: AsyncIterable<Row[]> | Iterable<Row[]>;
   /** A row printed in bold (the totals). */
   emphasised?(row: Row): boolean;
+  /** Who signs the PDF under the table (a timesheet: the member and the approver): a line, a name and a date for each. */
+  signatures?: readonly string[];
 }
 
 const isNumeric = (column: { kind: string }): boolean => column.kind !== 'text';
@@ -414,6 +416,31 @@ function pdfOf<Row>(table: Table<Row>): Readable {
       }
       if (out.destroyed) return;
       await caughtUp(out);
+    }
+    if (table.signatures?.length) {
+      // Side by side under the table (on a page of their own when it is full): a line to sign on, the signer, a date.
+      const signatureHeight = 40;
+      if (y + signatureHeight > bottom()) {
+        // A page of their own, without the table's header.
+        document.addPage();
+        page += 1;
+        number();
+        y = margin;
+      }
+      const top = y + 28;
+      const slot = (document.page.width - 2 * margin) / table.signatures.length;
+      table.signatures.forEach((signer, index) => {
+        const left = margin + index * slot;
+        document
+          .moveTo(left, top)
+          .lineTo(left + slot - 36, top)
+          .lineWidth(0.5)
+          .stroke();
+        document
+          .font('Helvetica')
+          .fontSize(8)
+          .text(`${signer}, date and signature`, left, top + 4, { width: slot - 36, lineBreak: false });
+      });
     }
     document.end();
   })().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));

@@ -4,6 +4,7 @@ import { plainOperation, tenantOperation } from '../../graphql/operations.js';
 import type { Tenant } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
 import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { WeekMinutesObject } from '../work-schedule/week-minutes.graphql.js';
 import { CreateTenantArgs, ListTenantsArgs, settingsOf, TenantArgs, UpdateTenantArgs, type TenantQuery, type TenantSettings } from './tenant.service.js';
 
 const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: string }>('TenantSettings').implement({
@@ -23,6 +24,15 @@ const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: stri
       resolve: (settings, _args, context) => visibleRate(context, settings.tenantId, settings.defaultHourlyRate),
     }),
     membersSeeRates: t.exposeBoolean('membersSeeRates', { description: 'Members see rates and amounts (otherwise they read null)' }),
+    defaultWorkSchedule: t.field({
+      type: WeekMinutesObject,
+      description: 'Expected minutes per weekday of members without a work schedule of their own',
+      resolve: (settings) => settings.defaultWorkSchedule,
+    }),
+    holidayRegion: t.exposeString('holidayRegion', {
+      nullable: true,
+      description: 'Public holidays of this date-holidays region (DE-BY) reduce expected time',
+    }),
   }),
 });
 

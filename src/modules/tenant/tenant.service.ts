@@ -9,6 +9,8 @@ import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
 import { isTimeZone } from '../../lib/time.js';
+import { isHolidayRegion } from '../holiday/holiday.regions.js';
+import { standardWeek, WeekMinutesDto, type WeekMinutes } from '../work-schedule/work-schedule.week.js';
 
 /** Why a write to a tenant is refused with 409. */
 export const tenantConflicts = conflictReasons('Tenant', {
@@ -34,6 +36,14 @@ const settingsFields = {
     .decimal('Billable rate per hour when no project member, project, client or member rate is set', { min: 0, max: 1_000_000 })
     .nullable(),
   membersSeeRates: z.boolean().describe('Members see rates and amounts (default false: they read null)'),
+  // Described by its DTO (a described copy would lose the name the GraphQL input type and OpenAPI schema take).
+  defaultWorkSchedule: WeekMinutesDto,
+  holidayRegion: z
+    .string()
+    .trim()
+    .refine(isHolidayRegion, 'must be a holiday region of date-holidays such as DE, DE-BY or US-CA')
+    .nullable()
+    .describe('Public holidays of this region reduce expected time (a date-holidays code such as DE-BY); null: none'),
 };
 
 export type TenantSettings = {
@@ -46,6 +56,8 @@ export type TenantSettings = {
   roundingMinutes: number;
   defaultHourlyRate: string | null;
   membersSeeRates: boolean;
+  defaultWorkSchedule: WeekMinutes;
+  holidayRegion: string | null;
 };
 
 export const defaultTenantSettings: TenantSettings = {
@@ -59,6 +71,8 @@ export const defaultTenantSettings: TenantSettings = {
   roundingMinutes: 0,
   defaultHourlyRate: null,
   membersSeeRates: false,
+  defaultWorkSchedule: standardWeek,
+  holidayRegion: null,
 };
 
 export const TenantSettingsDto = dto(

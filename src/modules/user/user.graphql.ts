@@ -35,6 +35,7 @@ builder.prismaObject('TenantUser', {
       description: `Cost rate per hour, copied onto the member's entries. ${rateVisibility}`,
       resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.costRate),
     }),
+    holidayRegion: t.exposeString('holidayRegion', { nullable: true, description: "The member's own public-holiday region (DE-BY); null: the tenant's" }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isHolidayRegion } from '../holiday/holiday.regions.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Grant } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
@@ -40,6 +41,13 @@ export const UpdateUserDto = dto('UpdateUserDto', "Changes to a member's role, s
   status: memberStatusChange.schema('Deactivate a member, or reactivate one').optional(),
   hourlyRate: rate('Billing rate').nullable().optional(),
   costRate: rate('Cost rate').nullable().optional(),
+  holidayRegion: z
+    .string()
+    .trim()
+    .refine(isHolidayRegion, 'must be a holiday region of date-holidays such as DE, DE-BY or US-CA')
+    .nullable()
+    .optional()
+    .describe("The member's own public-holiday region (a date-holidays code such as DE-BY); null: the tenant's"),
 });
 
 const tenantId = fields.id('Tenant id');
