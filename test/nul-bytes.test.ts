@@ -24,13 +24,17 @@ afterAll(async () => {
 
 const routes = compileRoutes(schema, routeTable).filter((route) => route.method !== 'GET' || !route.path.startsWith('/api/auth/callback'));
 
+const valuesNotIds: Record<string, string> = { year: '2027', month: '2027-03' };
+
 /** The route's path with real ids where it needs one, and `replace` for the parameter under test. */
 function pathOf(route: (typeof routes)[number], replace?: { param: string; value: string }): string {
   return route.segments
     .map((segment) => {
       if ('literal' in segment) return segment.literal;
       if (replace && segment.param === replace.param) return replace.value;
-      return segment.param === 'tenantId' ? tenant.id : 'no-such-id';
+      if (segment.param === 'tenantId') return tenant.id;
+      // Path values that are not ids (users/{tenantUserId}/vacation/{year}) are valid ones, so that the body is what is refused.
+      return valuesNotIds[segment.param] ?? 'no-such-id';
     })
     .reduce((path, part) => `${path}/${part}`, '');
 }

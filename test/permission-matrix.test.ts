@@ -80,7 +80,13 @@ beforeAll(async () => {
     defaultTaxRate: '19.00',
   });
   if (profile.status !== 200) throw new Error(`could not write the billing profile: ${profile.text}`);
-  billedClientId = await created(tenant.api.post(`/tenants/${tenant.id}/clients`, { name: 'Billed client' }), 'a client');
+  billedClientId = await created(
+    tenant.api.post(`/tenants/${tenant.id}/clients`, {
+      name: 'Billed client',
+      billingAddress: { line1: 'Ring 2', postcode: '1010', city: 'Wien', countryCode: 'AT' },
+    }),
+    'a client',
+  );
 });
 afterAll(async () => {
   await server?.stop();
@@ -542,6 +548,29 @@ const handWritten: Record<string, Walk[]> = {
     },
   ],
 };
+
+// An issued client invoice's files (read in tests/client-invoice-files.test.ts): its PDF, and its plain CII.
+const issuedClientInvoice = async (): Promise<string> => {
+  const id = await created(tenant.api.post(`/tenants/${t()}/client-invoices`, clientInvoiceBody()), 'a client invoice');
+  await tenant.api.post(`/tenants/${t()}/client-invoices/${id}/issue`);
+  return id;
+};
+handWritten.clientInvoiceControllerPdf = [
+  { rest: async ({ api }) => (await api.request('GET', `/tenants/${t()}/client-invoices/${await issuedClientInvoice()}/pdf`)).status },
+];
+handWritten.clientInvoiceControllerEInvoice = [
+  {
+    rest: async ({ api }) =>
+      (await api.request('GET', `/tenants/${t()}/client-invoices/${await issuedClientInvoice()}/e-invoice`, undefined, { query: { format: 'cii' } })).status,
+    graphql: async ({ api }) =>
+      (
+        await api.graphql('query ($t: ID!, $id: ID!) { clientInvoiceEInvoice(tenantId: $t, id: $id, format: cii) { fileName } }', {
+          t: t(),
+          id: await issuedClientInvoice(),
+        })
+      ).body,
+  },
+];
 
 // A member's month (JSON; the files are read in tests/time-off.test.ts): their own, or the other member's.
 handWritten.timesheetControllerFindOne = [false, true].map((own) => ({
