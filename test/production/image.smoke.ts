@@ -14,7 +14,10 @@
  *   NODE_ENV=production on an embedded PostgreSQL started from this checkout;
  * - through the API: a Toggl import, the report as CSV, XLSX and PDF read back
  *   by csv-parse, read-excel-file and pdftotext, a scanned invoice read by OCR,
- *   and webhooks of both to a receiver on loopback, checked by their signature.
+ *   webhooks of both to a receiver on loopback, checked by their signature, a
+ *   client invoice issued and served as Factur-X and XRechnung (fonts, xmlbuilder2)
+ *   whose Factur-X is uploaded back and read from its XML (saxes, pdfjs-dist), and a
+ *   region's public holidays (date-holidays) with a member's time balance.
  *
  * It prints how long each step took.
  */
@@ -326,6 +329,82 @@ describe('the production install', () => {
         ['import.completed', tenantId, importId],
         ['invoice.ocr_completed', tenantId, invoiceId],
       ]);
+    });
+  });
+
+  it('bills a client: issues an invoice, serves its Factur-X PDF and XRechnung, and reads the Factur-X back as a received e-invoice', async () => {
+    await timed('client invoice: issue, Factur-X, XRechnung, read back', async () => {
+      const send = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+        const response = await fetch(`${baseUrl}/tenants/${tenantId}${route}`, {
+          method,
+          headers: { ...auth, 'content-type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await response.text();
+        expect(response.status, withLog(`${method} ${route}: ${text}`)).toBeLessThan(300);
+        return JSON.parse(text) as Record<string, unknown>;
+      };
+      await send('PATCH', '/billing-profile', {
+        legalName: 'Smoke Test GmbH',
+        address: { line1: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', countryCode: 'DE' },
+        vatId: 'DE123456789',
+        email: 'billing@smoke.example',
+        phone: '+49 30 1234567',
+        contactName: 'Jana Berger',
+        electronicAddress: { scheme: 'EM', id: 'invoices@smoke.example' },
+        iban: 'DE89370400440532013000',
+        defaultTaxRate: '19.00',
+      });
+      const client = await send('POST', '/clients', {
+        name: 'Behörde Berlin',
+        currency: 'EUR',
+        billingAddress: { line1: 'Platz 1', postcode: '10117', city: 'Berlin', countryCode: 'DE' },
+        buyerReference: '04011000-12345-34',
+        electronicAddress: { scheme: 'EM', id: 'erechnung@behoerde.example' },
+      });
+      const draft = await send('POST', '/client-invoices', {
+        clientId: client.id,
+        periodFrom: '2026-03-01',
+        periodTo: '2026-03-31',
+        lines: [{ description: 'Workshop', quantity: '2', unit: 'DAY', unitPrice: '950.00' }],
+      });
+      const issued = await send('POST', `/client-invoices/${String(draft.id)}/issue`);
+      const totals = issued.totals as { gross: string };
+
+      const facturX = await get(`/tenants/${tenantId}/client-invoices/${String(draft.id)}/pdf`, { format: 'facturx' });
+      const pdf = Buffer.from(await facturX.arrayBuffer());
+      expect(facturX.status, withLog(pdf.toString('utf8', 0, 500))).toBe(200);
+      expect(await pdfText(pdf)).toContain(`Invoice ${String(issued.number)}`);
+      const xrechnung = await get(`/tenants/${tenantId}/client-invoices/${String(draft.id)}/e-invoice`, { format: 'xrechnung-ubl' });
+      const xml = await xrechnung.text();
+      expect(xrechnung.status, withLog(xml.slice(0, 500))).toBe(200);
+      expect(xml).toContain('urn:xeinkauf.de:kosit:xrechnung_3.0');
+
+      const received = await fetch(`${baseUrl}/tenants/${tenantId}/invoices/upload`, {
+        method: 'POST',
+        headers: auth,
+        body: invoiceForm(pdf, 'facturx.pdf', {}, 'application/pdf'),
+      });
+      const text = await received.text();
+      expect(received.status, withLog(text)).toBe(201);
+      expect(JSON.parse(text)).toMatchObject({ eInvoiceFormat: 'facturx', ocrStatus: 'none', number: issued.number, totalAmount: totals.gross });
+    });
+  });
+
+  it('knows the public holidays of a region and a member’s time balance', async () => {
+    await timed('holidays (date-holidays) and a time balance', async () => {
+      const settings = await fetch(`${baseUrl}/tenants/${tenantId}`, {
+        method: 'PATCH',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ settings: { holidayRegion: 'DE-BY' } }),
+      });
+      expect(settings.status, withLog(await settings.text())).toBe(200);
+      const holidays = (await (await get(`/tenants/${tenantId}/holidays`, { from: '2027-01-01', to: '2027-01-31' })).json()) as { date: string }[];
+      expect(holidays.map((holiday) => holiday.date)).toEqual(expect.arrayContaining(['2027-01-01', '2027-01-06']));
+      const [member] = (await (await get(`/tenants/${tenantId}/users`)).json()) as { id: string }[];
+      const balance = await get(`/tenants/${tenantId}/users/${member?.id}/time-balance`, { from: '2027-01-01', to: '2027-01-31', groupBy: 'month' });
+      const body = await balance.text();
+      expect(balance.status, withLog(body)).toBe(200);
     });
   });
 
