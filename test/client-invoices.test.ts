@@ -11,7 +11,7 @@ import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
-import { download } from './helpers/files.js';
+import { download, pdfText } from './helpers/files.js';
 import { apiClient, type ApiClient, type Json } from './helpers/http.js';
 import { approvedEntry, type Billing, billingTenant, sellerProfile } from './helpers/billing.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -95,6 +95,13 @@ describe('an invoice from approved time', () => {
     const paid = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-20' });
     expect(paid.body).toMatchObject({ status: 'paid', totals: { paid: '346.59', due: '0' } });
     expect(paid.body.payments.map((payment) => payment.amount)).toEqual(['100', '246.59']);
+    // Its PDF, as the client gets it: number, buyer, the two lines' rates, the total and where to pay.
+    const pdf = await download(server.url, `${b.path}/${draft.id}/pdf`, {}, { authorization: `Bearer ${b.tenant.key}` });
+    expect(pdf.response.status).toBe(200);
+    expect(pdf.response.headers.get('content-type')).toBe('application/pdf');
+    const pdfWords = await pdfText(pdf.bytes);
+    for (const shown of [`Invoice ${issued.body.number}`, 'Buyer AG', '100.00', '85.50', '346.59', 'DE89 3704 0044 0532 0130 00'])
+      expect(pdfWords).toContain(shown);
 
     // A second invoice, voided: a credit note takes the next number and the entries are free again.
     const april = [await approvedEntry(b, beta.id, '2026-04-02T08:00:00Z', 60)];
