@@ -183,6 +183,22 @@ export function nativeRoute<
   return { ...spec, kind: 'native', body: spec.body as NativeBody | undefined, handler: spec.handler as NativeRouteSpec['handler'] };
 }
 
+/**
+ * The irregular rows of a resource: `step(verb, field, summary)` is a POST to `path/{idParam}/<verb>` answering 200
+ * with the mutation's result (`entries/{entryId}/approve`); `action` names the operation when it is not the verb.
+ */
+export function steps(controller: string, path: string, idParam: string) {
+  return (verb: string, field: GraphQLRouteSpec['field'], summary: string, action = verb): GraphQLRouteSpec => ({
+    controller,
+    action,
+    method: 'POST',
+    path: `${path}/{${idParam}}/${verb}`,
+    field,
+    status: 200,
+    summary,
+  });
+}
+
 type CrudAction = 'list' | 'create' | 'get' | 'update' | 'remove';
 type CrudRow = GraphQLRouteSpec['field'] | { field: GraphQLRouteSpec['field']; summary: string };
 

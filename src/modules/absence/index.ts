@@ -1,5 +1,4 @@
-import type { GraphQLRouteSpec } from '../../rest/route.js';
-import { crud } from '../../rest/route.js';
+import { crud, steps } from '../../rest/route.js';
 import { defineModule } from '../module.js';
 import { absenceConflicts } from './absence.rules.js';
 import { createAbsenceService, type AbsenceService } from './absence.service.js';
@@ -7,16 +6,8 @@ import './absence.graphql.js';
 
 const absences = '/tenants/{tenantId}/absences';
 
-/** One irregular row: a POST to `absences/{absenceId}/<verb>`. */
-const step = (action: string, field: GraphQLRouteSpec['field'], summary: string): GraphQLRouteSpec => ({
-  controller: 'absence',
-  action,
-  method: 'POST',
-  path: `${absences}/{absenceId}/${action}`,
-  field,
-  status: 200,
-  summary,
-});
+/** The irregular rows: a POST to `absences/{absenceId}/<verb>`. */
+const step = steps('absence', absences, 'absenceId');
 
 /** Absences: time off requested, approved or rejected, and cancelled. */
 export const absenceModule = defineModule({

@@ -1,5 +1,4 @@
-import type { GraphQLRouteSpec } from '../../rest/route.js';
-import { crud } from '../../rest/route.js';
+import { crud, steps } from '../../rest/route.js';
 import { defineModule } from '../module.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';
 import { clientInvoiceFileRoutes } from './client-invoice.files.js';
@@ -9,16 +8,8 @@ import './client-invoice.files.graphql.js';
 
 const clientInvoices = '/tenants/{tenantId}/client-invoices';
 
-/** One irregular row: a POST to `client-invoices/{clientInvoiceId}/<verb>`. */
-const step = (verb: string, action: string, field: GraphQLRouteSpec['field'], summary: string): GraphQLRouteSpec => ({
-  controller: 'clientInvoice',
-  action,
-  method: 'POST',
-  path: `${clientInvoices}/{clientInvoiceId}/${verb}`,
-  field,
-  status: 200,
-  summary,
-});
+/** The irregular rows: a POST to `client-invoices/{clientInvoiceId}/<verb>`. */
+const step = steps('clientInvoice', clientInvoices, 'clientInvoiceId');
 
 /** Client invoices: what a tenant bills its clients, from tracked time (CONTRACT.md section 9). */
 export const clientInvoiceModule = defineModule({
@@ -40,10 +31,10 @@ export const clientInvoiceModule = defineModule({
         remove: { field: 'Mutation.deleteClientInvoice', summary: 'Delete a draft (its entries are released)' },
       },
     ),
-    step('issue', 'issue', 'Mutation.issueClientInvoice', 'Issue a draft: number, dates, seller and buyer snapshots'),
-    step('send', 'markSent', 'Mutation.sendClientInvoice', 'Record that the invoice was sent'),
-    step('pay', 'pay', 'Mutation.payClientInvoice', 'Record a payment (full unless amount is less)'),
-    step('void', 'void', 'Mutation.voidClientInvoice', 'Void an issued invoice: a credit note takes the next number, its entries are released'),
+    step('issue', 'Mutation.issueClientInvoice', 'Issue a draft: number, dates, seller and buyer snapshots'),
+    step('send', 'Mutation.sendClientInvoice', 'Record that the invoice was sent', 'markSent'),
+    step('pay', 'Mutation.payClientInvoice', 'Record a payment (full unless amount is less)'),
+    step('void', 'Mutation.voidClientInvoice', 'Void an issued invoice: a credit note takes the next number, its entries are released'),
     ...clientInvoiceFileRoutes,
   ],
 });

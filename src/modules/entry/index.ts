@@ -1,5 +1,4 @@
-import type { GraphQLRouteSpec } from '../../rest/route.js';
-import { crud } from '../../rest/route.js';
+import { crud, steps } from '../../rest/route.js';
 import { entryConflicts } from './entry.rules.js';
 import { defineModule } from '../module.js';
 import { createEntryService, type EntryService } from './entry.service.js';
@@ -7,16 +6,8 @@ import './entry.graphql.js';
 
 const entries = '/tenants/{tenantId}/entries';
 
-/** One irregular row: a POST to `entries/{entryId}/<verb>`. */
-const step = (action: string, field: GraphQLRouteSpec['field'], summary: string): GraphQLRouteSpec => ({
-  controller: 'entry',
-  action,
-  method: 'POST',
-  path: `${entries}/{entryId}/${action}`,
-  field,
-  status: 200,
-  summary,
-});
+/** The irregular rows: a POST to `entries/{entryId}/<verb>`. */
+const step = steps('entry', entries, 'entryId');
 
 /** Time entries: timers, manual entries, and their approval. */
 export const entryModule = defineModule({
