@@ -23,7 +23,7 @@ import {
   missingEInvoiceFields,
   writeEInvoice,
 } from './client-invoice.einvoice.js';
-import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat } from './client-invoice.pdf.js';
+import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
 
 /** GraphQL's names of the formats: an enum value cannot hold a hyphen, so `xrechnung_cii` is REST's `xrechnung-cii`. */
 export const eInvoiceFormat = defineEnum(
@@ -75,8 +75,6 @@ export async function eInvoiceFile(services: Services, access: TenantAccess, id:
 export async function clientInvoicePdfFile(services: Services, access: TenantAccess, id: string, format: ClientInvoicePdfFormat): Promise<ClientInvoiceFile> {
   const document = await services.clientInvoices.document(access, id);
   if (format === 'facturx') assertEInvoiceable(document, 'cii');
-  // pdfkit (and the fonts) load on the first invoice a process renders, not at start.
-  const { renderClientInvoicePdf } = await import('./client-invoice.pdf.js');
   return {
     fileName: clientInvoicePdfFileName(document),
     contentType: clientInvoicePdfContentType,
