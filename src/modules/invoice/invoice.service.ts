@@ -7,7 +7,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import type { JobQueue } from '../../events/jobs.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, withDays } from '../../events/outbox.js';
 import type { Invoice, Prisma } from '../../generated/prisma/client.js';
 import { EInvoiceFormat, InvoiceSource, InvoiceStatus, InvoiceType, OcrStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
@@ -382,10 +382,10 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
   };
 }
 
-/** What events carry of an invoice: its fields, not its OCR text. */
+/** What events carry of an invoice: its fields (its dates as days), not its OCR text. */
 export function eventData(invoice: Invoice): Record<string, unknown> {
   const { ocrText: _ocrText, storageKey: _storageKey, ...rest } = invoice;
-  return rest;
+  return withDays(rest, ['issueDate', 'dueDate']);
 }
 
 export type InvoiceService = ReturnType<typeof createInvoiceService>;
