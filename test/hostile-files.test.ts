@@ -8,7 +8,8 @@
  *
  * The bombs are made here (test/helpers/bombs.ts): a 4 MiB PDF whose
  * embedded factur-x.xml inflates to 4 GiB (in the EmbeddedFiles tree and
- * /AF, or in /AF only), XML nested 700,000 deep, the billion laughs, 1.3
+ * /AF, or in /AF only), a PDF of 400,000 objects (pdf-lib would build
+ * them all: the worker's budget stops it), XML nested 700,000 deep, the billion laughs, 1.3
  * million elements in 5 MiB, and XML over the limit. Through the upload
  * route each is a 400 naming `file`; mailed to a synced mailbox each is
  * skipped, and the sync goes on.
@@ -16,7 +17,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice, Sync } from './generated/openapi/types.gen.js';
-import { billionLaughs, deepXml, pdfBomb, pdfWithCompressedAttachment, wideXml, zlibBomb, ciiStart } from './helpers/bombs.js';
+import { billionLaughs, ciiStart, deepXml, pdfBomb, pdfOfManyObjects, pdfWithCompressedAttachment, wideXml, zlibBomb } from './helpers/bombs.js';
 import { example, pdfWithEmbedded } from './helpers/einvoices.js';
 import { eventually } from './helpers/eventually.js';
 import { apiClient, type ApiClient } from './helpers/http.js';
@@ -91,6 +92,11 @@ async function bombs(): Promise<{ label: string; attachment: Attachment; says: R
   return [
     { label: 'PDF bomb', attachment: { fileName: 'bomb.pdf', contentType: 'application/pdf', content: bomb }, says: /factur-x\.xml.*over 5242880 bytes/ },
     { label: 'PDF bomb in /AF only', attachment: { fileName: 'af.pdf', contentType: 'application/pdf', content: afOnly }, says: /over 5242880 bytes/ },
+    {
+      label: 'PDF of 400,000 objects',
+      attachment: { fileName: 'objects.pdf', contentType: 'application/pdf', content: pdfOfManyObjects(400_000) },
+      says: /needs more (memory|time) to open/,
+    },
     xml('deep-nesting', deepXml(700_000), /deeper than 64 levels/),
     xml('billion-laughs', billionLaughs(), /DOCTYPE/),
     xml('wide', wideXml(5 * mebibyte - 1024), /more than 100000 elements/),

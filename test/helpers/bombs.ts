@@ -92,3 +92,19 @@ export function billionLaughs(): Buffer {
 
 /** `count` empty elements under one root: a flat XML just under `bytes` (the 5 MiB limit lets 1.3 million through to the parser). */
 export const wideXml = (bytes: number): Buffer => Buffer.from(`<?xml version="1.0"?><r>${'<a/>'.repeat(Math.floor((bytes - 40) / 4))}</r>`);
+
+/** A PDF of `count` tiny objects with a correct cross-reference table: cheap to send, costly for a parser that builds them all. */
+export function pdfOfManyObjects(count: number): Buffer {
+  const parts = ['%PDF-1.7\n', '1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n', '2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n'];
+  const offsets = [9, 9 + (parts[1] as string).length];
+  let offset = (offsets[1] as number) + (parts[2] as string).length;
+  for (let number = 3; number <= count; number += 1) {
+    const object = `${number} 0 obj\n[${number}]\nendobj\n`;
+    offsets.push(offset);
+    parts.push(object);
+    offset += object.length;
+  }
+  const table = offsets.map((each) => `${String(each).padStart(10, '0')} 00000 n \n`).join('');
+  parts.push(`xref\n0 ${count + 1}\n0000000000 65535 f \n${table}trailer\n<< /Size ${count + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
+}

@@ -122,13 +122,18 @@ export async function pdfAttachment(pdf: Uint8Array, limit: number): Promise<Pdf
     return { kind: 'none' };
   }
   let found: PdfAttachment = { kind: 'none' };
-  for (const [spec, key] of fileSpecifications(document)) {
-    const name = invoiceName(spec, key);
-    const stream = name ? embeddedStream(spec) : undefined;
-    if (!name || !stream) continue;
-    if (document.isEncrypted) return { kind: 'unreadable', name, reason: 'the PDF is encrypted' };
-    found = contents(stream, name, limit);
-    if (found.kind === 'xml' || found.kind === 'too-large') return found;
+  try {
+    for (const [spec, key] of fileSpecifications(document)) {
+      const name = invoiceName(spec, key);
+      const stream = name ? embeddedStream(spec) : undefined;
+      if (!name || !stream) continue;
+      if (document.isEncrypted) return { kind: 'unreadable', name, reason: 'the PDF is encrypted' };
+      found = contents(stream, name, limit);
+      if (found.kind === 'xml' || found.kind === 'too-large') return found;
+    }
+  } catch {
+    // A catalog, name tree or string pdf-lib cannot make sense of: no e-invoice found; OCR reads the pages.
+    return found;
   }
   return found;
 }
