@@ -309,6 +309,25 @@ describe("an entry's history", () => {
   });
 });
 
+describe('events of records with date columns', () => {
+  it('carry the days as days (2027-03-25), never as midnight instants: received invoices and tasks', async () => {
+    const tenant = await seeder(server).tenant();
+    const invoice = await tenant.api.post<Json>(`/tenants/${tenant.id}/invoices`, { number: 'D-1', issueDate: '2027-03-25', dueDate: '2027-04-08' });
+    expect(invoice.status, invoice.text).toBe(201);
+    expect((await tenant.api.patch(`/tenants/${tenant.id}/invoices/${invoice.body.id}`, { dueDate: '2027-04-15' })).status).toBe(200);
+    const list = await tenant.api.post<Json>(`/tenants/${tenant.id}/task-lists`, { name: 'Days' });
+    const task = await tenant.api.post<Json>(`/tenants/${tenant.id}/task-lists/${list.body.id}/tasks`, { title: 'Due', dueDate: '2027-03-31' });
+    expect(task.status, task.text).toBe(201);
+
+    const data = Object.fromEntries((await readFeed(tenant.api, tenant.id, undefined, 50)).map((event) => [event.type, event.data as Record<string, Json>]));
+    expect(data['invoice.created']).toMatchObject({ issueDate: '2027-03-25', dueDate: '2027-04-08' });
+    expect(data['invoice.updated']).toMatchObject({ issueDate: '2027-03-25', dueDate: '2027-04-15' });
+    expect(data['task.created']).toMatchObject({ dueDate: '2027-03-31' });
+    // Instants stay instants.
+    expect(data['task.created']?.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});
+
 describe('retention', () => {
   it('prunes processed events older than EVENT_RETENTION_DAYS, and keeps newer or unprocessed ones', async () => {
     const tenant = await seeder(server).tenant();

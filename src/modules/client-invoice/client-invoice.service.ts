@@ -3,7 +3,7 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
 import { shapesResult } from '../../db/query.js';
-import { recordEvent, type EventType } from '../../events/outbox.js';
+import { recordEvent, withDays, type EventType } from '../../events/outbox.js';
 import { Prisma, type Client, type ClientInvoice } from '../../generated/prisma/client.js';
 import { notFound, validationFailed, type FieldError } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
@@ -223,13 +223,16 @@ export function createClientInvoiceService({ db }: { db: Db }) {
   }
 
   /** `client_invoice.issued` says which e-invoice formats the issued invoice (or credit note) can be fetched in. */
+  /** An invoice as its events carry it: its dates as days. */
+  const daysOf = (invoice: ClientInvoice) => withDays(invoice, ['issueDate', 'dueDate', 'periodFrom', 'periodTo']);
+
   async function recordIssued(tx: Tx, access: TenantAccess, invoice: ClientInvoice): Promise<void> {
     const eInvoiceFormats = availableEInvoiceFormats(await documentIn(tx, access, invoice.id));
-    await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...invoice, eInvoiceFormats } });
+    await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...daysOf(invoice), eInvoiceFormats } });
   }
 
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
-    await recordEvent(tx, access, { type, subjectId: invoice.id, data: invoice });
+    await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
   }
 
   /** The next number of the tenant's counter for `issueDate`'s year (0: a pattern without one), row-locked until `tx` ends. */

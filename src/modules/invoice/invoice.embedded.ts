@@ -1,55 +1,37 @@
 /**
- * The EN 16931 XML a PDF carries (Factur-X, ZUGFeRD 2.x, XRechnung in a PDF):
- * an embedded file named `factur-x.xml`, `zugferd-invoice.xml` or
- * `xrechnung.xml` (ZUGFeRD 1's `ZUGFeRD-invoice.xml` too; names compared
- * without case) in the document's EmbeddedFiles name tree, which Factur-X
- * requires beside the catalog's /AF array.
- *
- * pdfjs-dist reads it (already what OCR renders with): it follows the
- * cross-reference table to the catalog, the name tree and that one stream,
- * so the cost does not grow with the pages and images of the PDF. A PDF that
- * never says `/EmbeddedFile` (the type of every embedded file stream, which
- * PDF keeps outside compressed object streams) has none, and is not opened
- * at all: `mentionsEmbeddedFile` tells that from a stream of its bytes.
+ * The EN 16931 XML a PDF carries (Factur-X, ZUGFeRD 2.x, XRechnung in a
+ * PDF), read without letting the PDF decide what it costs: the structure is
+ * read and the one file inflated (to at most the XML limit) by
+ * invoice.pdf-attachment.ts, in a worker thread under a memory and time
+ * budget (lib/bounded-worker.ts). A PDF whose e-invoice, or whose structure,
+ * needs more than that is `too-large`: the upload is refused (400 naming
+ * `file`, docs/decisions.md "Hostile files").
  */
-import type { Readable } from 'node:stream';
+import { BudgetExceeded, runBounded } from '../../lib/bounded-worker.js';
+import type { PdfAttachment } from './invoice.pdf-attachment.js';
+import { maxXmlBytes } from './invoice.xml.js';
 
-/** Embedded file names that hold the invoice's XML, lower-cased. */
-const invoiceFileNames = new Set(['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml']);
+/** What a PDF carries, or that reading it went over the budget. */
+export type EmbeddedInvoice = PdfAttachment | { kind: 'over-budget'; resource: 'memory' | 'time' };
 
-const marker = Buffer.from('/EmbeddedFile');
+/**
+ * What reading one PDF may add to the process: the worker thread and pdf-lib
+ * (about 20 MB), the PDF (at most the upload limit, 20 MiB) with a copy of
+ * its streams, and the XML (5 MiB).
+ */
+const budget = { memoryBytes: 80 * 1024 * 1024, heapMb: 48, timeMs: 10_000 };
 
-/** Whether the bytes of `stream` contain `/EmbeddedFile` (read in chunks: a 20 MiB scan is never held whole). */
-export async function mentionsEmbeddedFile(stream: Readable): Promise<boolean> {
-  let tail = Buffer.alloc(0);
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const window = Buffer.concat([tail, chunk]);
-    if (window.includes(marker)) {
-      stream.destroy();
-      return true;
-    }
-    tail = window.subarray(Math.max(0, window.length - marker.length + 1));
-  }
-  return false;
-}
+const attachmentModule = new URL(`./invoice.pdf-attachment${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
-/** The XML of the e-invoice embedded in `pdf`, or undefined when it has none (or cannot be opened: OCR says why). */
-export async function embeddedInvoiceXml(pdf: Buffer): Promise<Buffer | undefined> {
-  const { getDocument, VerbosityLevel } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  // A copy: pdfjs detaches the array it is given.
-  const task = getDocument({ data: new Uint8Array(pdf), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false, disableFontFace: true });
+/** The e-invoice embedded in `pdf` (whose buffer is handed to the worker: do not use it afterwards). */
+export async function embeddedInvoice(pdf: Buffer): Promise<EmbeddedInvoice> {
+  // Its own buffer moves to the worker; a slice of a shared one is copied.
+  const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer;
+  const bytes = own ? new Uint8Array(pdf.buffer, 0, pdf.byteLength) : new Uint8Array(pdf);
   try {
-    const document = await task.promise;
-    const attachments = ((await document.getAttachments()) ?? {}) as Record<string, { filename?: string; content?: Uint8Array }>;
-    for (const [name, attachment] of Object.entries(attachments)) {
-      const names = [name, attachment.filename ?? ''].map((each) => each.toLowerCase());
-      if (attachment.content && names.some((each) => invoiceFileNames.has(each))) return Buffer.from(attachment.content);
-    }
-    return undefined;
-  } catch {
-    // Damaged or password-protected: not readable here; the OCR job tells the uploader in words.
-    return undefined;
-  } finally {
-    await task.destroy();
+    return await runBounded<PdfAttachment>(attachmentModule, 'pdfAttachment', [bytes, maxXmlBytes], budget, [bytes.buffer as ArrayBuffer]);
+  } catch (error) {
+    if (error instanceof BudgetExceeded) return { kind: 'over-budget', resource: error.resource };
+    throw error;
   }
 }

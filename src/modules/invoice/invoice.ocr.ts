@@ -23,6 +23,12 @@ const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
 export const maxPdfPages = 20;
 /** Rendering scale of a scanned page (2 = about 150 dpi for an A4 page, what tesseract reads best). */
 const renderScale = 2;
+/**
+ * Pixels a rendered page (and an image in it) may have: an A4 page at 300 dpi.
+ * A page or image that declares more is drawn smaller, or not at all, so a
+ * PDF cannot ask for a canvas of gigabytes (docs/decisions.md, "Hostile files").
+ */
+const maxPagePixels = 2480 * 3508;
 /** A page with fewer characters in its text layer than this is treated as scanned. */
 const textLayerMinimum = 20;
 
@@ -87,6 +93,8 @@ async function readPdf(bytes: Buffer): Promise<{ text: string; confidence: numbe
     verbosity: VerbosityLevel.ERRORS,
     isEvalSupported: false,
     disableFontFace: true,
+    maxImageSize: maxPagePixels,
+    canvasMaxAreaInBytes: maxPagePixels * 4,
     useSystemFonts: false,
     standardFontDataUrl: `${path.join(pdfjsRoot, 'standard_fonts')}/`,
     cMapUrl: `${path.join(pdfjsRoot, 'cmaps')}/`,
@@ -119,7 +127,9 @@ async function readPdf(bytes: Buffer): Promise<{ text: string; confidence: numbe
         pages.push(text);
         confidences.push(100);
       } else {
-        const viewport = page.getViewport({ scale: renderScale });
+        const natural = page.getViewport({ scale: 1 });
+        const scale = Math.min(renderScale, Math.sqrt(maxPagePixels / Math.max(1, natural.width * natural.height)));
+        const viewport = page.getViewport({ scale });
         // The same @napi-rs/canvas pdfjs loads for itself (one copy: two would crash the process).
         const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
         await page.render({ canvas: canvas as never, canvasContext: canvas.getContext('2d') as never, viewport, background: '#ffffff' }).promise;

@@ -7,17 +7,19 @@ import type { Db, Tx } from '../../db/client.js';
 import { tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import type { JobQueue } from '../../events/jobs.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, withDays } from '../../events/outbox.js';
 import type { Invoice, Prisma } from '../../generated/prisma/client.js';
 import { EInvoiceFormat, InvoiceSource, InvoiceStatus, InvoiceType, OcrStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { AppError, conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+import { AppError, conflictReasons, notFound } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
-import { embeddedInvoiceXml, mentionsEmbeddedFile } from './invoice.embedded.js';
 import { readEInvoice, type ReceivedEInvoice } from './invoice.einvoice.js';
+import { assertUploadType, readStagedEInvoice, type ReadEInvoice, uploadTypes, xmlType } from './invoice.intake.js';
 import { ocrQueue } from './invoice.jobs.js';
+
+export { uploadTypes, xmlType };
 import { maxXmlBytes, UnreadableXml } from './invoice.xml.js';
 
 export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
@@ -33,62 +35,6 @@ export const invoiceConflicts = conflictReasons('Invoice', {
   OCR_IN_PROGRESS: { code: 'INVALID_STATE', description: 'OCR of this invoice is already pending or running' },
   READ_FROM_EINVOICE: { code: 'INVALID_STATE', description: 'The invoice was read exactly from its e-invoice XML; OCR has nothing to add' },
 });
-
-/** The type an XML e-invoice is stored and served with (whatever it was declared as: `text/xml` is the same). */
-export const xmlType = 'application/xml';
-
-/** What may be uploaded, by the type its content shows (never by its name or declared type). */
-export const uploadTypes: Record<string, string> = {
-  'application/pdf': 'pdf',
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/tiff': 'tiff',
-  'image/webp': 'webp',
-  [xmlType]: 'xml',
-};
-
-/** Markup by its first bytes: after a byte-order mark and blanks, `<?xml`, a comment or an element. */
-function looksLikeXml(head: Buffer): boolean {
-  const start = head.subarray(0, 512);
-  if (start[0] === 0xff || start[0] === 0xfe)
-    return /^\s*<[?!A-Za-z_]/.test(new TextDecoder(start[0] === 0xff ? 'utf-16le' : 'utf-16be').decode(start.subarray(2)));
-  return /^(\uFEFF)?\s*<[?!A-Za-z_]/.test(start.toString('utf8'));
-}
-
-/** What a file that is (or carries) an e-invoice became: read from its XML, exactly, with no OCR. */
-interface ReadEInvoice {
-  format: EInvoiceFormat;
-  invoice: ReceivedEInvoice;
-}
-
-/** 400 naming the multipart field: the XML is malformed, unsafe, too large or no invoice. */
-const unreadableXml = (error: UnreadableXml): AppError => validationFailed([{ path: 'file', message: error.message }], `The XML file ${error.message}`);
-
-/**
- * The e-invoice a staged file is or carries. An XML file must be one (400
- * naming `file` otherwise); a PDF may carry one (Factur-X / ZUGFeRD), and
- * one whose embedded XML is missing or unreadable goes to OCR as before.
- */
-async function readStagedEInvoice(staged: StagedFile, mimeType: string): Promise<ReadEInvoice | undefined> {
-  if (mimeType === xmlType) {
-    if (staged.size > maxXmlBytes) throw unreadableXml(new UnreadableXml(`is ${staged.size} bytes; an XML invoice may have ${maxXmlBytes} (5 MiB)`));
-    try {
-      const invoice = readEInvoice(await staged.read());
-      return { format: invoice.syntax, invoice };
-    } catch (error) {
-      throw error instanceof UnreadableXml ? unreadableXml(error) : error;
-    }
-  }
-  if (mimeType !== 'application/pdf' || !(await mentionsEmbeddedFile(staged.open()))) return undefined;
-  const xml = await embeddedInvoiceXml(await staged.read());
-  if (!xml) return undefined;
-  try {
-    return { format: 'facturx', invoice: readEInvoice(xml) };
-  } catch (error) {
-    if (error instanceof UnreadableXml) return undefined;
-    throw error;
-  }
-}
 
 /** An invoice's fields as its e-invoice states them, and its lines. */
 function fromEInvoice({ format, invoice }: ReadEInvoice) {
@@ -169,6 +115,18 @@ export type InvoiceQuery = PrismaQuery<Prisma.InvoiceInclude, Prisma.InvoiceSele
 export interface IncomingInvoiceFile {
   staged: StagedFile;
   fileName: string;
+  /**
+   * The XML e-invoice that states this file's invoice (a PDF mailed with
+   * its XML): the invoice is read from it, and the file is its picture.
+   * Discarded either way; the file alone is what the invoice keeps.
+   */
+  eInvoice?: StagedFile;
+}
+
+/** What a staged file is: its type by content (none we take: undefined), and the e-invoice an XML file is. */
+export interface StagedKind {
+  mimeType: string | undefined;
+  eInvoice?: ReceivedEInvoice;
 }
 
 /** Where a file came from, for the invoice it becomes. */
@@ -214,22 +172,6 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
 
   const reread = (tx: Tx, id: string, query: InvoiceQuery, row: Invoice) =>
     shapesResult(query) ? tx.invoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
-
-  /** The type the content shows, or 415. */
-  async function assertUploadType(staged: StagedFile): Promise<string> {
-    // Loaded by the first upload: heap a process that takes none does without (docs/performance.md).
-    const { fileTypeFromBuffer } = await import('file-type');
-    const detected = await fileTypeFromBuffer(staged.head);
-    // file-type knows XML only by its declaration; an e-invoice may start with its root element.
-    if ((!detected || detected.mime === xmlType) && looksLikeXml(staged.head)) return xmlType;
-    if (!detected || !(detected.mime in uploadTypes)) {
-      throw new AppError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `The file is ${detected ? detected.mime : 'of no type we recognise'}; send a PDF, PNG, JPEG, TIFF or WebP, or an XML e-invoice`,
-      );
-    }
-    return detected.mime;
-  }
 
   function duplicateOf(tenant: string, existing: { id: string }): AppError {
     return invoiceConflicts.refuse('DUPLICATE_FILE', `This file was already uploaded as invoice ${existing.id}`, {
@@ -306,7 +248,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
      */
     async fromFile(
       access: TenantAccess,
-      { staged, fileName }: IncomingInvoiceFile,
+      { staged, fileName, eInvoice: statement }: IncomingInvoiceFile,
       meta: z.output<typeof UploadInvoiceFields>,
       origin: FileOrigin = { source: 'upload' },
       query: InvoiceQuery = {},
@@ -316,7 +258,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       try {
         const mimeType = await assertUploadType(staged);
         // Read before anything is written: an XML that is no invoice leaves nothing behind.
-        const eInvoice = await readStagedEInvoice(staged, mimeType);
+        const eInvoice = statement ? await readStagedEInvoice(statement, xmlType) : await readStagedEInvoice(staged, mimeType);
         const read = eInvoice ? fromEInvoice(eInvoice) : undefined;
         const { key } = staged;
         const invoice = await db.$transaction(async (tx) => {
@@ -357,6 +299,25 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         return invoice;
       } finally {
         if (!kept) await staged.discard();
+        await statement?.discard();
+      }
+    },
+
+    /** What a staged file is, without storing anything: for a mail's attachments, before they are paired. */
+    async kindOf(staged: StagedFile): Promise<StagedKind> {
+      let mimeType: string;
+      try {
+        mimeType = await assertUploadType(staged);
+      } catch (error) {
+        if (error instanceof AppError) return { mimeType: undefined };
+        throw error;
+      }
+      if (mimeType !== xmlType || staged.size > maxXmlBytes) return { mimeType };
+      try {
+        return { mimeType, eInvoice: readEInvoice(await staged.read()) };
+      } catch (error) {
+        if (error instanceof UnreadableXml) return { mimeType };
+        throw error;
       }
     },
 
@@ -421,10 +382,10 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
   };
 }
 
-/** What events carry of an invoice: its fields, not its OCR text. */
+/** What events carry of an invoice: its fields (its dates as days), not its OCR text. */
 export function eventData(invoice: Invoice): Record<string, unknown> {
   const { ocrText: _ocrText, storageKey: _storageKey, ...rest } = invoice;
-  return rest;
+  return withDays(rest, ['issueDate', 'dueDate']);
 }
 
 export type InvoiceService = ReturnType<typeof createInvoiceService>;

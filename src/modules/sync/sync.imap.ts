@@ -1,13 +1,16 @@
 /**
- * Reading a mailbox over IMAP (imapflow) and parsing its messages
- * (mailparser). The server's address is checked as webhook receivers are:
+ * Reading a mailbox over IMAP (imapflow): a message's envelope and body
+ * structure first, then each attachment streamed from the server as it is
+ * decoded, so that no message is ever held whole in memory, whatever its
+ * size (an attachment over the upload limit is not downloaded at all). The
+ * server's address is checked as webhook receivers are:
  * the name is resolved once, the address judged, and that very address
  * connected to (TLS still verifies the name), so DNS rebinding cannot move
  * the connection onto the machine or its network.
  */
 import net from 'node:net';
-import { ImapFlow } from 'imapflow';
-import { simpleParser } from 'mailparser';
+import type { Readable } from 'node:stream';
+import { ImapFlow, type MessageStructureObject } from 'imapflow';
 import { resolveOutbound } from '../../lib/outbound.js';
 
 export interface MailboxAddress {
@@ -20,9 +23,12 @@ export interface MailboxAddress {
 }
 
 export interface MailAttachment {
+  /** The body part, to download it. */
+  part: string;
   fileName: string | undefined;
   contentType: string;
-  content: Buffer;
+  /** Decoded bytes, as the body structure tells them (base64 takes 4 bytes for 3). */
+  size: number;
 }
 
 export interface MailMessage {
@@ -39,8 +45,10 @@ export interface OpenMailbox {
   uidValidity: bigint;
   /** UIDs above `afterUid`, oldest first, from `sender` when given, at most `limit`. */
   newUids(afterUid: number, sender: string | null, limit: number): Promise<number[]>;
-  /** One message, parsed; undefined when it is gone. */
+  /** One message's envelope and attachments; undefined when it is gone. */
   message(uid: number): Promise<MailMessage | undefined>;
+  /** An attachment's decoded bytes as they arrive, at most `maxBytes`; read it to its end before the next call. */
+  download(uid: number, part: string, maxBytes: number): Promise<Readable | undefined>;
   close(): Promise<void>;
 }
 
@@ -91,23 +99,36 @@ export async function openMailbox(address: MailboxAddress, { allowPrivate }: { a
         .slice(0, limit);
     },
     async message(uid) {
-      const fetched = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
-      if (!fetched || !fetched.source) return undefined;
-      const parsed = await simpleParser(fetched.source, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true });
-      const from = parsed.from?.value[0]?.address;
+      const fetched = await client.fetchOne(String(uid), { uid: true, envelope: true, bodyStructure: true }, { uid: true });
+      if (!fetched || !fetched.bodyStructure) return undefined;
       return {
         uid,
-        messageId: parsed.messageId ?? `<uid-${uidValidity}-${uid}@${address.host}>`,
-        from,
-        attachments: parsed.attachments.map((attachment) => ({
-          fileName: attachment.filename,
-          contentType: attachment.contentType,
-          content: attachment.content,
-        })),
+        messageId: fetched.envelope?.messageId ?? `<uid-${uidValidity}-${uid}@${address.host}>`,
+        from: fetched.envelope?.from?.[0]?.address,
+        // A message of one part has its body as part 1.
+        attachments: attachmentsOf({ ...fetched.bodyStructure, part: fetched.bodyStructure.part ?? (fetched.bodyStructure.childNodes ? undefined : '1') }),
       };
+    },
+    async download(uid, part, maxBytes) {
+      const downloaded = await client.download(String(uid), part, { uid: true, maxBytes });
+      return downloaded.content;
     },
     async close() {
       await client.logout().catch(() => client.close());
     },
   };
+}
+
+/**
+ * The parts of a message that are files: leaves that are not its text (a
+ * part marked as an attachment, or named, or of another type than plain
+ * text and HTML), not looking into attached messages.
+ */
+function attachmentsOf(node: MessageStructureObject): MailAttachment[] {
+  if (node.childNodes) return node.childNodes.flatMap(attachmentsOf);
+  const fileName = node.dispositionParameters?.filename ?? node.parameters?.name;
+  const isText = ['text/plain', 'text/html'].includes(node.type) && node.disposition !== 'attachment' && !fileName;
+  if (!node.part || isText || node.type === 'message/rfc822' || node.type.startsWith('multipart/')) return [];
+  const encoded = node.size ?? 0;
+  return [{ part: node.part, fileName, contentType: node.type, size: node.encoding?.toLowerCase() === 'base64' ? Math.floor((encoded * 3) / 4) : encoded }];
 }

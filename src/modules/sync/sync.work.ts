@@ -3,7 +3,8 @@
  * that is due; a run reads the messages after the last UID it saw and makes
  * an invoice of each PDF, image or XML e-invoice attachment (through the
  * invoice service, as the tenant's `imap-sync` system actor: an e-invoice,
- * or a PDF carrying one, is read from its XML, anything else by OCR).
+ * or a PDF carrying one, is read from its XML, anything else by OCR; a PDF
+ * and the XML that states it make one invoice, see sync.pairing.ts).
  *
  * At most once per message: the last UID moves forward after each message,
  * and an attachment already imported in the tenant (same file) is skipped,
@@ -11,16 +12,18 @@
  * (which starts the mailbox over) import nothing twice. Jobs reach this
  * through their JobContext; the API's way in is `runNow`, which queues a job.
  */
-import { Readable } from 'node:stream';
 import { systemActor } from '../../auth/actor.js';
 import { systemAccess, type TenantAccess } from '../../auth/tenant-access.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Sync } from '../../generated/prisma/client.js';
 import { createSecretBox } from '../../lib/crypto.js';
 import { AppError } from '../../lib/errors.js';
+import type { StagedFile } from '../../lib/file-storage.js';
 import type { Logger } from '../../lib/logger.js';
+import { uploadLimit } from '../../rest/body.js';
 import type { WorkDependencies } from '../module.js';
-import type { MailMessage } from './sync.imap.js';
+import type { MailMessage, OpenMailbox } from './sync.imap.js';
+import { pairAttachments, type MailFile } from './sync.pairing.js';
 import { syncRunQueue } from './sync.jobs.js';
 
 /** Messages one run reads; the next run goes on from there. */
@@ -45,30 +48,68 @@ export function createSyncWork({
   const allowPrivate = config.webhookAllowPrivateUrls;
   const { invoices } = services;
 
-  /** The message's attachments as invoices; duplicates (and files of other types) are skipped. */
-  async function importMessage(access: TenantAccess, sync: Sync, message: MailMessage, log: Logger): Promise<{ imported: number; skipped: number }> {
+  /**
+   * The message's attachments as invoices: each streamed to staging (one
+   * over the upload limit is skipped unread), paired (a PDF with the XML
+   * e-invoice that states it makes one invoice), then made invoices;
+   * duplicates and files of other types are skipped.
+   */
+  async function importMessage(
+    access: TenantAccess,
+    sync: Sync,
+    mailbox: OpenMailbox,
+    message: MailMessage,
+    log: Logger,
+  ): Promise<{ imported: number; skipped: number }> {
     let imported = 0;
     let skipped = 0;
-    for (const attachment of message.attachments) {
-      const staged = await invoices.stage(Readable.from([attachment.content]));
-      try {
-        await invoices.fromFile(
-          access,
-          { staged, fileName: attachment.fileName ?? 'attachment' },
-          {},
-          { source: 'email', syncId: sync.id, emailMessageId: message.messageId.slice(0, 500) },
-        );
-        imported += 1;
-      } catch (error) {
-        // Already imported (the same file in this tenant), not an invoice type (a signature logo is, though: docs/decisions.md,
-        // "Invoices, files and mail"), or an XML file that is no e-invoice (the 400 an upload of it gets).
-        if (error instanceof AppError && (error.reason === 'DUPLICATE_FILE' || error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'VALIDATION_FAILED')) {
-          skipped += 1;
-          log.debug({ uid: message.uid, file: attachment.fileName, reason: error.reason ?? error.code, detail: error.message }, 'attachment skipped');
+    const skip = (file: string | undefined, reason: string, detail?: string) => {
+      skipped += 1;
+      log.info({ uid: message.uid, file, reason, detail }, 'attachment skipped');
+    };
+    const files: (MailFile & { staged: StagedFile })[] = [];
+    try {
+      for (const attachment of message.attachments) {
+        if (attachment.size > uploadLimit) {
+          skip(attachment.fileName, 'PAYLOAD_TOO_LARGE', `${attachment.size} bytes`);
           continue;
         }
-        throw error;
+        const stream = await mailbox.download(message.uid, attachment.part, uploadLimit + 1);
+        if (!stream) continue;
+        const staged = await invoices.stage(stream);
+        if (staged.size > uploadLimit) {
+          await staged.discard();
+          skip(attachment.fileName, 'PAYLOAD_TOO_LARGE', `${staged.size} bytes`);
+          continue;
+        }
+        const kind = await invoices.kindOf(staged);
+        files.push({ staged, fileName: attachment.fileName ?? 'attachment', mimeType: kind.mimeType, eInvoiceNumber: kind.eInvoice?.number });
       }
+      for (const { file, statement } of pairAttachments(files)) {
+        try {
+          await invoices.fromFile(
+            access,
+            { staged: file.staged, fileName: file.fileName, eInvoice: statement?.staged },
+            {},
+            { source: 'email', syncId: sync.id, emailMessageId: message.messageId.slice(0, 500) },
+          );
+          imported += 1;
+        } catch (error) {
+          // Already imported (the same file in this tenant), not an invoice type (a signature logo is, though: docs/decisions.md,
+          // "Invoices, files and mail"), or a file an upload of which is a 400 (an XML that is no e-invoice, a hostile file).
+          if (
+            error instanceof AppError &&
+            (error.reason === 'DUPLICATE_FILE' || error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'VALIDATION_FAILED')
+          ) {
+            skip(file.fileName, error.reason ?? error.code, error.message);
+            continue;
+          }
+          throw error;
+        }
+      }
+    } finally {
+      // What became an invoice was moved already; this removes the rest.
+      await Promise.all(files.map((file) => file.staged.discard()));
     }
     return { imported, skipped };
   }
@@ -106,7 +147,7 @@ export function createSyncWork({
       let messages = 0;
       let imported = 0;
       let skipped = 0;
-      // Loaded on first run: API processes never read a mailbox and do not carry imapflow and mailparser.
+      // Loaded on first run: API processes never read a mailbox and do not carry imapflow.
       const { MailboxProblem, openMailbox } = await import('./sync.imap.js');
       try {
         const mailbox = await openMailbox(
@@ -125,7 +166,7 @@ export function createSyncWork({
           for (const uid of await mailbox.newUids(lastUid, sync.fromFilter, messagesPerRun)) {
             const message = await mailbox.message(uid);
             if (message) {
-              const outcome = await importMessage(access, sync, message, runLog);
+              const outcome = await importMessage(access, sync, mailbox, message, runLog);
               imported += outcome.imported;
               skipped += outcome.skipped;
             }

@@ -3,7 +3,7 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import type { PrismaPageQuery, PrismaQuery } from '../../db/query.js';
 import { shapesResult } from '../../db/query.js';
-import { recordEvent, type EventType } from '../../events/outbox.js';
+import { recordEvent, withDays, type EventType } from '../../events/outbox.js';
 import type { Prisma, Task } from '../../generated/prisma/client.js';
 import { TaskStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
@@ -91,7 +91,8 @@ export function createTaskService({ db }: { db: Db }) {
   }
 
   async function record(tx: Tx, access: TenantAccess, types: EventType[], task: Task): Promise<void> {
-    for (const type of types) await recordEvent(tx, access, { type, subjectId: task.id, data: task });
+    // Its due date as the day it is.
+    for (const type of types) await recordEvent(tx, access, { type, subjectId: task.id, data: withDays(task, ['dueDate']) });
   }
 
   const reread = (tx: Tx, id: string, query: TaskQuery, row: Task) => (shapesResult(query) ? tx.task.findUniqueOrThrow({ ...query, where: { id } }) : row);

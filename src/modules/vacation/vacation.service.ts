@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { actorReference } from '../../auth/actor.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
-import { recordEvent } from '../../events/outbox.js';
+import { recordEvent, withDays } from '../../events/outbox.js';
 import type { TenantUser } from '../../generated/prisma/client.js';
 import { args, dto, fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
@@ -180,7 +180,7 @@ export function createVacationService({ db }: { db: Db }) {
           create: access.stamp({ tenantUserId, year, ...values }),
           update: values,
         });
-        await recordEvent(tx, access, { type: 'vacation.updated', subjectId: row.id, data: row });
+        await recordEvent(tx, access, { type: 'vacation.updated', subjectId: row.id, data: withDays(row, ['carryOverExpires']) });
         return read(tx, access, tenantUserId, year);
       });
     },
