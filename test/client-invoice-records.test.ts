@@ -2,8 +2,8 @@
  * Issued documents are records (issue 37 section 6, CONTRACT.md section 11; GoBD, UStG § 14b): the database
  * itself refuses changing an issued invoice's or credit note's content and deleting it until 8 years after
  * the end of its issue year, to plain SQL as the application's own role, also through its tenant, while
- * status moves and payments go on; and its files come out byte for byte the same after the profile and the
- * client change and after a restart.
+ * status moves and payments go on; its files come out byte for byte the same after the profile and the client
+ * change and after a restart; and every change to billing records is in the change feed with who and when.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { writeEInvoice, type EInvoiceFormat } from '../src/modules/client-invoic
 import { renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant, sellerProfile, type Billing } from './helpers/billing.js';
+import { eventually } from './helpers/eventually.js';
 import { download } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -300,4 +301,80 @@ describe('the files of an issued document', () => {
       expect(await refusalOf(keep, [served.id, sha256OfX.replace('2', '3')]), 'a wrong hash').toBe('TR409');
     },
   );
+});
+
+interface ChangeEvent {
+  id: string;
+  type: string;
+  timestamp: string;
+  actor: { type: string; id: string | null };
+  subjectId: string | null;
+  data: Json;
+}
+
+describe('the change feed of billing records', () => {
+  it('has every change to the billing profile, a client, its invoices and their payments, with who made it and when', { timeout: 120_000 }, async () => {
+    const b = await billingTenant(server, provider);
+    await approvedEntry(b, (b.projects[0] as { id: string }).id, '2026-03-02T08:00:00Z', 95);
+    const t = b.tenant.id;
+    const started = new Date(Date.now() - 1000);
+    const billingTypes = [
+      'billing_profile.updated',
+      'client.created',
+      'client.updated',
+      'client.deleted',
+      ...['created', 'updated', 'deleted', 'issued', 'sent', 'paid', 'voided'].map((action) => `client_invoice.${action}`),
+    ].join(',');
+    const feed = async () => (await b.api.get<ChangeEvent[]>(`/tenants/${t}/events`, { query: { types: billingTypes, limit: 1000 } })).body;
+    const cursor = (await feed()).length;
+
+    expect((await b.api.patch(`/tenants/${t}/billing-profile`, { paymentTermsDays: 21 })).status).toBe(200);
+    expect((await b.api.patch(`/tenants/${t}/clients/${b.clientId}`, { vatId: 'ATU12345678', invoiceEmail: 'ap@buyer.example' })).status).toBe(200);
+    const invoice = await invoiceOf(b, { issue: false });
+    expect((await b.api.patch(`${b.path}/${invoice.id}`, { notes: 'Thank you' })).status).toBe(200);
+    expect((await b.api.post(`${b.path}/${invoice.id}/issue`)).status).toBe(200);
+    expect((await b.api.post(`${b.path}/${invoice.id}/send`)).status).toBe(200);
+    expect((await b.api.post(`${b.path}/${invoice.id}/pay`, { paidAt: '2026-04-10', amount: '10.00' })).status).toBe(200);
+    expect((await b.api.post(`${b.path}/${invoice.id}/pay`, { paidAt: '2026-04-20' })).status).toBe(200);
+    const voided = await b.api.post<{ creditNoteId: string }>(`${b.path}/${invoice.id}/void`);
+    expect(voided.status).toBe(200);
+    const draft = await invoiceOf(b, { issue: false, lines: [manualLine], period: ['2026-05-01', '2026-05-31'] });
+    expect((await b.api.delete(`${b.path}/${draft.id}`)).status).toBe(204);
+
+    const events = await eventually(async () => {
+      const read = (await feed()).slice(cursor);
+      expect(read).toHaveLength(13);
+      return read;
+    });
+    const creditNoteId = voided.body.creditNoteId;
+    expect(events.map((event) => `${event.type}:${event.subjectId}`)).toEqual([
+      `billing_profile.updated:${t}`,
+      `client.updated:${b.clientId}`,
+      `client_invoice.created:${invoice.id}`,
+      `client_invoice.updated:${invoice.id}`,
+      `client_invoice.issued:${invoice.id}`,
+      `client_invoice.sent:${invoice.id}`,
+      `client_invoice.paid:${invoice.id}`,
+      `client_invoice.paid:${invoice.id}`,
+      `client_invoice.created:${creditNoteId}`,
+      `client_invoice.issued:${creditNoteId}`,
+      `client_invoice.voided:${invoice.id}`,
+      `client_invoice.created:${draft.id}`,
+      `client_invoice.deleted:${draft.id}`,
+    ]);
+    // Who: the tenant's API key, each time; when: while the test ran.
+    for (const event of events) {
+      expect(event.actor, event.type).toEqual({ type: 'api_key', id: b.tenant.apiKeyId });
+      expect(Date.parse(event.timestamp)).toBeGreaterThanOrEqual(started.getTime());
+    }
+    expect(events[0]?.data).toMatchObject({ paymentTermsDays: 21 });
+    expect(events[1]?.data).toMatchObject({ vatId: 'ATU12345678', invoiceEmail: 'ap@buyer.example' });
+    // Each payment itself, beside the invoice it changed.
+    const payments = events.filter((event) => event.type === 'client_invoice.paid').map((event) => event.data as { payment: Json; status: string });
+    expect(payments.map(({ payment }) => [payment.paidAt, Number(payment.amount)])).toEqual([
+      ['2026-04-10', 10],
+      ['2026-04-20', Number(invoice.totals.gross) - 10],
+    ]);
+    expect(payments.map(({ status }) => status)).toEqual(['sent', 'paid']);
+  });
 });

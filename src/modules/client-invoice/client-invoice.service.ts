@@ -468,14 +468,19 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         const amount = input.amount === undefined ? existing.due : new Decimal(input.amount);
         if (amount.lte(0)) throw validationFailed([{ path: 'amount', message: 'must be above 0' }]);
         if (amount.gt(existing.due)) throw validationFailed([{ path: 'amount', message: `must not exceed what is due (${existing.due.toFixed(2)})` }]);
-        await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dateColumn(input.paidAt), amount } });
+        const payment = await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dateColumn(input.paidAt), amount } });
         const paid = existing.paid.add(amount);
         const due = existing.gross.sub(paid);
         const updated = await tx.clientInvoice.update({
           where: { id },
           data: { paid, due, ...(due.isZero() ? { status: 'paid', paidAt: dateColumn(input.paidAt) } : {}) },
         });
-        await record(tx, access, 'client_invoice.paid', updated);
+        // The payment itself, beside the invoice it changed: the feed is the trail of every payment, partial ones too.
+        await recordEvent(tx, access, {
+          type: 'client_invoice.paid',
+          subjectId: id,
+          data: { ...updated, payment: { id: payment.id, paidAt: dateText(payment.paidAt), amount: payment.amount } },
+        });
         return reread(tx, id, query, updated);
       });
     },
