@@ -14,7 +14,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { writeEInvoice, type EInvoiceFormat } from '../src/modules/client-invoice/client-invoice.einvoice.js';
 import { renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
-import { approvedEntry, billingTenant, sellerProfile, type Billing } from './helpers/billing.js';
+import { approvedEntry, billingTenant, publicClient, xrechnungSeller, type Billing } from './helpers/billing.js';
 import { eventually } from './helpers/eventually.js';
 import { download } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
@@ -190,30 +190,21 @@ describe('an issued invoice in the database', () => {
   });
 });
 
-/** What XRechnung asks of the seller beyond an invoice: a contact and an electronic address. */
-const completeSeller = {
-  ...sellerProfile,
-  phone: '+49 30 1234567',
-  contactName: 'Jana Berger',
-  electronicAddress: { scheme: 'EM', id: 'invoices@tally-test.example' },
-};
-const publicClient = {
-  buyerReference: '04011000-12345-34',
-  vatId: 'ATU12345678',
-  electronicAddress: { scheme: 'EM', id: 'einvoice@buyer.example' },
-};
-
 describe('the files of an issued document', () => {
   it(
     'come out byte for byte the same after the billing profile and the client change, after payments, and from a restarted server',
     { timeout: 300_000 },
     async () => {
-      const b = await billingTenant(server, provider, completeSeller, publicClient);
+      const b = await billingTenant(server, provider, xrechnungSeller, publicClient);
+      // Two rates in March, one in April: two invoices.
+      for (const [project, startedAt, minutes] of [
+        [0, '2026-03-02T08:00:00Z', 95],
+        [1, '2026-03-04T08:00:00Z', 50],
+        [0, '2026-04-02T08:00:00Z', 125],
+      ] as const) {
+        await approvedEntry(b, (b.projects[project] as { id: string }).id, startedAt, minutes);
+      }
       const headers = { authorization: `Bearer ${b.tenant.key}` };
-      const [alpha, beta] = b.projects as unknown as [{ id: string }, { id: string }];
-      await approvedEntry(b, alpha.id, '2026-03-02T08:00:00Z', 95);
-      await approvedEntry(b, beta.id, '2026-03-04T08:00:00Z', 50);
-      await approvedEntry(b, alpha.id, '2026-04-02T08:00:00Z', 125);
       const served = await invoiceOf(b);
       const unserved = await invoiceOf(b, { period: ['2026-04-01', '2026-04-30'] });
       // Every format the invoice has, as its `client_invoice.issued` event names them.
