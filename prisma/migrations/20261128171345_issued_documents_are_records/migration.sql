@@ -17,7 +17,7 @@ ALTER TABLE "client_invoice_files" ADD CONSTRAINT "client_invoice_files_clientIn
 -- Issued documents are records (CONTRACT.md section 11; GoBD, UStG § 14b): the database itself refuses
 -- changing the content of an issued invoice or credit note, and deleting it, until 8 years after the end of
 -- its issue year, whoever asks (the API, a script, psql) and whichever way (a cascade from its tenant, a
--- TRUNCATE). Each refusal is SQLSTATE TR409 (the API answers it 409 ISSUED_RECORD). A draft is no record yet:
+-- TRUNCATE). Each refusal is SQLSTATE TR409 (the API answers it 409 RECORD_RETAINED). A draft is no record yet:
 -- it changes and goes freely. The files an issued document was first served as are kept beside it,
 -- append-only, under the same rules.
 
@@ -44,8 +44,9 @@ $$;
 
 -- An issued document takes only what a status move writes: send (sentAt), pay (paid, due, paidAt), void
 -- (voidedAt), the status itself and updatedAt. Every other column, present or added later, is content: a new
--- column that moves after issue must be named here by the migration that adds it. The status never goes back
--- to draft, and void is final.
+-- column that moves after issue must be named here by the migration that adds it (searchVector is written by
+-- the database from the number and the client's name, which are content). The status never goes back to
+-- draft, and void is final.
 CREATE FUNCTION client_invoices_keep_content() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
