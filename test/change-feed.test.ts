@@ -347,4 +347,34 @@ describe('retention', () => {
     expect(subjects).not.toContain(old);
     expect(subjects).toEqual(expect.arrayContaining([unprocessed, fresh]));
   });
+
+  it('keeps the events of billing records as long as the invoices: until 8 years after the end of their year', async () => {
+    const tenant = await seeder(server).tenant();
+    const t = tenant.id;
+    const note = await tenant.api.post<Json>(`/tenants/${t}/notes`, { content: 'old' });
+    const clients = await Promise.all(['Kept AG', 'Past AG', 'Recent AG'].map((name) => tenant.api.post<Json>(`/tenants/${t}/clients`, { name })));
+    expect((await tenant.api.patch(`/tenants/${t}/billing-profile`, { paymentTermsDays: 21 })).status).toBe(200);
+    const [kept, past, recent] = clients.map((client) => String(client.body.id));
+    const now = new Date(Date.now() + 3600 * 1000);
+    const year = now.getUTCFullYear();
+    const day = 24 * 3600 * 1000;
+    const age = async (subjectId: string, createdAt: Date) =>
+      pool.query(`UPDATE events SET "createdAt" = $2, "processedAt" = now() WHERE "subjectId" = $1`, [subjectId, createdAt]);
+    await age(String(note.body.id), new Date(now.getTime() - 401 * day));
+    // Of the year that ended 8 years before this one's end: kept until the new year.
+    await age(kept as string, new Date(Date.UTC(year - 8, 0, 1)));
+    // Of the year before it: its retention is over.
+    await age(past as string, new Date(Date.UTC(year - 9, 11, 31, 23)));
+    await age(recent as string, new Date(now.getTime() - 401 * day));
+    await age(t, new Date(now.getTime() - 401 * day));
+
+    const sql = { query: async (text: string, values?: readonly unknown[]) => (await pool.query(text, values as unknown[])).rows } as Sql;
+    await createEventWork({ sql, config: { ...server.app.config, eventRetentionDays: 400 } }).prune(createLogger('silent'), now);
+
+    const left = await pool.query<{ type: string; subjectId: string }>('SELECT type, "subjectId" FROM events WHERE "tenantId" = $1', [t]);
+    const subjects = left.rows.map((row) => row.subjectId);
+    expect(subjects).not.toContain(note.body.id);
+    expect(subjects).not.toContain(past);
+    expect(subjects).toEqual(expect.arrayContaining([kept, recent, t]));
+  });
 });

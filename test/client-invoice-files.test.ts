@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
-import { approvedEntry, billingTenant, sellerProfile } from './helpers/billing.js';
+import { approvedEntry, billingTenant, publicClient, sellerProfile, xrechnungSeller } from './helpers/billing.js';
 import { validateEInvoices } from './helpers/einvoice-validation.js';
 import { download, pdfAttachments, pdfText } from './helpers/files.js';
 import { invoiceForm } from './helpers/invoices.js';
@@ -35,19 +35,6 @@ async function issuedFormats(invoiceId: string): Promise<unknown> {
   const event = await server.app.db.event.findFirstOrThrow({ where: { type: 'client_invoice.issued', subjectId: invoiceId } });
   return (event.data as { eInvoiceFormats?: unknown }).eInvoiceFormats;
 }
-
-/** What XRechnung asks of the seller beyond an invoice: a contact and an electronic address. */
-const xrechnungSeller = {
-  ...sellerProfile,
-  phone: '+49 30 1234567',
-  contactName: 'Jana Berger',
-  electronicAddress: { scheme: 'EM', id: 'invoices@tally-test.example' },
-};
-const publicClient = {
-  buyerReference: '04011000-12345-34',
-  vatId: 'ATU12345678',
-  electronicAddress: { scheme: 'EM', id: 'einvoice@buyer.example' },
-};
 
 describe('client invoice files', () => {
   it(

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
 import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
-import { writeEInvoice } from '../src/modules/client-invoice/client-invoice.einvoice.js';
+import { eInvoiceFormats, writeEInvoice } from '../src/modules/client-invoice/client-invoice.einvoice.js';
 import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
 
 /** pdftotext's reading, with runs of spaces (its layout) as one. */
@@ -125,5 +125,35 @@ describe('the Factur-X PDF', () => {
   it('refuses a draft, which has no number to put in the XML', async () => {
     expect(missingFacturXFields(draftInvoice)).toEqual(['number', 'issueDate']);
     await expect(renderClientInvoicePdf(draftInvoice, { format: 'facturx' })).rejects.toThrow(/number/);
+  });
+});
+
+describe('the files of an issued document', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Every file of `document`: the PDF, the Factur-X PDF and each e-invoice format, rendered by the given modules. */
+  async function filesOf(document: typeof twoRateInvoice, modules: { pdf: typeof import('../src/modules/client-invoice/client-invoice.pdf.js') }) {
+    const files: Record<string, Buffer> = {};
+    for (const format of ['pdf', 'facturx'] as const) files[format] = await modules.pdf.renderClientInvoicePdf(document, { format });
+    for (const format of eInvoiceFormats) files[format] = Buffer.from(await writeEInvoice(document, format), 'utf8');
+    return files;
+  }
+
+  it('are a pure function of the document: the same bytes years later, and after the fonts are loaded again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-02T09:30:00Z'));
+    const atIssue = await filesOf(twoRateInvoice, { pdf: await import('../src/modules/client-invoice/client-invoice.pdf.js') });
+    vi.setSystemTime(new Date('2034-12-31T23:59:59Z'));
+    // A fresh copy of the renderer: its fonts read and registered again, as in a process started later.
+    vi.resetModules();
+    const later = await filesOf(twoRateInvoice, { pdf: await import('../src/modules/client-invoice/client-invoice.pdf.js') });
+    for (const [format, bytes] of Object.entries(atIssue)) expect(later[format]?.equals(bytes), format).toBe(true);
+    // The dates a PDF carries are the issue date's, never the time of rendering.
+    const raw = (atIssue.facturx as Buffer).toString('latin1');
+    expect(raw).toContain('/CreationDate (D:20261102000000Z)');
+    expect(raw).toContain('<xmp:CreateDate>2026-11-02T00:00:00Z</xmp:CreateDate>');
+    expect(raw).not.toMatch(/2034|ModDate \(D:(?!20261102)/);
   });
 });

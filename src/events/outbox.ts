@@ -88,6 +88,16 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
+ * The events of billing records (the billing profile, clients with their billing details, client invoices
+ * and their payments): their audit trail, kept as long as an issued invoice is (8 years after the end of
+ * the year), not only EVENT_RETENTION_DAYS.
+ */
+export const billingRecordEventTypes: readonly EventType[] = eventTypes.filter((type) => /^(billing_profile|client|client_invoice)\./.test(type));
+
+/** Years after the end of its year an issued invoice, and a billing record's event, is kept (GoBD, UStG § 14b). */
+export const billingRecordRetentionYears = 8;
+
+/**
  * Where an event comes from: the tenant it belongs to and who caused it. A
  * service passes its TenantAccess; a worker that acts on bare ids passes the
  * record's tenant and its system actor, or its own `systemAccess`.

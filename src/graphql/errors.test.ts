@@ -16,7 +16,14 @@ describe('conflict reasons', () => {
     expect(things.refuse('NAME_TAKEN', 'taken')).toMatchObject({ status: 409, code: 'CONFLICT', reason: 'NAME_TAKEN' });
     expect(things.refuse('THING_CLOSED', 'closed')).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'THING_CLOSED' });
     // Any POST or PATCH may meet its Idempotency-Key still in use, whatever the module.
-    expect(Object.keys(things.reasons)).toEqual(['NAME_TAKEN', 'THING_CLOSED', 'ALREADY_EXISTS', 'STILL_REFERENCED', 'IDEMPOTENCY_KEY_IN_USE']);
+    expect(Object.keys(things.reasons)).toEqual([
+      'NAME_TAKEN',
+      'THING_CLOSED',
+      'ALREADY_EXISTS',
+      'STILL_REFERENCED',
+      'RECORD_RETAINED',
+      'IDEMPOTENCY_KEY_IN_USE',
+    ]);
   });
 
   it('reach GraphQL clients in extensions, next to the code', () => {
@@ -36,5 +43,12 @@ describe('conflict reasons', () => {
     expect(exposedErrorOf(unique, log)).toMatchObject({ code: 'CONFLICT', reason: 'ALREADY_EXISTS', errors: [{ path: 'slug', message: 'is already taken' }] });
     const referenced = new Prisma.PrismaClientKnownRequestError('foreign key', { code: 'P2003', clientVersion: 'test' });
     expect(exposedErrorOf(referenced, log)).toMatchObject({ code: 'CONFLICT', reason: 'STILL_REFERENCED' });
+    // A trigger keeping an issued invoice raises SQLSTATE TR409, which Prisma passes on as the driver's error.
+    const retained = new Prisma.PrismaClientKnownRequestError('Database error. Code: `TR409`', {
+      code: 'P2039',
+      clientVersion: 'test',
+      meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'postgres', originalCode: 'TR409', code: 'TR409' } } },
+    });
+    expect(exposedErrorOf(retained, log)).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'RECORD_RETAINED' });
   });
 });

@@ -15,7 +15,19 @@ function originalOf(error: unknown): unknown {
   return current;
 }
 
+/** The SQLSTATE of the triggers that keep issued invoices and credit notes (migration 20261128171345_issued_documents_are_records). */
+const recordRetained = 'TR409';
+
+/** The SQLSTATE PostgreSQL answered, when Prisma passed the driver's error on (a raised exception has no Prisma code of its own). */
+function sqlStateOf(error: Prisma.PrismaClientKnownRequestError): string | undefined {
+  const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+  return typeof cause?.originalCode === 'string' ? cause.originalCode : undefined;
+}
+
 function fromDatabase(error: Prisma.PrismaClientKnownRequestError): AppError | undefined {
+  if (sqlStateOf(error) === recordRetained) {
+    return commonConflict('RECORD_RETAINED', 'An issued invoice or credit note is kept unchanged: the database refused this change (void the invoice instead)');
+  }
   switch (error.code) {
     case 'P2025':
       return new AppError('NOT_FOUND', 'The record does not exist (it may have just been deleted)');

@@ -91,12 +91,17 @@ export interface ConflictReason {
 /**
  * Conflicts any write may meet, whatever its module: the database's own
  * unique and foreign-key checks, when a concurrent write got there between
- * our check and our insert; and a POST or PATCH whose Idempotency-Key is
+ * our check and our insert; its refusal to change or delete an issued
+ * document (a cascade reaches them from other records); and a POST or PATCH whose Idempotency-Key is
  * still in use by the same request (src/request/idempotency.ts).
  */
 export const commonConflicts = {
   ALREADY_EXISTS: { code: 'CONFLICT', description: 'A record with these values already exists (a concurrent write took them first)' },
   STILL_REFERENCED: { code: 'CONFLICT', description: 'The record is still referenced by other records' },
+  RECORD_RETAINED: {
+    code: 'INVALID_STATE',
+    description: 'The database keeps an issued invoice or credit note unchanged until 8 years after the end of its issue year (GoBD, UStG § 14b)',
+  },
   IDEMPOTENCY_KEY_IN_USE: {
     code: 'CONFLICT',
     description: 'A request with the same Idempotency-Key is still running; retry after Retry-After seconds for its answer',

@@ -16,6 +16,21 @@ export const sellerProfile = {
   defaultTaxRate: '19.00',
 };
 
+/** What XRechnung asks of the seller beyond an invoice: a contact and an electronic address. */
+export const xrechnungSeller = {
+  ...sellerProfile,
+  phone: '+49 30 1234567',
+  contactName: 'Jana Berger',
+  electronicAddress: { scheme: 'EM', id: 'invoices@tally-test.example' },
+};
+
+/** A client who takes every format: a Leitweg-ID as buyer reference, a VAT id and an electronic address. */
+export const publicClient = {
+  buyerReference: '04011000-12345-34',
+  vatId: 'ATU12345678',
+  electronicAddress: { scheme: 'EM', id: 'einvoice@buyer.example' },
+};
+
 export interface Billing {
   tenant: SeededTenant;
   member: SeededMember;

@@ -3,6 +3,8 @@
  * (`ClientInvoiceDocument`, client-invoice.document.ts): decimal strings as
  * the columns hold them, the tax breakdown and one allowance per (category,
  * rate) group the discount was spread over. Pure: the service loads, this maps.
+ * An issued document is mapped from what the database keeps unchanged alone
+ * (`issuedClientInvoiceDocument`), so its files never change.
  */
 import { Prisma, type ClientInvoice, type ClientInvoiceLine } from '../../generated/prisma/client.js';
 import type {
@@ -90,4 +92,29 @@ export function toClientInvoiceDocument({ invoice, lines, creditNoteFor, payment
       due: invoice.due.toFixed(2),
     },
   };
+}
+
+const dayMs = 86_400_000;
+
+/**
+ * An issued invoice or credit note as its files show it: the document as it was issued, from the columns and
+ * snapshots the database keeps unchanged (migration 20261128171345_issued_documents_are_records) and nothing
+ * else. Payments received since are not part of it (nothing paid, the gross due): the invoice's record shows
+ * them, its files do not. The payment terms are the days from its issue date to its due date, not the billing
+ * profile's terms of today.
+ */
+export function issuedClientInvoiceDocument({
+  invoice,
+  lines,
+  creditNoteFor,
+}: Omit<StoredClientInvoice, 'paymentTermsDays' | 'seller' | 'buyer'>): ClientInvoiceDocument {
+  const { issueDate, dueDate } = invoice;
+  return toClientInvoiceDocument({
+    invoice: { ...invoice, paid: new Prisma.Decimal(0), due: invoice.gross },
+    lines,
+    creditNoteFor,
+    paymentTermsDays: issueDate && dueDate ? Math.round((dueDate.getTime() - issueDate.getTime()) / dayMs) : 0,
+    seller: invoice.seller as unknown as SellerSnapshot,
+    buyer: invoice.buyer as unknown as BuyerSnapshot,
+  });
 }

@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { args, fields } from '../../lib/dto.js';
-import { type ClientInvoiceFile, eInvoiceFile, eInvoiceFormat, eInvoiceFormatOf } from './client-invoice.files.js';
+import type { ClientInvoiceFile } from './client-invoice.archive.js';
+import { eInvoiceFile, eInvoiceFormat, eInvoiceFormatOf } from './client-invoice.files.js';
 
 const EInvoiceArgs = args({
   tenantId: fields.id('Tenant id'),

@@ -3,7 +3,8 @@
  * Factur-X PDF/A-3 with its CII XML inside, and the EN 16931 XML formats. The rules of which invoice may
  * become which file live here, once, for REST and GraphQL: a draft has no number, so its PDF is marked
  * DRAFT and it has no e-invoice (409 INVOICE_DRAFT); an e-invoice names what it still needs (409
- * EINVOICE_INCOMPLETE, one field error each). The writers are pure functions of the document.
+ * EINVOICE_INCOMPLETE, one field error each). The writers are pure functions of the document; an issued
+ * document's files are written once, on their first download, and then served as kept (client-invoice.archive.ts).
  */
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
@@ -13,6 +14,7 @@ import type { HttpResult } from '../../lib/problem.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { nativeRoute } from '../../rest/route.js';
 import type { Services } from '../services.js';
+import type { ClientInvoiceFile, KeptFormat } from './client-invoice.archive.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';
 import {
@@ -32,13 +34,6 @@ export const eInvoiceFormat = defineEnum(
   'cii, ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0)',
 );
 export const eInvoiceFormatOf = (name: (typeof eInvoiceFormat.values)[number]): EInvoiceFormat => name.replace('_', '-') as EInvoiceFormat;
-
-/** A file, ready to send: its bytes (or text), name and media type. */
-export interface ClientInvoiceFile {
-  fileName: string;
-  contentType: string;
-  content: string | Buffer;
-}
 
 /**
  * Where a user fills what the document lacks: the seller is the billing profile, the buyer the client
@@ -64,22 +59,42 @@ function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFor
   }
 }
 
+/**
+ * The file of invoice `id` in `format`: as kept, when it is an issued document whose file was served before;
+ * else written by `write` from the document, and kept when the document is issued (a draft's never is).
+ */
+async function fileOf(
+  services: Services,
+  access: TenantAccess,
+  id: string,
+  format: KeptFormat,
+  write: (document: ClientInvoiceDocument) => Promise<ClientInvoiceFile>,
+): Promise<ClientInvoiceFile> {
+  const kept = await services.clientInvoices.keptFile(access, id, format);
+  if (kept) return kept;
+  const document = await services.clientInvoices.document(access, id);
+  const file = await write(document);
+  return document.status === 'draft' ? file : services.clientInvoices.keepFile(access, id, format, file);
+}
+
 /** The invoice's EN 16931 XML in `format`: 409 for a draft, or naming the fields the format still needs. */
 export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: EInvoiceFormat): Promise<ClientInvoiceFile> {
-  const document = await services.clientInvoices.document(access, id);
-  assertEInvoiceable(document, format);
-  return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
+  return fileOf(services, access, id, format, async (document) => {
+    assertEInvoiceable(document, format);
+    return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
+  });
 }
 
 /** The invoice's PDF; as Factur-X it is an e-invoice too, with the same 409s as the CII XML. */
 export async function clientInvoicePdfFile(services: Services, access: TenantAccess, id: string, format: ClientInvoicePdfFormat): Promise<ClientInvoiceFile> {
-  const document = await services.clientInvoices.document(access, id);
-  if (format === 'facturx') assertEInvoiceable(document, 'cii');
-  return {
-    fileName: clientInvoicePdfFileName(document),
-    contentType: clientInvoicePdfContentType,
-    content: await renderClientInvoicePdf(document, { format }),
-  };
+  return fileOf(services, access, id, format, async (document) => {
+    if (format === 'facturx') assertEInvoiceable(document, 'cii');
+    return {
+      fileName: clientInvoicePdfFileName(document),
+      contentType: clientInvoicePdfContentType,
+      content: await renderClientInvoicePdf(document, { format }),
+    };
+  });
 }
 
 const download = (file: ClientInvoiceFile): HttpResult => ({

@@ -10,8 +10,9 @@ import { localDate } from '../../lib/time.js';
 import type { Address, ElectronicAddress } from '../billing-profile/billing-profile.fields.js';
 import { counterYear, formatNumber } from '../billing-profile/billing-profile.numbers.js';
 import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
+import { createClientInvoiceArchive } from './client-invoice.archive.js';
 import type { BuyerSnapshot, ClientInvoiceDocument, SellerSnapshot } from './client-invoice.document.js';
-import { toClientInvoiceDocument } from './client-invoice.document-of.js';
+import { issuedClientInvoiceDocument, toClientInvoiceDocument } from './client-invoice.document-of.js';
 import { availableEInvoiceFormats } from './client-invoice.einvoice.js';
 import {
   clientInvoiceConflicts,
@@ -182,6 +183,7 @@ function assertIssued(invoice: ClientInvoice, what: string): void {
 export function createClientInvoiceService({ db }: { db: Db }) {
   /** Per tenant: the last issue or void waiting for a number in this process. */
   const numbering = new Map<string, Promise<unknown>>();
+  const archive = createClientInvoiceArchive({ db });
 
   /** The invoice, row-locked for the rest of `tx`, or 404. */
   async function lockInvoice(tx: Tx, access: TenantAccess, id: string): Promise<ClientInvoice> {
@@ -208,17 +210,18 @@ export function createClientInvoiceService({ db }: { db: Db }) {
       include: { lines: { orderBy: { position: 'asc' } }, client: true, creditNoteFor: { select: { number: true, issueDate: true } } },
     });
     if (!invoice) throw notFound('ClientInvoice', id);
+    if (invoice.status !== 'draft') return issuedClientInvoiceDocument({ invoice, lines: invoice.lines, creditNoteFor: invoice.creditNoteFor });
     const profile = await billingProfileFor(client, access);
     // A draft is shown with the seller as the profile is now: it must be one a document can name.
-    if (invoice.seller === null) assertSellerComplete(profile);
+    assertSellerComplete(profile);
     return toClientInvoiceDocument({
       invoice,
       lines: invoice.lines,
       creditNoteFor: invoice.creditNoteFor,
       paymentTermsDays: profile.paymentTermsDays,
       // A draft has no snapshots yet: it shows the seller and buyer as they are now.
-      seller: (invoice.seller as SellerSnapshot | null) ?? sellerOf(profile),
-      buyer: (invoice.buyer as BuyerSnapshot | null) ?? buyerOf(invoice.client),
+      seller: sellerOf(profile),
+      buyer: buyerOf(invoice.client),
     });
   }
 
@@ -468,14 +471,19 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         const amount = input.amount === undefined ? existing.due : new Decimal(input.amount);
         if (amount.lte(0)) throw validationFailed([{ path: 'amount', message: 'must be above 0' }]);
         if (amount.gt(existing.due)) throw validationFailed([{ path: 'amount', message: `must not exceed what is due (${existing.due.toFixed(2)})` }]);
-        await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dateColumn(input.paidAt), amount } });
+        const payment = await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dateColumn(input.paidAt), amount } });
         const paid = existing.paid.add(amount);
         const due = existing.gross.sub(paid);
         const updated = await tx.clientInvoice.update({
           where: { id },
           data: { paid, due, ...(due.isZero() ? { status: 'paid', paidAt: dateColumn(input.paidAt) } : {}) },
         });
-        await record(tx, access, 'client_invoice.paid', updated);
+        // The payment itself, beside the invoice it changed: the feed is the trail of every payment, partial ones too.
+        await recordEvent(tx, access, {
+          type: 'client_invoice.paid',
+          subjectId: id,
+          data: { ...updated, payment: { id: payment.id, paidAt: dateText(payment.paidAt), amount: payment.amount } },
+        });
         return reread(tx, id, query, updated);
       });
     },
@@ -501,12 +509,13 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
           const now = new Date();
           const { id: _id, createdAt: _created, updatedAt: _updated, number: _number, numberYear: _year, numberSequence: _sequence, ...kept } = existing;
-          const creditNote = await tx.clientInvoice.create({
+          // Made a draft, then issued once its lines are in: the database takes no line into an issued document.
+          const draftCreditNote = await tx.clientInvoice.create({
             data: {
               ...kept,
               type: 'credit_note',
               creditNoteForId: id,
-              status: 'issued',
+              status: 'draft',
               ...number,
               issueDate: dateColumn(issueDate),
               dueDate: null,
@@ -523,8 +532,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
             },
           });
           await tx.clientInvoiceLine.createMany({
-            data: lines.map(({ id: _line, clientInvoiceId: _invoice, ...line }) => ({ ...line, clientInvoiceId: creditNote.id })),
+            data: lines.map(({ id: _line, clientInvoiceId: _invoice, ...line }) => ({ ...line, clientInvoiceId: draftCreditNote.id })),
           });
+          const creditNote = await tx.clientInvoice.update({ where: { id: draftCreditNote.id }, data: { status: 'issued' } });
           await tx.entry.updateMany({ where: { clientInvoiceId: id, ...access.tenantWide('Entry') }, data: { clientInvoiceId: null } });
           const voided = await tx.clientInvoice.update({ where: { id }, data: { status: 'void', voidedAt: now } });
           await record(tx, access, 'client_invoice.created', creditNote);
@@ -539,6 +549,12 @@ export function createClientInvoiceService({ db }: { db: Db }) {
     async document(access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
       return documentIn(db, access, id);
     },
+
+    /** The file an issued invoice or credit note was first served as, kept byte for byte (null while none is). */
+    keptFile: archive.keptFile,
+
+    /** Keeps the file of an issued document unless one is kept already; returns the kept one. */
+    keepFile: archive.keepFile,
   };
 }
 
