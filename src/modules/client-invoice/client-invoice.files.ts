@@ -57,12 +57,15 @@ function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFor
   const kind = document.type === 'credit_note' ? 'credit note' : 'invoice';
   const available = availableEInvoiceFormats(document);
   const sources = [...new Set(missing.flatMap((field) => (field.source ? [field.source] : [])))];
+  const remedy =
+    document.type === 'credit_note'
+      ? 'a credit note keeps the parties of the invoice it cancels: ask for it in a format it has'
+      : `void it (a credit note cancels it), then set ${sources.join(', ')} and the client's einvoiceFormat to ${format}, ` +
+        `and invoice the time again: issuing checks what ${format} needs`;
   throw clientInvoiceConflicts.refuse(
     'EINVOICE_INCOMPLETE',
     `The ${kind} ${document.number} was issued without what ${format} needs (${missing.map((field) => field.field).join(', ')}), and an issued ${kind} ` +
-      `never changes. It can be fetched as ${available.length > 0 ? available.join(', ') : 'a PDF only'}. For ${format}: ` +
-      `${document.type === 'credit_note' ? 'ask for it in a format it has' : 'void it (a credit note cancels it), then set'} ${sources.join(', ')}` +
-      `${document.type === 'credit_note' ? '' : ` and the client's einvoiceFormat to ${format}, and invoice the time again: issuing checks what ${format} needs`}.`,
+      `never changes. It can be fetched as ${available.length > 0 ? available.join(', ') : 'a PDF only'}. For ${format}: ${remedy}.`,
     { errors: missing.map((field) => ({ path: field.field, message: `${field.message}; the ${kind} as issued has none` })) },
   );
 }

@@ -147,16 +147,16 @@ export function createClientInvoiceService({ db }: { db: Db }) {
 
   /**
    * One invoice of the tenant as the files are written from, read with `client` (a transaction sees its own
-   * writes); a draft with the seller and buyer as they are now, unchecked.
+   * writes); a draft with the seller and buyer as they are now, once the profile can name a seller (409 otherwise).
    */
-  async function loadDocument(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
+  async function documentIn(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
     const invoice = await client.clientInvoice.findFirst({
       where: { id, ...access.scope('read', 'ClientInvoice') },
       include: { lines: { orderBy: { position: 'asc' } }, client: true, creditNoteFor: { select: { number: true, issueDate: true } } },
     });
     if (!invoice) throw notFound('ClientInvoice', id);
     const profile = await billingProfileFor(client, access);
-    return toClientInvoiceDocument({
+    const document = toClientInvoiceDocument({
       invoice,
       lines: invoice.lines,
       creditNoteFor: invoice.creditNoteFor,
@@ -165,11 +165,6 @@ export function createClientInvoiceService({ db }: { db: Db }) {
       seller: (invoice.seller as SellerSnapshot | null) ?? sellerOf(profile),
       buyer: (invoice.buyer as BuyerSnapshot | null) ?? buyerOf(invoice.client),
     });
-  }
-
-  /** One invoice of the tenant as the files are written from; a draft only with a seller a document can name (409 otherwise). */
-  async function documentIn(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
-    const document = await loadDocument(client, access, id);
     if (document.status === 'draft') assertSellerComplete(document);
     return document;
   }
@@ -371,7 +366,15 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const client = await findClient(tx, access, existing.clientId);
           // A draft made before the client had a buyer reference takes the client's now.
           const buyerReference = existing.buyerReference ?? client.buyerReference;
-          assertIssuable({ ...(await loadDocument(tx, access, id)), buyerReference }, client.einvoiceFormat);
+          // What the files will need is read from the parties and the tax breakdown (the lines' categories): no more to load.
+          const prospect = toClientInvoiceDocument({
+            invoice: { ...existing, buyerReference },
+            lines: [],
+            paymentTermsDays: profile.paymentTermsDays,
+            seller: sellerOf(profile),
+            buyer: buyerOf(client),
+          });
+          assertIssuable(prospect, client.einvoiceFormat);
           const issueDate = existing.issueDate ? dateText(existing.issueDate) : localDate(new Date(), settings.timezone);
           const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
