@@ -161,7 +161,7 @@ describe('client invoice files', () => {
   );
 
   it(
-    'bills time in exact lines (minutes at a rate per hour, a rounding line to the entries’ cents) and sends a Belgian client Peppol BIS 3.0, invoice and credit note, over REST and GraphQL',
+    'bills time in exact lines (minutes at a rate per hour, a rounding line to the entries’ cents after them) and sends a Belgian client Peppol BIS 3.0, invoice and credit note, over REST and GraphQL',
     { timeout: 300_000 },
     async () => {
       const { legalName, address, vatId, registrationId, registrationScheme, email, electronicAddress, iban } = sellerBe;
@@ -191,8 +191,8 @@ describe('client invoice files', () => {
       ]);
       expect(lines.map((line) => line.map((value) => (typeof value === 'string' && /^-?[\d.]+$/.test(value) ? Number(value) : value)))).toEqual([
         [190, 'MIN', 60, 100, 316.67],
-        [-1, 'C62', 1, 0.01, -0.01],
         [50, 'MIN', 60, 85.5, 71.25],
+        [-1, 'C62', 1, 0.01, -0.01],
       ]);
       expect(Number(created.body.totals.lineNet)).toBe(387.91);
       const graphqlLines = await b.api.post<{ data: { clientInvoice: { lines: { baseQuantity: number; unit: string }[] } } }>('/graphql', {
@@ -201,8 +201,8 @@ describe('client invoice files', () => {
       });
       expect(graphqlLines.body.data.clientInvoice.lines).toEqual([
         { unit: 'MIN', baseQuantity: 60 },
-        { unit: 'C62', baseQuantity: 1 },
         { unit: 'MIN', baseQuantity: 60 },
+        { unit: 'C62', baseQuantity: 1 },
       ]);
       const issued = await b.api.post<ClientInvoice>(`${b.path}/${created.body.id}/issue`);
       expect(issued.status).toBe(200);

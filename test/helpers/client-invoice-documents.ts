@@ -300,16 +300,15 @@ export const notSubjectInvoice: ClientInvoiceDocument = documentOf({
 /**
  * Time as billing writes it, with the minutes and rates whose nets do not come out even: 95 minutes at 110.00
  * (174.1666...), 1 minute at 0.01 (0.0001666...), 7 minutes at 33.33 (3.8885), a large group, and the
- * rounding lines of groups whose entries, each rounded to the cent, come to a cent more or less than the line.
+ * rounding line of entries that, each rounded to the cent, come to cents less than the lines of their time.
  */
 export const awkwardMinutesInvoice: ClientInvoiceDocument = documentOf({
   lines: [
     { description: 'Code review', quantity: '95.0000', unit: 'MIN', unitPrice: '110.00' },
-    { description: 'Code review: rounding to its 2 entries’ amounts, each rounded to the cent', quantity: '1.0000', unit: 'C62', unitPrice: '0.01' },
     { description: 'Ticket triage', quantity: '1.0000', unit: 'MIN', unitPrice: '0.01' },
     { description: 'Support call', quantity: '7.0000', unit: 'MIN', unitPrice: '33.33' },
     { description: 'Operations, the whole year', quantity: '100003.0000', unit: 'MIN', unitPrice: '97.35' },
-    { description: 'Operations: rounding to its 412 entries’ amounts, each rounded to the cent', quantity: '-1.0000', unit: 'C62', unitPrice: '0.03' },
+    { description: 'Rounding to the 416 entries’ own amounts, each rounded to the cent', quantity: '-1.0000', unit: 'C62', unitPrice: '0.02' },
     { description: 'Workshop day', quantity: '1.0000', unit: 'DAY', unitPrice: '950.00' },
   ],
   overrides: { number: '2026-0048', buyerReference: 'PO-2026-131' },

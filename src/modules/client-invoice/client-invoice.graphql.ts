@@ -37,7 +37,7 @@ const LineObject = builder.objectRef<ClientInvoiceLine>('ClientInvoiceLine').imp
     netAmount: t.expose('netAmount', {
       type: 'Decimal',
       description:
-        'round(quantity x unitPrice / baseQuantity, 2), exactly. A time line’s entries, each rounded to the cent, may differ from it: a rounding line after it carries the difference',
+        'round(quantity x unitPrice / baseQuantity, 2), exactly. The entries of the time lines, each rounded to the cent, may differ from them: a rounding line after them carries the difference',
     }),
     taxCategory: t.expose('taxCategory', { type: TaxCategoryEnum }),
     taxRate: t.expose('taxRate', { type: 'Decimal', description: 'Percent' }),

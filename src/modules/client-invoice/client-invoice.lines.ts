@@ -210,10 +210,11 @@ function groupOf(entry: ClaimedEntry, groupBy: InvoiceGroupBy, names: LineNames,
  * entries: quantity the minutes, unit price the rate per hour (base quantity
  * 60), net round(minutes x rate / 60, 2), which every reader recomputes. Each
  * entry's billable amount was rounded to the cent on its own, so their sum
- * may differ from the line by cents (or more, for amounts an import
- * recorded): a rounding line right after it carries the difference, so that
- * the invoice equals the entries to the cent and every line stays exact. A
- * group billed at more than one rate names its rate.
+ * may differ from the lines by cents (or more, for amounts an import
+ * recorded): one rounding line after them carries the difference (the lines
+ * from time share one tax), so that the invoice equals the entries to the
+ * cent and every line stays exact. A group billed at more than one rate names
+ * its rate.
  */
 export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGroupBy, names: LineNames, timeZone: string, tax: LineTax): LineValues[] {
   const sorted = [...entries].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.id.localeCompare(b.id));
@@ -260,6 +261,7 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
     ratesOfGroup.set(key, rates);
   }
   const values: LineValues[] = [];
+  let difference = new Decimal(0);
   for (const line of lines.values()) {
     const description = (ratesOfGroup.get(line.group)?.size ?? 1) > 1 ? `${line.description} (${line.rate.toFixed(2)}/h)` : line.description;
     const baseQuantity = baseQuantityOf('MIN');
@@ -283,35 +285,29 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
       entryCount: line.count,
       source: 'time',
     });
-    const difference = line.entriesNet.sub(netAmount);
-    if (!difference.isZero()) values.push(roundingLine(values.length + 1, description, line.count, difference, tax, ids));
+    difference = difference.add(line.entriesNet.sub(netAmount));
   }
+  if (!difference.isZero()) values.push(roundingLine(values.length + 1, entries.length, difference, tax));
   return values;
 }
 
 /**
- * The cents a time line's entries differ by from it, as a line of its own: one unit at the difference, or minus one
- * unit when the entries come to less (a price is never negative: EN 16931 BR-27).
+ * The cents the entries differ by from the lines of their time, as a line of its own: one unit at the difference,
+ * or minus one unit when the entries come to less (a price is never negative: EN 16931 BR-27).
  */
-function roundingLine(
-  position: number,
-  description: string,
-  count: number,
-  difference: Decimal,
-  tax: LineTax,
-  ids: Pick<LineValues, 'projectId' | 'taskId' | 'tenantUserId'>,
-): LineValues {
-  const entries = count === 1 ? 'its entry’s amount' : `its ${count} entries’ amounts`;
+function roundingLine(position: number, count: number, difference: Decimal, tax: LineTax): LineValues {
   return {
     position,
-    description: `${description}: rounding to ${entries}, each rounded to the cent`,
+    description: `Rounding to the ${count === 1 ? 'entry’s own amount' : `${count} entries’ own amounts`}, each rounded to the cent`,
     quantity: new Decimal(difference.isNegative() ? -1 : 1),
     unit: 'C62',
     baseQuantity: 1,
     unitPrice: difference.abs(),
     netAmount: difference,
     ...tax,
-    ...ids,
+    projectId: null,
+    taskId: null,
+    tenantUserId: null,
     entryCount: 0,
     source: 'rounding',
   };

@@ -4,10 +4,10 @@
  * floating point):
  * - every line's net is quantity x unit price / base quantity, rounded
  *   half-up to cents, so that any reader recomputes it (time is billed in
- *   minutes at an hourly rate: base quantity 60); the entries of a time line
- *   were each rounded on their own, so the cents their sum differs by are a
- *   rounding line of their own (so that the invoice equals the entries to the
- *   cent);
+ *   minutes at an hourly rate: base quantity 60); the entries of the time
+ *   lines were each rounded on their own, so the cents their sum differs by
+ *   are a rounding line of their own (so that the invoice equals the entries
+ *   to the cent);
  * - lines are grouped by (tax category, rate); a document discount (a percent
  *   of the line nets, or an amount) becomes one allowance per group, shared
  *   in proportion to the group nets with the cents left over given by the
