@@ -358,6 +358,8 @@ describe('bad input: refused, the field named, nothing written', () => {
     ['discount.amount', 400, () => ({ ...august(), discount: { amount: '1000.00', reason: 'Too much' } })],
     ['lines.0.quantity', 400, () => ({ ...august(), lines: [{ description: 'Refund', quantity: '-1', unitPrice: '10.00' }] })],
     ['lines.0.taxCategory', 400, () => ({ ...august(), lines: [{ description: 'Fee', quantity: '1', unitPrice: '10.00', taxCategory: 'VAT' }] })],
+    // Minutes are priced per hour and printed as h:mm: whole ones only.
+    ['lines.0.quantity', 400, () => ({ ...august(), lines: [{ description: 'Call', quantity: '90.5', unit: 'MIN', unitPrice: '120.00' }] })],
     ['periodFrom', 409, () => ({ ...august(), periodFrom: '2026-09-01', periodTo: '2026-09-30' })],
   ])('create with a bad %s', async (field, status, body) => {
     const before = await invoicesOf();
