@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
+  awkwardMinutesInvoice,
   creditNote,
   draftInvoice,
   intraCommunityInvoice,
@@ -12,6 +13,7 @@ import {
   twoRateInvoice,
   xrechnungInvoice,
 } from './helpers/client-invoice-documents.js';
+import { peppolCreditNote, peppolDomesticInvoice, peppolFixtures, peppolSmallBusinessInvoice } from './helpers/peppol-documents.js';
 import {
   type EInvoiceFormat,
   eInvoiceContentTypes,
@@ -58,18 +60,35 @@ describe('missing e-invoice fields', () => {
   it('names the number of a draft, the buyer VAT id of reverse charge and the seller VAT id', async () => {
     expect(missingEInvoiceFields(draftInvoice, 'cii')).toEqual(['number', 'issueDate']);
     expect(missingEInvoiceFields({ ...reverseChargeInvoice, buyer: { ...reverseChargeInvoice.buyer, vatId: null } }, 'ubl')).toEqual(['buyer.vatId']);
-    expect(missingEInvoiceFields({ ...smallBusinessInvoice, seller: { ...smallBusinessInvoice.seller, vatId: null } }, 'cii')).toEqual(['seller.vatId']);
-    // A legal registration identifies a seller without a VAT id, except under reverse charge.
+    // A tax number is what BR-E-02 (and BR-S-02, BR-Z-02) accept in place of a VAT id; without either, the seller is unnamed.
+    expect(missingEInvoiceFields({ ...smallBusinessInvoice, seller: { ...smallBusinessInvoice.seller, vatId: null } }, 'cii')).toEqual([]);
+    expect(missingEInvoiceFields({ ...smallBusinessInvoice, seller: { ...smallBusinessInvoice.seller, vatId: null, taxNumber: null } }, 'cii')).toEqual([
+      'seller.vatId',
+    ]);
+    // A legal registration is no tax registration: reverse charge asks for the VAT id itself.
     const registered = { ...smallBusinessInvoice.seller, vatId: null, registrationId: 'HRB 4711, Amtsgericht Freiburg' };
     expect(missingEInvoiceFields({ ...smallBusinessInvoice, seller: registered }, 'cii')).toEqual([]);
     expect(missingEInvoiceFields({ ...reverseChargeInvoice, seller: { ...registered, smallBusiness: false } }, 'cii')).toEqual(['seller.vatId']);
-    // Not subject to VAT: the registration is required, and no other category may be beside it.
-    expect(missingEInvoiceFields({ ...notSubjectInvoice, seller: sellerDe }, 'ubl')).toEqual(['seller.registrationId']);
+    // Not subject to VAT: the registration or the tax number identifies the seller, and no other category may be beside it.
+    expect(missingEInvoiceFields({ ...notSubjectInvoice, seller: sellerDe }, 'ubl')).toEqual([]);
+    expect(missingEInvoiceFields({ ...notSubjectInvoice, seller: { ...sellerDe, taxNumber: null } }, 'ubl')).toEqual(['seller.registrationId']);
     const mixed = { ...notSubjectInvoice, totals: { ...notSubjectInvoice.totals, taxes: [...notSubjectInvoice.totals.taxes, ...twoRateInvoice.totals.taxes] } };
-    expect(missingEInvoiceFields(mixed, 'ubl')).toEqual(['totals.taxes']);
+    expect(missingEInvoiceFields(mixed, 'ubl')).toEqual(['lines']);
     for (const document of Object.values(issuedFixtures)) {
       for (const format of ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl'] as EInvoiceFormat[]) expect(missingEInvoiceFields(document, format)).toEqual([]);
+      // Peppol needs Peppol participant ids: an e-mail address is none.
+      expect(missingEInvoiceFields(document, 'peppol')).toEqual(expect.arrayContaining(['seller.electronicAddress']));
     }
+    for (const document of Object.values(peppolFixtures)) expect(missingEInvoiceFields(document, 'peppol')).toEqual([]);
+  });
+
+  it('asks Peppol for a buyer reference, and between two German parties for XRechnung’s seller contact', () => {
+    const withoutReference = { ...peppolDomesticInvoice, buyerReference: null, seller: { ...peppolDomesticInvoice.seller, contactName: null, phone: null } };
+    // Belgian parties: the reference only (PEPPOL-EN16931-R003).
+    expect(missingEInvoiceFields(withoutReference, 'peppol')).toEqual(['buyerReference']);
+    const german = { ...peppolSmallBusinessInvoice, seller: { ...peppolSmallBusinessInvoice.seller, contactName: null, phone: null } };
+    expect(missingEInvoiceFields(german, 'peppol')).toEqual(['seller.contactName', 'seller.phone']);
+    expect(missingEInvoiceFields(german, 'ubl')).toEqual([]);
   });
 });
 
@@ -90,7 +109,17 @@ describe('EN 16931 XML', () => {
     expect(texts(xml, 'BuyerReference')).toEqual(['PO-2026-118']);
     expect(texts(xml, 'SpecifiedTradeSettlementHeaderMonetarySummation', 'GrandTotalAmount')).toEqual([twoRateInvoice.totals.gross]);
     expect(texts(xml, 'IncludedSupplyChainTradeLineItem', 'SpecifiedTradeProduct', 'Name')).toHaveLength(3);
-    expect(attribute(xml, 'BilledQuantity', 'unitCode')).toEqual(['HUR']);
+    expect(attribute(xml, 'BilledQuantity', 'unitCode')).toEqual(['MIN']);
+    // Minutes at a rate per hour: the price is for 60 of them (BT-149, BT-150).
+    expect(texts(xml, 'NetPriceProductTradePrice', 'BasisQuantity')).toEqual(['60', '60']);
+    expect(attribute(xml, 'BasisQuantity', 'unitCode')).toEqual(['MIN']);
+  });
+
+  it('writes time in minutes over a base quantity of 60, and the rounding line as minus one unit, in UBL too', async () => {
+    const ubl = await writeEInvoice(awkwardMinutesInvoice, 'ubl');
+    expect(texts(ubl, 'InvoiceLine', 'InvoicedQuantity')).toEqual(['95.0000', '1.0000', '7.0000', '100003.0000', '-1.0000', '1.0000']);
+    expect(texts(ubl, 'InvoiceLine', 'Price', 'BaseQuantity')).toEqual(['60', '60', '60', '60']);
+    expect(texts(ubl, 'InvoiceLine', 'LineExtensionAmount')).toEqual(['174.17', '0.00', '3.89', '162254.87', '-0.02', '950.00']);
   });
 
   it('writes a credit note as type 381 that names the invoice it corrects, in CII and as a UBL CreditNote', async () => {
@@ -145,6 +174,22 @@ describe('EN 16931 XML', () => {
       expect(xml).toContain('+49 40 1234567');
     }
     expect(attribute(await writeEInvoice(xrechnungInvoice, 'xrechnung-ubl'), 'EndpointID', 'schemeID')).toEqual(['EM']);
+  });
+
+  it('writes Peppol BIS Billing 3.0: its specification and process, Peppol endpoints, the registration with its scheme, one note', async () => {
+    const xml = await writeEInvoice(peppolDomesticInvoice, 'peppol');
+    expect(texts(xml, 'CustomizationID')).toEqual(['urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0']);
+    expect(texts(xml, 'ProfileID')).toEqual(['urn:fdc:peppol.eu:2017:poacc:billing:01:1.0']);
+    expect(values(xml, "//*[local-name()='EndpointID']/@schemeID").map((line) => line.trim())).toEqual(['schemeID="0208"', 'schemeID="0208"']);
+    expect(texts(xml, 'AccountingSupplierParty', 'Party', 'PartyLegalEntity', 'CompanyID')).toEqual(['0202239951']);
+    expect(attribute(xml, 'CompanyID', 'schemeID')).toEqual(['0208']);
+    const credit = await writeEInvoice(peppolCreditNote, 'peppol');
+    expect(values(credit, 'local-name(/*)')).toEqual(['CreditNote']);
+    // A small business with only a tax number: it identifies the seller (BT-29) and is its tax registration (BT-32), with its one note.
+    const small = await writeEInvoice(peppolSmallBusinessInvoice, 'peppol');
+    expect(texts(small, 'AccountingSupplierParty', 'Party', 'PartyIdentification', 'ID')).toEqual(['06/123/45678']);
+    expect(texts(small, 'AccountingSupplierParty', 'Party', 'PartyTaxScheme', 'CompanyID')).toEqual(['06/123/45678']);
+    expect(values(small, "/*/*[local-name()='Note']/text()")).toHaveLength(1);
   });
 
   it('escapes what it is given and names the files it writes', async () => {

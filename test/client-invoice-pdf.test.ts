@@ -24,7 +24,7 @@ describe('the invoice PDF', () => {
       '1 Oct 2026 – 31 Oct 2026',
       'PO-2026-118',
       'Website relaunch: development',
-      '42.50 h 95.00 19 % 4,037.50',
+      '42:30 h 95.00 19 % 4,037.50',
       '1.00 unit 480.00 7 % 480.00',
       'Framework agreement discount −526.75',
       `VAT 19 % on ${twoRateInvoice.totals.taxes[0]?.basis.replace(/(\d)(\d{3})\./, '$1,$2.')}`,

@@ -50,9 +50,10 @@ describe('an invoice from approved time', () => {
     const draft = created.body;
     expect(draft).toMatchObject({ status: 'draft', number: null, currency: 'EUR', type: 'invoice', seller: null });
     expect(draft.lines).toHaveLength(2);
-    expect(draft.lines.map((line) => [line.unitPrice, line.entryCount, line.unit])).toEqual([
-      ['100', 2, 'HUR'],
-      ['85.5', 1, 'HUR'],
+    // Time in minutes at the rate per hour (base quantity 60): 132 minutes at 100 is 220.00, as its entries (158.33 + 61.67) are.
+    expect(draft.lines.map((line) => [line.quantity, line.unit, line.baseQuantity, line.unitPrice, line.entryCount])).toEqual([
+      ['132', 'MIN', 60, '100', 2],
+      ['50', 'MIN', 60, '85.5', 1],
     ]);
     // The net is the entries' amounts to the cent: 95 + 37 minutes at 100 and 50 at 85.50.
     const entriesNet = sum(march.map((entry) => entry.billableAmount));
@@ -162,7 +163,7 @@ describe('an invoice from approved time', () => {
     const document = await server.app.services.clientInvoices.document(accessOf(b), created.body.id);
     expect(document).toMatchObject({ status: 'draft', number: null, seller: { legalName: 'Tally Test GmbH' }, buyer: { name: 'Buyer AG' } });
     expect(document.lines.map((line) => [line.quantity, line.unitPrice, line.netAmount, line.taxRate])).toEqual([
-      ['1.0000', '100.00', '100.00', '19.00'],
+      ['60.0000', '100.00', '100.00', '19.00'],
       ['3.0000', '33.33', '99.99', '7.00'],
       ['1.0000', '50.00', '50.00', '0.00'],
     ]);
@@ -357,6 +358,8 @@ describe('bad input: refused, the field named, nothing written', () => {
     ['discount.amount', 400, () => ({ ...august(), discount: { amount: '1000.00', reason: 'Too much' } })],
     ['lines.0.quantity', 400, () => ({ ...august(), lines: [{ description: 'Refund', quantity: '-1', unitPrice: '10.00' }] })],
     ['lines.0.taxCategory', 400, () => ({ ...august(), lines: [{ description: 'Fee', quantity: '1', unitPrice: '10.00', taxCategory: 'VAT' }] })],
+    // Minutes are priced per hour and printed as h:mm: whole ones only.
+    ['lines.0.quantity', 400, () => ({ ...august(), lines: [{ description: 'Call', quantity: '90.5', unit: 'MIN', unitPrice: '120.00' }] })],
     ['periodFrom', 409, () => ({ ...august(), periodFrom: '2026-09-01', periodTo: '2026-09-30' })],
   ])('create with a bad %s', async (field, status, body) => {
     const before = await invoicesOf();

@@ -450,10 +450,13 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       name,
       rate: random() < 0.5 ? (90 + Math.floor(random() * 60)).toFixed(2) : null,
     }));
-    for (const client of tenantClients) {
+    // With a billing address: issuing an invoice asks for it (the buyer of every e-invoice has one).
+    for (const [index, client] of tenantClients.entries()) {
+      const billingAddress = { line1: `Marktplatz ${index + 1}`, postcode: '80331', city: 'München', countryCode: 'DE' };
       await sql.query(
-        `INSERT INTO clients (id, "tenantId", name, currency, "hourlyRate", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, now() - interval '770 days', now())`,
-        [client.id, tenant.id, client.name, currency, client.rate],
+        `INSERT INTO clients (id, "tenantId", name, currency, "hourlyRate", "billingAddress", "createdAt", "updatedAt")
+         VALUES ($1, $2, $3, $4, $5, $6, now() - interval '770 days', now())`,
+        [client.id, tenant.id, client.name, currency, client.rate, JSON.stringify(billingAddress)],
       );
     }
     const projects: ProjectRow[] = [];

@@ -44,7 +44,12 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
     iban: 'DE89370400440532013000',
     defaultTaxRate: '19.00',
   });
-  const client = await call<{ id: string }>('POST', '/clients', { name: `Bench client ${Date.now()}`, currency: 'EUR' });
+  // Issuing asks for the buyer's address (every EN 16931 invoice names it).
+  const client = await call<{ id: string }>('POST', '/clients', {
+    name: `Bench client ${Date.now()}`,
+    currency: 'EUR',
+    billingAddress: { line1: 'Ring 2', postcode: '1010', city: 'Wien', countryCode: 'AT' },
+  });
   const projects = [
     await call<{ id: string }>('POST', '/projects', { name: `Bench A ${Date.now()}`, clientId: client.id, hourlyRate: '100.00' }),
     await call<{ id: string }>('POST', '/projects', { name: `Bench B ${Date.now()}`, clientId: client.id, hourlyRate: '85.50' }),

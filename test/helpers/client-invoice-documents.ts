@@ -15,7 +15,7 @@ import type {
   UnitCode,
 } from '../../src/modules/client-invoice/client-invoice.document.js';
 
-/** A line as a test writes it: net in cents is quantity times price unless given (time lines sum their entries). */
+/** A line as a test writes it: net in cents is quantity times price over the base quantity (60 for MIN) unless given. */
 export interface LineInput {
   description: string;
   quantity: string;
@@ -39,11 +39,13 @@ const money = (value: bigint): string => {
 /** `numerator / denominator` rounded half up (both positive). */
 const divideHalfUp = (numerator: bigint, denominator: bigint): bigint => (numerator * 2n + denominator) / (denominator * 2n);
 
-/** quantity (4 decimals) x price (2 decimals), in cents, rounded half up. */
-function lineNetCents(quantity: string, unitPrice: string): bigint {
-  const [whole = '0', fraction = ''] = quantity.split('.');
+/** quantity (4 decimals) x price (2 decimals) / base quantity, in cents, rounded half up (away from zero). */
+function lineNetCents(quantity: string, unitPrice: string, baseQuantity: number): bigint {
+  const negative = quantity.startsWith('-');
+  const [whole = '0', fraction = ''] = quantity.replace('-', '').split('.');
   const quantityTenThousandths = BigInt(whole) * 10_000n + BigInt(fraction.padEnd(4, '0').slice(0, 4));
-  return divideHalfUp(quantityTenThousandths * cents(unitPrice), 10_000n);
+  const net = divideHalfUp(quantityTenThousandths * cents(unitPrice), 10_000n * BigInt(baseQuantity));
+  return negative ? -net : net;
 }
 
 export const sellerDe: SellerSnapshot = {
@@ -84,8 +86,9 @@ export function documentOf(input: DocumentInput): ClientInvoiceDocument {
     description: line.description,
     quantity: line.quantity,
     unit: line.unit ?? 'HUR',
+    baseQuantity: line.unit === 'MIN' ? '60' : '1',
     unitPrice: line.unitPrice,
-    netAmount: line.netAmount ?? money(lineNetCents(line.quantity, line.unitPrice)),
+    netAmount: line.netAmount ?? money(lineNetCents(line.quantity, line.unitPrice, line.unit === 'MIN' ? 60 : 1)),
     taxCategory: line.taxCategory ?? 'S',
     taxRate: line.taxRate ?? (line.taxCategory === undefined || line.taxCategory === 'S' ? '19.00' : '0.00'),
   }));
@@ -169,8 +172,8 @@ export function documentOf(input: DocumentInput): ClientInvoiceDocument {
 /** Two projects at two hourly rates (19 %), a fixed fee at 7 %, and a 10 % discount spread over both rates. */
 export const twoRateInvoice: ClientInvoiceDocument = documentOf({
   lines: [
-    { description: 'Website relaunch: development', quantity: '42.5000', unitPrice: '95.00' },
-    { description: 'Website relaunch: design review', quantity: '6.2500', unitPrice: '120.00', netAmount: '750.00' },
+    { description: 'Website relaunch: development', quantity: '2550.0000', unit: 'MIN', unitPrice: '95.00' },
+    { description: 'Website relaunch: design review', quantity: '375.0000', unit: 'MIN', unitPrice: '120.00' },
     { description: 'Printed style guide (fixed fee)', quantity: '1.0000', unit: 'C62', unitPrice: '480.00', taxRate: '7.00' },
   ],
   discount: { percent: '10.00', reason: 'Framework agreement discount' },
@@ -294,6 +297,23 @@ export const notSubjectInvoice: ClientInvoiceDocument = documentOf({
   },
 });
 
+/**
+ * Time as billing writes it, with the minutes and rates whose nets do not come out even: 95 minutes at 110.00
+ * (174.1666...), 1 minute at 0.01 (0.0001666...), 7 minutes at 33.33 (3.8885), a large group, and the
+ * rounding line of entries that, each rounded to the cent, come to cents less than the lines of their time.
+ */
+export const awkwardMinutesInvoice: ClientInvoiceDocument = documentOf({
+  lines: [
+    { description: 'Code review', quantity: '95.0000', unit: 'MIN', unitPrice: '110.00' },
+    { description: 'Ticket triage', quantity: '1.0000', unit: 'MIN', unitPrice: '0.01' },
+    { description: 'Support call', quantity: '7.0000', unit: 'MIN', unitPrice: '33.33' },
+    { description: 'Operations, the whole year', quantity: '100003.0000', unit: 'MIN', unitPrice: '97.35' },
+    { description: 'Rounding to the 416 entries’ own amounts, each rounded to the cent', quantity: '-1.0000', unit: 'C62', unitPrice: '0.02' },
+    { description: 'Workshop day', quantity: '1.0000', unit: 'DAY', unitPrice: '950.00' },
+  ],
+  overrides: { number: '2026-0048', buyerReference: 'PO-2026-131' },
+});
+
 /** `count` lines over two rates, each with its own description: a multi-page PDF and the XML bench. */
 export function manyLineInvoice(count: number): ClientInvoiceDocument {
   return documentOf({
@@ -313,6 +333,7 @@ export const draftInvoice: ClientInvoiceDocument = { ...twoRateInvoice, status: 
 
 /** Every issued fixture by name, for the validation runs. */
 export const issuedFixtures: Record<string, ClientInvoiceDocument> = {
+  'awkward-minutes': awkwardMinutesInvoice,
   'two-rate-discount': twoRateInvoice,
   'credit-note': creditNote,
   'reverse-charge': reverseChargeInvoice,

@@ -1,6 +1,6 @@
 /**
  * The official rules, offline: `../shared/validation/validate-einvoice` (CEN EN 16931 artefacts, the CII
- * schema, KoSIT's XRechnung Schematron, run by Saxon-HE; README beside it). The repository's clone sits
+ * schema, KoSIT's XRechnung Schematron, OpenPEPPOL's BIS Billing 3.0 Schematron, run by Saxon-HE; README beside it). The repository's clone sits
  * beside `shared/` on the developers' machines and in CI, so it is found from the repository's parent;
  * VALIDATION_DIR points elsewhere. Each run starts a JVM (seconds): files are validated in parallel, one
  * run per file, as many at once as there are cores, by a JVM tuned for short runs (the client compiler
@@ -40,12 +40,21 @@ export interface ValidationResult {
   lines: string[];
 }
 
-function validateOne(file: string, xrechnung: boolean): Promise<ValidationResult> {
+/** A file to validate, and the rules on top of EN 16931 it must pass too. */
+export interface ValidationFile {
+  file: string;
+  xrechnung?: boolean;
+  peppol?: boolean;
+}
+
+const optionOf = ({ xrechnung, peppol }: ValidationFile): string[] => (xrechnung ? ['--xrechnung'] : peppol ? ['--peppol'] : []);
+
+function validateOne(file: string, option: string[]): Promise<ValidationResult> {
   return new Promise((resolve) => {
     // Through bash: CI's copy of shared/ may not keep the script's mode bits.
     execFile(
       'bash',
-      [path.join(validationDirectory, 'validate-einvoice'), file, ...(xrechnung ? ['--xrechnung'] : [])],
+      [path.join(validationDirectory, 'validate-einvoice'), file, ...option],
       { maxBuffer: 16 * 1024 * 1024, env: { ...process.env, JAVA_TOOL_OPTIONS: jvmOptions } },
       (error, stdout, stderr) => {
         const exitCode = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -57,22 +66,23 @@ function validateOne(file: string, xrechnung: boolean): Promise<ValidationResult
 }
 
 /**
- * Validates every file (XRechnung ones with `--xrechnung`), a few at a time; results in the order given.
- * The validator compiles KoSIT's rules for a syntax on its first XRechnung run into a cache file shared by
- * later runs: one XRechnung file of each syntax goes first, alone for its syntax, so that runs in parallel
- * never compile (and write) the same cache file at once.
+ * Validates every file (with `--xrechnung` or `--peppol` where asked), a few at a time; results in the order
+ * given. The validator compiles KoSIT's and Peppol's rules for a syntax on their first run into a cache file
+ * shared by later runs: one file of each (rules, syntax) goes first, so that runs in parallel never compile
+ * (and write) the same cache file at once.
  */
-export async function validateEInvoices(files: readonly { file: string; xrechnung: boolean }[]): Promise<ValidationResult[]> {
+export async function validateEInvoices(files: readonly ValidationFile[]): Promise<ValidationResult[]> {
   const results: ValidationResult[] = new Array(files.length);
   const syntaxOf = (file: string) => (fs.readFileSync(file, 'utf8').includes('CrossIndustryInvoice') ? 'cii' : 'ubl');
   const first = new Map<string, number>();
-  files.forEach(({ file, xrechnung }, index) => {
-    if (xrechnung && !first.has(syntaxOf(file))) first.set(syntaxOf(file), index);
+  files.forEach((entry, index) => {
+    const key = `${optionOf(entry).join('')}|${syntaxOf(entry.file)}`;
+    if (optionOf(entry).length > 0 && !first.has(key)) first.set(key, index);
   });
   await Promise.all(
     [...first.values()].map(async (index) => {
-      const { file, xrechnung } = files[index] as { file: string; xrechnung: boolean };
-      results[index] = await validateOne(file, xrechnung);
+      const entry = files[index] as ValidationFile;
+      results[index] = await validateOne(entry.file, optionOf(entry));
     }),
   );
   const rest = files.map((_, index) => index).filter((index) => results[index] === undefined);
@@ -80,8 +90,8 @@ export async function validateEInvoices(files: readonly { file: string; xrechnun
   const worker = async () => {
     while (next < rest.length) {
       const index = rest[next++] as number;
-      const { file, xrechnung } = files[index] as { file: string; xrechnung: boolean };
-      results[index] = await validateOne(file, xrechnung);
+      const entry = files[index] as ValidationFile;
+      results[index] = await validateOne(entry.file, optionOf(entry));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), rest.length)) }, worker));

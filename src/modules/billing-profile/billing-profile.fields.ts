@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { TaxCategory } from '../../generated/prisma/enums.js';
 import { fields, namedInputs, scalarHints, type StrictObject } from '../../lib/dto.js';
 import { defineEnum } from '../../lib/vocabulary.js';
+import { easSchemes, icdSchemes } from './billing-profile.codes.js';
 
 export const taxCategory = defineEnum(
   'TaxCategory',
@@ -103,9 +104,6 @@ export const bic = z
 
 export const email = z.email('must be an e-mail address').max(320);
 
-/** EAS codes (CEF electronic address scheme): four digits, or EM, AN, AQ, AS, AU. */
-const easScheme = /^(\d{4}|EM|AN|AQ|AS|AU)$/;
-
 export const ElectronicAddressDto = checkedDto(
   'ElectronicAddressDto',
   'Where e-invoices go: an EAS scheme and an id in it.',
@@ -114,8 +112,8 @@ export const ElectronicAddressDto = checkedDto(
       .string()
       .trim()
       .toUpperCase()
-      .regex(easScheme, 'must be an EAS code: four digits such as 0088 or 9930, or EM (e-mail)')
-      .describe('EAS code, e.g. 0088 (GLN), 9930 (German VAT id), EM (e-mail)'),
+      .refine((scheme) => easSchemes.has(scheme), 'must be a code of the EAS list, such as 0088 (GLN), 0208 (Belgian enterprise number), 9930 or EM (e-mail)')
+      .describe('EAS code, e.g. 0088 (GLN), 0208 (Belgian enterprise number), 9930 (German VAT id), EM (e-mail; not on Peppol)'),
     id: text(200, 'The address in that scheme'),
   },
   (value, context) => {
@@ -134,5 +132,12 @@ export function taxRate(description: string) {
   scalarHints.add(schema, { scalar: 'Decimal' });
   return schema;
 }
+
+/** An ISO 6523 ICD code: the scheme of a legal registration (BT-30), e.g. 0208 for a Belgian enterprise number. */
+export const icdScheme = z
+  .string()
+  .trim()
+  .refine((scheme) => icdSchemes.has(scheme), 'must be an ISO 6523 ICD code of four digits, such as 0208 (Belgian enterprise number) or 0106 (Dutch KVK)')
+  .describe('ISO 6523 ICD code of the registration, e.g. 0208 (BE enterprise number), 0106 (NL KVK), 0002 (FR SIRENE)');
 
 export const exemptionReason = text(300, 'Why no VAT is charged (categories E, AE, K, G, O)');

@@ -20,7 +20,7 @@ export const AddressObject = builder.objectRef<Address>('Address').implement({
 export const ElectronicAddressObject = builder.objectRef<ElectronicAddress>('ElectronicAddress').implement({
   description: 'An electronic address for e-invoices: an EAS scheme and an id in it.',
   fields: (t) => ({
-    scheme: t.exposeString('scheme', { description: 'EAS code, e.g. 0088, 9930, EM' }),
+    scheme: t.exposeString('scheme', { description: 'EAS code, e.g. 0088, 0208, 9930, EM (Peppol takes the numeric ones)' }),
     id: t.exposeString('id'),
   }),
 });
@@ -33,6 +33,8 @@ const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfi
     address: t.field({ type: AddressObject, nullable: true, resolve: (profile) => profile.address }),
     vatId: t.exposeString('vatId', { nullable: true }),
     taxNumber: t.exposeString('taxNumber', { nullable: true }),
+    registrationId: t.exposeString('registrationId', { nullable: true, description: 'Legal registration (EN 16931 BT-30)' }),
+    registrationScheme: t.exposeString('registrationScheme', { nullable: true, description: 'ISO 6523 ICD scheme of registrationId, e.g. 0208' }),
     email: t.exposeString('email', { nullable: true }),
     phone: t.exposeString('phone', { nullable: true }),
     contactName: t.exposeString('contactName', { nullable: true }),

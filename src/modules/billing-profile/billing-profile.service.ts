@@ -13,6 +13,7 @@ import {
   email,
   exemptionReason,
   iban,
+  icdScheme,
   taxCategory,
   taxRate,
   vatId,
@@ -28,6 +29,8 @@ export const UpdateBillingProfileDto = dto('UpdateBillingProfileDto', 'Changes t
   address: AddressDto.nullable().optional().describe('The seller’s address (replaced whole)'),
   vatId: vatId.nullable().optional(),
   taxNumber: text(40, 'Tax number (when invoices show it instead of, or beside, the VAT id)').nullable().optional(),
+  registrationId: text(100, 'Legal registration (EN 16931 BT-30), e.g. HRB 12345, Amtsgericht Hamburg, or a Belgian enterprise number').nullable().optional(),
+  registrationScheme: icdScheme.nullable().optional(),
   email: email.nullable().optional().describe('Where clients write about invoices'),
   phone: text(50, 'Phone number').nullable().optional(),
   contactName: text(200, 'Who to ask about invoices (e-invoices name a seller contact)').nullable().optional(),
@@ -63,6 +66,8 @@ export interface BillingProfileView {
   address: Address | null;
   vatId: string | null;
   taxNumber: string | null;
+  registrationId: string | null;
+  registrationScheme: string | null;
   email: string | null;
   phone: string | null;
   contactName: string | null;
@@ -92,6 +97,8 @@ function defaultRow(tenantIdValue: string): BillingProfile {
     countryCode: null,
     vatId: null,
     taxNumber: null,
+    registrationId: null,
+    registrationScheme: null,
     email: null,
     phone: null,
     contactName: null,
@@ -157,6 +164,9 @@ function profileProblems(profile: BillingProfileView): FieldError[] {
   const problems: FieldError[] = [];
   if (profile.defaultTaxCategory === 'S' && profile.defaultTaxRate?.isZero()) {
     problems.push({ path: 'defaultTaxRate', message: 'must be above 0 for category S (use category Z for zero-rated supplies)' });
+  }
+  if (profile.registrationScheme !== null && profile.registrationId === null) {
+    problems.push({ path: 'registrationScheme', message: 'names the scheme of registrationId, which is not set' });
   }
   if (profile.defaultTaxCategory === 'E' && !profile.smallBusiness && profile.defaultTaxExemptionReason === null) {
     problems.push({ path: 'defaultTaxExemptionReason', message: 'is required when the default category is E (exempt)' });

@@ -75,6 +75,7 @@ export function toClientInvoiceDocument({ invoice, lines, creditNoteFor, payment
       description: line.description,
       quantity: line.quantity.toFixed(4),
       unit: line.unit,
+      baseQuantity: String(line.baseQuantity),
       unitPrice: line.unitPrice.toFixed(2),
       netAmount: line.netAmount.toFixed(2),
       taxCategory: line.taxCategory,

@@ -7,8 +7,8 @@
  */
 export type TaxCategory = 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G' | 'O';
 
-/** UN/ECE recommendation 20 unit codes we bill in. */
-export type UnitCode = 'HUR' | 'DAY' | 'C62';
+/** UN/ECE recommendation 20 unit codes we bill in. Time is billed in minutes (MIN) priced per hour. */
+export type UnitCode = 'HUR' | 'MIN' | 'DAY' | 'C62';
 
 export interface PostalAddress {
   readonly line1: string;
@@ -37,6 +37,8 @@ export interface SellerSnapshot {
    * VAT (O) may carry. Optional: added with the e-invoice writers.
    */
   readonly registrationId?: string | null;
+  /** The ISO 6523 ICD scheme of `registrationId` (e.g. `0208` for a Belgian enterprise number), when it has one. */
+  readonly registrationScheme?: string | null;
   readonly email: string;
   readonly phone?: string | null;
   /** BT-41, which XRechnung requires. */
@@ -60,10 +62,13 @@ export interface BuyerSnapshot {
 export interface ClientInvoiceDocumentLine {
   readonly position: number;
   readonly description: string;
-  /** Up to 4 decimals, e.g. `"7.5000"` hours. */
+  /** Up to 4 decimals, e.g. `"95.0000"` minutes or `"7.5000"` hours; negative only on a rounding line that takes cents back. */
   readonly quantity: string;
   readonly unit: UnitCode;
+  /** BT-149: the quantity `unitPrice` is for, `"60"` for minutes at an hourly rate, else `"1"`. */
+  readonly baseQuantity: string;
   readonly unitPrice: string;
+  /** Always round(quantity x unitPrice / baseQuantity, 2): a reader recomputes it exactly. */
   readonly netAmount: string;
   readonly taxCategory: TaxCategory;
   readonly taxRate: string;

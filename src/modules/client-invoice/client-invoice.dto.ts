@@ -14,7 +14,11 @@ import { exemptionReason, taxCategory, taxRate } from '../billing-profile/billin
 export const clientInvoiceStatus = defineEnum('ClientInvoiceStatus', ClientInvoiceStatus, 'draft, issued, sent, paid or void');
 export const clientInvoiceType = defineEnum('ClientInvoiceType', ClientInvoiceType, 'invoice, or credit_note (what voiding an invoice issues)');
 export const invoiceGroupBy = defineEnum('InvoiceGroupBy', InvoiceGroupBy, 'One line per entry, project, task, user or day, and hourly rate');
-export const invoiceLineUnit = defineEnum('InvoiceLineUnit', InvoiceLineUnit, 'UN/ECE rec. 20: HUR hours, DAY days, C62 one (a piece)');
+export const invoiceLineUnit = defineEnum(
+  'InvoiceLineUnit',
+  InvoiceLineUnit,
+  'UN/ECE rec. 20: HUR hours, DAY days, C62 one (a piece), MIN minutes (priced per hour: base quantity 60)',
+);
 
 /** Why a write to a client invoice is refused with 409. */
 export const clientInvoiceConflicts = conflictReasons('ClientInvoice', {
@@ -27,11 +31,19 @@ export const clientInvoiceConflicts = conflictReasons('ClientInvoice', {
   INVOICE_VOID: { code: 'INVALID_STATE', description: 'The invoice is void' },
   INVOICE_PAID: { code: 'INVALID_STATE', description: 'The invoice is paid in full' },
   CREDIT_NOTE: { code: 'INVALID_STATE', description: 'A credit note is neither paid nor voided' },
-  BILLING_PROFILE_INCOMPLETE: { code: 'INVALID_STATE', description: 'The billing profile lacks what an invoice needs; `errors` names each field' },
+  BILLING_PROFILE_INCOMPLETE: {
+    code: 'INVALID_STATE',
+    description: 'The billing profile lacks what the invoice (and the e-invoice its client receives) needs; `errors` names each field',
+  },
+  CLIENT_INCOMPLETE: {
+    code: 'INVALID_STATE',
+    description: 'The client lacks what the invoice (and the e-invoice it receives, its einvoiceFormat) needs; `errors` names each field',
+  },
   INVOICE_DRAFT: { code: 'INVALID_STATE', description: 'A draft has no number: it has no e-invoice or Factur-X PDF until it is issued' },
   EINVOICE_INCOMPLETE: {
     code: 'INVALID_STATE',
-    description: 'The e-invoice format needs fields the invoice, its seller or its buyer lack; `errors` names each (e.g. buyerReference for XRechnung)',
+    description:
+      'The issued invoice, as it was frozen at issue, lacks what this e-invoice format needs; `errors` names each field, the detail the formats it has and what to do',
   },
 });
 

@@ -7,7 +7,7 @@ import { eInvoiceFile, eInvoiceFormat, eInvoiceFormatOf } from './client-invoice
 const EInvoiceArgs = args({
   tenantId: fields.id('Tenant id'),
   id: fields.id('Client invoice id'),
-  format: eInvoiceFormat.schema('cii or ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0)'),
+  format: eInvoiceFormat.schema('cii or ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0)'),
 });
 
 const EInvoiceObject = builder.objectRef<ClientInvoiceFile>('EInvoiceFile').implement({
@@ -26,7 +26,7 @@ builder.queryField('clientInvoiceEInvoice', (t) =>
     type: EInvoiceObject,
     description:
       'An issued invoice (or credit note) as an EN 16931 e-invoice, the same XML as REST’s `GET .../e-invoice`: ' +
-      'INVOICE_DRAFT for a draft, EINVOICE_INCOMPLETE naming what the format still needs.',
+      'INVOICE_DRAFT for a draft, EINVOICE_INCOMPLETE naming what the invoice as issued lacks for the format.',
     ...readEInvoice.field(t),
     resolve: readEInvoice.resolve((input, access, { services }) => eInvoiceFile(services, access, input.id, eInvoiceFormatOf(input.format))),
   }),

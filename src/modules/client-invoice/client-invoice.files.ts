@@ -2,9 +2,10 @@
  * The files a client invoice becomes (CONTRACT.md section 9): the PDF people read, the same PDF as a
  * Factur-X PDF/A-3 with its CII XML inside, and the EN 16931 XML formats. The rules of which invoice may
  * become which file live here, once, for REST and GraphQL: a draft has no number, so its PDF is marked
- * DRAFT and it has no e-invoice (409 INVOICE_DRAFT); an e-invoice names what it still needs (409
- * EINVOICE_INCOMPLETE, one field error each). The writers are pure functions of the document; an issued
- * document's files are written once, on their first download, and then served as kept (client-invoice.archive.ts).
+ * DRAFT and it has no e-invoice (409 INVOICE_DRAFT); an issued invoice that lacks what a format needs says so
+ * (409 EINVOICE_INCOMPLETE, one field error each) and, since nothing can change it any more, which formats it has
+ * and how to get the one asked for. The writers are pure functions of the document; an issued document's files
+ * are written once, on their first download, and then served as kept (client-invoice.archive.ts).
  */
 import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
@@ -18,11 +19,12 @@ import type { ClientInvoiceFile, KeptFormat } from './client-invoice.archive.js'
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';
 import {
+  availableEInvoiceFormats,
   eInvoiceContentTypes,
   eInvoiceFileName,
   eInvoiceFormats,
   type EInvoiceFormat,
-  missingEInvoiceFields,
+  missingFor,
   writeEInvoice,
 } from './client-invoice.einvoice.js';
 import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
@@ -30,33 +32,37 @@ import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoi
 /** GraphQL's names of the formats: an enum value cannot hold a hyphen, so `xrechnung_cii` is REST's `xrechnung-cii`. */
 export const eInvoiceFormat = defineEnum(
   'ClientEInvoiceFormat',
-  ['cii', 'ubl', 'xrechnung_cii', 'xrechnung_ubl'],
-  'cii, ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0)',
+  ['cii', 'ubl', 'xrechnung_cii', 'xrechnung_ubl', 'peppol'],
+  'cii, ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0)',
 );
 export const eInvoiceFormatOf = (name: (typeof eInvoiceFormat.values)[number]): EInvoiceFormat => name.replace('_', '-') as EInvoiceFormat;
 
 /**
- * Where a user fills what the document lacks: the seller is the billing profile, the buyer the client
- * (`buyer.address` is the client's `billingAddress`); the invoice's own fields keep their names.
+ * 409 unless an issued `document` can be written as `format`. Its seller and buyer were frozen at issue (and
+ * issuing checked the format its client was set to receive), so filling the profile or the client now cannot
+ * help it: the answer names what the invoice as issued lacks, the formats it has, and that voiding it and issuing
+ * a new one (after setting the client's einvoiceFormat) is the way to this format.
  */
-function whereToFill(documentPath: string): string {
-  if (documentPath.startsWith('seller.')) return `billingProfile.${documentPath.slice('seller.'.length)}`;
-  if (documentPath === 'buyer.address') return 'client.billingAddress';
-  if (documentPath.startsWith('buyer.')) return `client.${documentPath.slice('buyer.'.length)}`;
-  return documentPath;
-}
-
-function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFormat): void {
+function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFormat | 'facturx'): void {
   if (document.status === 'draft') {
     throw clientInvoiceConflicts.refuse('INVOICE_DRAFT', 'A draft has no number yet: issue it, then ask for its e-invoice');
   }
-  const missing = missingEInvoiceFields(document, format);
-  if (missing.length > 0) {
-    const fields = missing.map(whereToFill);
-    throw clientInvoiceConflicts.refuse('EINVOICE_INCOMPLETE', `A ${format} e-invoice needs ${fields.join(', ')}`, {
-      errors: fields.map((path) => ({ path, message: `Required for ${format}` })),
-    });
-  }
+  const missing = missingFor(document, format);
+  if (missing.length === 0) return;
+  const kind = document.type === 'credit_note' ? 'credit note' : 'invoice';
+  const available = availableEInvoiceFormats(document);
+  const sources = [...new Set(missing.flatMap((field) => (field.source ? [field.source] : [])))];
+  const remedy =
+    document.type === 'credit_note'
+      ? 'a credit note keeps the parties of the invoice it cancels: ask for it in a format it has'
+      : `void it (a credit note cancels it), then set ${sources.join(', ')} and the client's einvoiceFormat to ${format}, ` +
+        `and invoice the time again: issuing checks what ${format} needs`;
+  throw clientInvoiceConflicts.refuse(
+    'EINVOICE_INCOMPLETE',
+    `The ${kind} ${document.number} was issued without what ${format} needs (${missing.map((field) => field.field).join(', ')}), and an issued ${kind} ` +
+      `never changes. It can be fetched as ${available.length > 0 ? available.join(', ') : 'a PDF only'}. For ${format}: ${remedy}.`,
+    { errors: missing.map((field) => ({ path: field.field, message: `${field.message}; the ${kind} as issued has none` })) },
+  );
 }
 
 /**
@@ -88,7 +94,7 @@ export async function eInvoiceFile(services: Services, access: TenantAccess, id:
 /** The invoice's PDF; as Factur-X it is an e-invoice too, with the same 409s as the CII XML. */
 export async function clientInvoicePdfFile(services: Services, access: TenantAccess, id: string, format: ClientInvoicePdfFormat): Promise<ClientInvoiceFile> {
   return fileOf(services, access, id, format, async (document) => {
-    if (format === 'facturx') assertEInvoiceable(document, 'cii');
+    if (format === 'facturx') assertEInvoiceable(document, 'facturx');
     return {
       fileName: clientInvoicePdfFileName(document),
       contentType: clientInvoicePdfContentType,
@@ -113,7 +119,7 @@ const EInvoiceParameters = z.strictObject({
   ...invoiceParameters,
   format: z
     .enum(eInvoiceFormats as [EInvoiceFormat, ...EInvoiceFormat[]], { error: `must be one of: ${eInvoiceFormats.join(', ')}` })
-    .describe('cii or ubl (EN 16931), xrechnung-cii or xrechnung-ubl (XRechnung 3.0)'),
+    .describe('cii or ubl (EN 16931), xrechnung-cii or xrechnung-ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0, UBL)'),
 });
 
 /** The REST rows of the files: `GET .../pdf` and `GET .../e-invoice`. */
@@ -143,11 +149,14 @@ export const clientInvoiceFileRoutes = [
     action: 'eInvoice',
     method: 'GET',
     path: `${clientInvoice}/e-invoice`,
-    summary: 'The invoice as an EN 16931 e-invoice (CII, UBL, XRechnung)',
+    summary: 'The invoice as an EN 16931 e-invoice (CII, UBL, XRechnung, Peppol)',
     description:
       'UN/CEFACT CII D16B (`cii`) or OASIS UBL 2.1 (`ubl`), EN 16931; `xrechnung-cii` and `xrechnung-ubl` add the XRechnung 3.0 specification ' +
-      'identifier and need the buyer reference (Leitweg-ID), the seller contact and both electronic addresses. A credit note is type 381 and ' +
-      'names the invoice it corrects. 409 `INVOICE_DRAFT` for a draft, `EINVOICE_INCOMPLETE` naming each missing field.',
+      'identifier and need the buyer reference (Leitweg-ID), the seller contact and both electronic addresses; `peppol` is Peppol BIS Billing 3.0 ' +
+      '(UBL) and needs a buyer reference and both parties’ Peppol participant ids (an EAS scheme of the Peppol list, not EM). Time lines are in ' +
+      'minutes (MIN) at a rate per hour (base quantity 60); every line net is quantity x price / base quantity to the cent. A credit note is ' +
+      'type 381 and names the invoice it corrects. 409 `INVOICE_DRAFT` for a draft; `EINVOICE_INCOMPLETE` when the invoice as issued lacks what ' +
+      'the format needs (each field named, with the formats it has): issuing checks the format the client is set to receive (einvoiceFormat).',
     access: ['read', 'ClientInvoice'],
     readConflicts: true,
     parameters: EInvoiceParameters,

@@ -28,10 +28,17 @@ const LineObject = builder.objectRef<ClientInvoiceLine>('ClientInvoiceLine').imp
   fields: (t) => ({
     position: t.exposeInt('position'),
     description: t.exposeString('description'),
-    quantity: t.expose('quantity', { type: 'Decimal', description: 'Up to 4 decimals (hours for time)' }),
+    quantity: t.expose('quantity', { type: 'Decimal', description: 'Up to 4 decimals (minutes for time: unit MIN)' }),
     unit: t.expose('unit', { type: graphqlEnum(invoiceLineUnit) }),
+    baseQuantity: t.exposeInt('baseQuantity', {
+      description: 'The quantity unitPrice is for (EN 16931 BT-149): 60 for minutes at an hourly rate, else 1',
+    }),
     unitPrice: t.expose('unitPrice', { type: 'Decimal' }),
-    netAmount: t.expose('netAmount', { type: 'Decimal', description: "For time: the sum of its entries' billable amounts" }),
+    netAmount: t.expose('netAmount', {
+      type: 'Decimal',
+      description:
+        'round(quantity x unitPrice / baseQuantity, 2), exactly. The entries of the time lines, each rounded to the cent, may differ from them: a rounding line after them carries the difference',
+    }),
     taxCategory: t.expose('taxCategory', { type: TaxCategoryEnum }),
     taxRate: t.expose('taxRate', { type: 'Decimal', description: 'Percent' }),
     taxExemptionReason: t.exposeString('taxExemptionReason', { nullable: true }),

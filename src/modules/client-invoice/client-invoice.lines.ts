@@ -11,7 +11,7 @@ import { validationFailed } from '../../lib/errors.js';
 import { localDate, nextDate, startOfDay } from '../../lib/time.js';
 import type { BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import { clientInvoiceConflicts, type ManualLine } from './client-invoice.dto.js';
-import { defaultExemptionReasons, exemptCategories, hoursOf, manualNet, smallBusinessReason } from './client-invoice.money.js';
+import { baseQuantityOf, defaultExemptionReasons, exemptCategories, lineNet, smallBusinessReason } from './client-invoice.money.js';
 
 const Decimal = Prisma.Decimal;
 type Decimal = Prisma.Decimal;
@@ -22,7 +22,10 @@ export interface LineValues {
   description: string;
   quantity: Decimal;
   unit: InvoiceLineUnit;
+  /** BT-149: 60 for minutes at an hourly rate, else 1. */
+  baseQuantity: number;
   unitPrice: Decimal;
+  /** round(quantity x unitPrice / baseQuantity, 2), always. */
   netAmount: Decimal;
   taxCategory: TaxCategory;
   taxRate: Decimal;
@@ -92,13 +95,18 @@ export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine
   return lines.map((line, index) => {
     const quantity = new Decimal(line.quantity);
     const unitPrice = new Decimal(line.unitPrice);
+    const baseQuantity = baseQuantityOf(line.unit);
+    // A MIN line is priced per hour and read as h:mm: whole minutes only.
+    if (line.unit === 'MIN' && !quantity.isInteger())
+      throw validationFailed([{ path: `lines.${index}.quantity`, message: 'must be whole minutes for unit MIN' }]);
     return {
       position: firstPosition + index,
       description: line.description,
       quantity,
       unit: line.unit,
+      baseQuantity,
       unitPrice,
-      netAmount: manualNet(quantity, unitPrice),
+      netAmount: lineNet(quantity, unitPrice, baseQuantity),
       ...tax(line, `lines.${index}`),
       projectId: null,
       taskId: null,
@@ -199,9 +207,14 @@ function groupOf(entry: ClaimedEntry, groupBy: InvoiceGroupBy, names: LineNames,
 
 /**
  * One line per group and hourly rate, in the order of the groups' first
- * entries: quantity the hours, unit price the rate, and the net the sum of
- * the entries' billable amounts (not hours x rate: the invoice equals the
- * entries to the cent). A group billed at more than one rate names its rate.
+ * entries: quantity the minutes, unit price the rate per hour (base quantity
+ * 60), net round(minutes x rate / 60, 2), which every reader recomputes. Each
+ * entry's billable amount was rounded to the cent on its own, so their sum
+ * may differ from the lines by cents (or more, for amounts an import
+ * recorded): one rounding line after them carries the difference (the lines
+ * from time share one tax), so that the invoice equals the entries to the
+ * cent and every line stays exact. A group billed at more than one rate names
+ * its rate.
  */
 export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGroupBy, names: LineNames, timeZone: string, tax: LineTax): LineValues[] {
   const sorted = [...entries].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.id.localeCompare(b.id));
@@ -212,7 +225,7 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
       description: string;
       rate: Decimal;
       minutes: number;
-      net: Decimal;
+      entriesNet: Decimal;
       count: number;
       first: ClaimedEntry;
       same: Record<'projectId' | 'taskId' | 'tenantUserId', boolean>;
@@ -226,7 +239,7 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
     const line = lines.get(lineKey);
     if (line) {
       line.minutes += entry.durationMinutes;
-      line.net = line.net.add(entry.billableAmount);
+      line.entriesNet = line.entriesNet.add(entry.billableAmount);
       line.count += 1;
       line.same.projectId &&= line.first.projectId === entry.projectId;
       line.same.taskId &&= line.first.taskId === entry.taskId;
@@ -237,7 +250,7 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
         description,
         rate,
         minutes: entry.durationMinutes,
-        net: new Decimal(entry.billableAmount),
+        entriesNet: new Decimal(entry.billableAmount),
         count: 1,
         first: entry,
         same: { projectId: true, taskId: true, tenantUserId: true },
@@ -247,20 +260,57 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
     rates.add(rate.toFixed(2));
     ratesOfGroup.set(key, rates);
   }
-  return [...lines.values()].map((line, index) => ({
-    position: index + 1,
-    description: (ratesOfGroup.get(line.group)?.size ?? 1) > 1 ? `${line.description} (${line.rate.toFixed(2)}/h)` : line.description,
-    quantity: hoursOf(line.minutes),
-    unit: 'HUR',
-    unitPrice: line.rate,
-    netAmount: line.net,
+  const values: LineValues[] = [];
+  let difference = new Decimal(0);
+  for (const line of lines.values()) {
+    const description = (ratesOfGroup.get(line.group)?.size ?? 1) > 1 ? `${line.description} (${line.rate.toFixed(2)}/h)` : line.description;
+    const baseQuantity = baseQuantityOf('MIN');
+    const quantity = new Decimal(line.minutes);
+    const netAmount = lineNet(quantity, line.rate, baseQuantity);
+    const ids = {
+      projectId: line.same.projectId ? line.first.projectId : null,
+      taskId: line.same.taskId ? line.first.taskId : null,
+      tenantUserId: line.same.tenantUserId ? line.first.tenantUserId : null,
+    };
+    values.push({
+      position: values.length + 1,
+      description,
+      quantity,
+      unit: 'MIN',
+      baseQuantity,
+      unitPrice: line.rate,
+      netAmount,
+      ...tax,
+      ...ids,
+      entryCount: line.count,
+      source: 'time',
+    });
+    difference = difference.add(line.entriesNet.sub(netAmount));
+  }
+  if (!difference.isZero()) values.push(roundingLine(values.length + 1, entries.length, difference, tax));
+  return values;
+}
+
+/**
+ * The cents the entries differ by from the lines of their time, as a line of its own: one unit at the difference,
+ * or minus one unit when the entries come to less (a price is never negative: EN 16931 BR-27).
+ */
+function roundingLine(position: number, count: number, difference: Decimal, tax: LineTax): LineValues {
+  return {
+    position,
+    description: `Rounding to the ${count === 1 ? 'entry’s own amount' : `${count} entries’ own amounts`}, each rounded to the cent`,
+    quantity: new Decimal(difference.isNegative() ? -1 : 1),
+    unit: 'C62',
+    baseQuantity: 1,
+    unitPrice: difference.abs(),
+    netAmount: difference,
     ...tax,
-    projectId: line.same.projectId ? line.first.projectId : null,
-    taskId: line.same.taskId ? line.first.taskId : null,
-    tenantUserId: line.same.tenantUserId ? line.first.tenantUserId : null,
-    entryCount: line.count,
-    source: 'time',
-  }));
+    projectId: null,
+    taskId: null,
+    tenantUserId: null,
+    entryCount: 0,
+    source: 'rounding',
+  };
 }
 
 /** The names of the projects, tasks and members of `entries`, in three reads. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Prisma } from '../../generated/prisma/client.js';
-import { allocate, discountProblem, hoursOf, invoiceTotals, manualNet } from './client-invoice.money.js';
+import { allocate, baseQuantityOf, discountProblem, invoiceTotals, lineNet } from './client-invoice.money.js';
 
 const d = (value: string | number) => new Prisma.Decimal(value);
 const texts = (values: Prisma.Decimal[]) => values.map((value) => value.toFixed(2));
@@ -50,8 +50,14 @@ describe('invoice money', () => {
     expect(discountProblem(d('10.00'), { amount: d('10.00') })).toBeNull();
   });
 
-  it('rounds quantities to four places and manual nets half-up to cents', () => {
-    expect(hoursOf(95).toFixed(4)).toBe('1.5833');
-    expect(manualNet(d('3'), d('33.335')).toFixed(2)).toBe('100.01');
+  it('rounds line nets half-up to cents, minutes at an hourly rate over a base quantity of 60', () => {
+    expect(lineNet(d('3'), d('33.335')).toFixed(2)).toBe('100.01');
+    expect(baseQuantityOf('MIN')).toBe(60);
+    expect(baseQuantityOf('HUR')).toBe(1);
+    // 95 minutes at 110.00 an hour: 174.1666... (as hours to 4 places, 1.5833 x 110.00 would be 174.16).
+    expect(lineNet(d('95'), d('110.00'), 60).toFixed(2)).toBe('174.17');
+    // Half a cent rounds up only when it is exactly half: 3 minutes at 0.10 is 0.005.
+    expect(lineNet(d('3'), d('0.10'), 60).toFixed(2)).toBe('0.01');
+    expect(lineNet(d('1'), d('0.01'), 60).toFixed(2)).toBe('0.00');
   });
 });

@@ -2,9 +2,12 @@
  * An invoice's money, computed here and nowhere else (the service, the seed
  * and the bench all call it), as EN 16931 computes it, in decimals (never
  * floating point):
- * - a manual line's net is quantity x unit price, rounded half-up to cents; a
- *   line from time carries the sum of its entries' billable amounts instead
- *   (so that the invoice equals the entries to the cent);
+ * - every line's net is quantity x unit price / base quantity, rounded
+ *   half-up to cents, so that any reader recomputes it (time is billed in
+ *   minutes at an hourly rate: base quantity 60); the entries of the time
+ *   lines were each rounded on their own, so the cents their sum differs by
+ *   are a rounding line of their own (so that the invoice equals the entries
+ *   to the cent);
  * - lines are grouped by (tax category, rate); a document discount (a percent
  *   of the line nets, or an amount) becomes one allowance per group, shared
  *   in proportion to the group nets with the cents left over given by the
@@ -60,11 +63,11 @@ export interface InvoiceTotals {
 /** Why the discount cannot be applied (it exceeds the line nets), or null. */
 export type DiscountProblem = { path: 'discount.amount' | 'discount.percent'; message: string } | null;
 
-/** A manual line's net: quantity x unit price, half-up to cents. */
-export const manualNet = (quantity: Decimal, unitPrice: Decimal): Decimal => cents(quantity.mul(unitPrice));
+/** BT-149 of a unit: minutes are priced per hour (60 of them), every other unit per one. */
+export const baseQuantityOf = (unit: string): number => (unit === 'MIN' ? 60 : 1);
 
-/** Hours of `minutes`, to four decimals (an invoice line's quantity). */
-export const hoursOf = (minutes: number): Decimal => new Decimal(minutes).div(60).toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+/** A line's net: quantity x unit price / base quantity, half-up to cents (multiplied before divided: a half cent is exact). */
+export const lineNet = (quantity: Decimal, unitPrice: Decimal, baseQuantity = 1): Decimal => cents(quantity.mul(unitPrice).div(baseQuantity));
 
 /** The whole discount in money: the amount, or the percent of `lineNet` half-up to cents. */
 export function discountTotal(lineNet: Decimal, discount: Discount | null | undefined): Decimal {

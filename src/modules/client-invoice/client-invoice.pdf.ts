@@ -55,8 +55,9 @@ const accent = '#1f4e79';
 const hairline = '#d5dbe3';
 const shade = '#eef2f6';
 
-const unitLabels: Record<UnitCode, [one: string, more: string]> = { HUR: ['h', 'h'], DAY: ['day', 'days'], C62: ['unit', 'units'] };
-const unitLabel = (unit: UnitCode, quantity: string) => unitLabels[unit][/^0*1(\.0*)?$/.test(quantity) ? 0 : 1];
+// A MIN line is priced per hour, so it reads in hours: 1:35 h at 110.00 (the rate per hour) is 174.17.
+const unitLabels: Record<UnitCode, [one: string, more: string]> = { HUR: ['h', 'h'], MIN: ['h', 'h'], DAY: ['day', 'days'], C62: ['unit', 'units'] };
+const unitLabel = (unit: UnitCode, quantity: string) => unitLabels[unit][/^-?0*1(\.0*)?$/.test(quantity) ? 0 : 1];
 const categoryLabels: Record<TaxCategory, string> = {
   S: 'Standard rate',
   Z: 'Zero rated',
@@ -82,6 +83,16 @@ const countryName = (code: string): string => countryNames.of(code) ?? code;
 const percent = (rate: string): string => `${rate.replace(/\.?0+$/, '')} %`;
 /** At least two decimals, more only where the quantity has them: `7.5000` as `7.50`, `0.3333` stays. */
 const quantityText = (quantity: string): string => grouped(quantity.replace(/(\.\d\d\d*?)0+$/, '$1'));
+/** Whole minutes as hours and minutes, `95.0000` as `1:35` (a MIN line's quantity, priced per hour). */
+const hoursAndMinutes = (minutes: string): string => {
+  const total = Number(minutes);
+  const sign = total < 0 ? '−' : '';
+  const whole = Math.abs(total);
+  return `${sign}${grouped(String(Math.floor(whole / 60)))}:${String(whole % 60).padStart(2, '0')}`;
+};
+/** A line's quantity as the PDF prints it: time in h:mm, anything else as a decimal (a minus sign where negative). */
+const lineQuantityText = (line: { quantity: string; unit: UnitCode }): string =>
+  line.unit === 'MIN' ? hoursAndMinutes(line.quantity) : quantityText(line.quantity).replace(/^-/, '−');
 /** An IBAN in groups of four, as people read it. */
 const ibanText = (iban: string): string => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 
@@ -328,11 +339,11 @@ function lineTable(sheet: Sheet): void {
     const cells = [
       String(line.position),
       line.description,
-      quantityText(line.quantity),
+      lineQuantityText(line),
       unitLabel(line.unit, line.quantity),
       sheet.money(line.unitPrice),
       line.taxCategory === 'S' ? percent(line.taxRate) : line.taxCategory,
-      sheet.money(line.netAmount),
+      sheet.money(line.netAmount).replace(/^-/, '−'),
     ];
     const height = Math.max(...cells.map((cell, index) => sheet.heightOf(cell, (columns[index] as Column).width)));
     if (sheet.keep(height + 8)) titles();

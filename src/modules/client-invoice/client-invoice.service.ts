@@ -5,14 +5,14 @@ import { tenantPage } from '../../db/list.js';
 import { shapesResult } from '../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../events/outbox.js';
 import { Prisma, type Client, type ClientInvoice } from '../../generated/prisma/client.js';
-import { notFound, validationFailed, type FieldError } from '../../lib/errors.js';
+import { notFound, validationFailed } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
-import type { Address, ElectronicAddress } from '../billing-profile/billing-profile.fields.js';
 import { counterYear, formatNumber } from '../billing-profile/billing-profile.numbers.js';
 import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import { createClientInvoiceArchive } from './client-invoice.archive.js';
-import type { BuyerSnapshot, ClientInvoiceDocument, SellerSnapshot } from './client-invoice.document.js';
+import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { issuedClientInvoiceDocument, toClientInvoiceDocument } from './client-invoice.document-of.js';
+import { assertIssuable, assertSellerComplete, buyerOf, sellerOf } from './client-invoice.issuable.js';
 import { availableEInvoiceFormats } from './client-invoice.einvoice.js';
 import {
   clientInvoiceConflicts,
@@ -100,62 +100,6 @@ function checkedTotals(lines: readonly LineValues[], discount: Discount | null, 
   return totals;
 }
 
-/** What the profile lacks for an invoice to be issued, each named as the profile's field. */
-export function missingForIssue(profile: BillingProfileView, options: { xrechnung?: boolean } = {}): FieldError[] {
-  const missing: FieldError[] = [];
-  if (!profile.legalName) missing.push({ path: 'legalName', message: 'is required to issue an invoice' });
-  if (!profile.address) missing.push({ path: 'address', message: 'is required to issue an invoice (line1, postcode, city, countryCode)' });
-  if (!profile.email) missing.push({ path: 'email', message: 'is required to issue an invoice' });
-  if (!profile.vatId && !profile.taxNumber) missing.push({ path: 'vatId', message: 'or taxNumber is required to issue an invoice' });
-  if (!profile.iban) missing.push({ path: 'iban', message: 'is required to issue an invoice (how the client pays)' });
-  // A client with a buyer reference (a Leitweg-ID) is sent XRechnungen, and an issued invoice keeps the seller as it
-  // was: what XRechnung needs of the seller is asked for now, not found missing when its XML is fetched.
-  if (options.xrechnung) {
-    const forXRechnung = 'is required to issue to a client with a buyerReference (XRechnung)';
-    if (!profile.contactName) missing.push({ path: 'contactName', message: forXRechnung });
-    if (!profile.phone) missing.push({ path: 'phone', message: forXRechnung });
-    if (!profile.electronicAddress) missing.push({ path: 'electronicAddress', message: forXRechnung });
-  }
-  return missing;
-}
-
-/** 409 BILLING_PROFILE_INCOMPLETE, each missing field in `errors`, unless the profile can name the seller of an invoice. */
-function assertSellerComplete(profile: BillingProfileView, options: { xrechnung?: boolean } = {}): void {
-  const missing = missingForIssue(profile, options);
-  if (missing.length > 0) {
-    throw clientInvoiceConflicts.refuse('BILLING_PROFILE_INCOMPLETE', `The billing profile lacks ${missing.map((field) => field.path).join(', ')}`, {
-      errors: missing,
-    });
-  }
-}
-
-function sellerOf(profile: BillingProfileView): SellerSnapshot {
-  return {
-    legalName: profile.legalName ?? '',
-    address: profile.address as Address,
-    vatId: profile.vatId,
-    taxNumber: profile.taxNumber,
-    email: profile.email ?? '',
-    phone: profile.phone,
-    contactName: profile.contactName,
-    electronicAddress: profile.electronicAddress,
-    iban: profile.iban,
-    bic: profile.bic,
-    bankName: profile.bankName,
-    smallBusiness: profile.smallBusiness,
-  };
-}
-
-function buyerOf(client: Client): BuyerSnapshot {
-  return {
-    name: client.name,
-    address: (client.billingAddress as Address | null) ?? null,
-    vatId: client.vatId,
-    email: client.invoiceEmail,
-    electronicAddress: (client.electronicAddress as ElectronicAddress | null) ?? null,
-  };
-}
-
 /** The reason a live invoice in `status` refuses a change meant for drafts. */
 function assertDraft(invoice: ClientInvoice): void {
   if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
@@ -203,7 +147,10 @@ export function createClientInvoiceService({ db }: { db: Db }) {
   const reread = (tx: Tx, id: string, query: ClientInvoiceQuery, row: ClientInvoice) =>
     shapesResult(query) ? tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
 
-  /** One invoice of the tenant as the files are written from, read with `client` (a transaction sees its own writes). */
+  /**
+   * One invoice of the tenant as the files are written from, read with `client` (a transaction sees its own
+   * writes); a draft with the seller and buyer as they are now, once the profile can name a seller (409 otherwise).
+   */
   async function documentIn(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
     const invoice = await client.clientInvoice.findFirst({
       where: { id, ...access.scope('read', 'ClientInvoice') },
@@ -212,9 +159,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
     if (!invoice) throw notFound('ClientInvoice', id);
     if (invoice.status !== 'draft') return issuedClientInvoiceDocument({ invoice, lines: invoice.lines, creditNoteFor: invoice.creditNoteFor });
     const profile = await billingProfileFor(client, access);
-    // A draft is shown with the seller as the profile is now: it must be one a document can name.
-    assertSellerComplete(profile);
-    return toClientInvoiceDocument({
+    const document = toClientInvoiceDocument({
       invoice,
       lines: invoice.lines,
       creditNoteFor: invoice.creditNoteFor,
@@ -223,6 +168,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
       seller: sellerOf(profile),
       buyer: buyerOf(invoice.client),
     });
+    // A draft is shown with the seller as the profile is now: it must be one a document can name.
+    assertSellerComplete(document);
+    return document;
   }
 
   /** `client_invoice.issued` says which e-invoice formats the issued invoice (or credit note) can be fetched in. */
@@ -361,7 +309,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         const dueDate = input.dueDate === undefined ? existing.dueDate && dateText(existing.dueDate) : input.dueDate;
         if (issueDate && dueDate && dueDate < issueDate) throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
         const current = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
-        const timeLinesKept = current.filter((line) => line.source === 'time');
+        const timeLinesKept = current.filter((line) => line.source !== 'manual');
         let lines: LineValues[] = current;
         if (input.lines !== undefined) {
           const profile = await billingProfileFor(tx, access);
@@ -410,8 +358,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
      * Issues a draft: the next number of the tenant's counter (row-locked
      * until commit, so issuers in any process wait in line and a failed issue
      * gives its number back), the issue and due dates, and the seller and
-     * buyer as they are now. 409 BILLING_PROFILE_INCOMPLETE names what the
-     * profile lacks.
+     * buyer as they are now, once they have what its files will need (409
+     * BILLING_PROFILE_INCOMPLETE or CLIENT_INCOMPLETE naming every missing
+     * field: client-invoice.issuable.ts).
      */
     async issue(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
       access.assert('update', 'ClientInvoice');
@@ -422,7 +371,17 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const profile = await billingProfileFor(tx, access);
           const settings = await settingsFor(tx, access);
           const client = await findClient(tx, access, existing.clientId);
-          assertSellerComplete(profile, { xrechnung: Boolean(client.buyerReference) });
+          // A draft made before the client had a buyer reference takes the client's now.
+          const buyerReference = existing.buyerReference ?? client.buyerReference;
+          // What the files will need is read from the parties and the tax breakdown (the lines' categories): no more to load.
+          const prospect = toClientInvoiceDocument({
+            invoice: { ...existing, buyerReference },
+            lines: [],
+            paymentTermsDays: profile.paymentTermsDays,
+            seller: sellerOf(profile),
+            buyer: buyerOf(client),
+          });
+          assertIssuable(prospect, client.einvoiceFormat);
           const issueDate = existing.issueDate ? dateText(existing.issueDate) : localDate(new Date(), settings.timezone);
           const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
@@ -433,6 +392,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
               ...number,
               issueDate: dateColumn(issueDate),
               dueDate: dateColumn(dueDate),
+              buyerReference,
               seller: sellerOf(profile) as unknown as Prisma.InputJsonValue,
               buyer: buyerOf(client) as unknown as Prisma.InputJsonValue,
               issuedAt: new Date(),

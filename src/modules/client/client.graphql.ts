@@ -44,6 +44,13 @@ builder.prismaObject('Client', {
       resolve: (client, _args, context) => visibleTo(context, client.tenantId, readBilling, client.taxCategory),
     }),
     taxExemptionReason: t.field(restrictedField('taxExemptionReason', readBilling, `Why its lines carry no VAT. ${billingVisibility}`)),
+    einvoiceFormat: t.field(
+      restrictedField(
+        'einvoiceFormat',
+        readBilling,
+        `The e-invoice it receives: none, cii, ubl, xrechnung-cii, xrechnung-ubl, peppol or facturx; issuing checks what it needs. ${billingVisibility}`,
+      ),
+    ),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

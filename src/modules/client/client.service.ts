@@ -8,6 +8,7 @@ import { Prisma, type Client } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { settingsFor } from '../tenant/tenant.service.js';
+import { clientEInvoiceFormats, peppolSchemes } from '../billing-profile/billing-profile.codes.js';
 import { AddressDto, email, ElectronicAddressDto, exemptionReason, isCurrencyCode, taxCategory, vatId } from '../billing-profile/billing-profile.fields.js';
 
 /** Why a write to a client is refused with 409. */
@@ -41,12 +42,40 @@ const billingDetails = {
     .nullable()
     .optional(),
   taxExemptionReason: exemptionReason.nullable().optional(),
+  // A string rather than an enum: GraphQL enum values cannot carry the contract's hyphens (xrechnung-cii).
+  einvoiceFormat: z
+    .string()
+    .trim()
+    .pipe(z.enum(clientEInvoiceFormats, { error: `must be one of: ${clientEInvoiceFormats.join(', ')}` }))
+    .optional()
+    .describe(
+      `The e-invoice it receives: ${clientEInvoiceFormats.join(', ')} (default none). Issuing checks what that format needs ` +
+        '(peppol: a Peppol electronicAddress and a buyerReference; xrechnung-*: a buyerReference such as a Leitweg-ID and an electronicAddress)',
+    ),
 };
 
-/** An exempt category needs its reason: E has no default one (AE, K, G and O have). */
-function checkBillingDetails(client: { taxCategory?: string | null | undefined; taxExemptionReason?: string | null | undefined }): void {
+interface BillingDetails {
+  taxCategory?: string | null | undefined;
+  taxExemptionReason?: string | null | undefined;
+  einvoiceFormat?: string | undefined;
+  electronicAddress?: { scheme: string } | null | undefined;
+}
+
+/**
+ * An exempt category needs its reason: E has no default one (AE, K, G and O have). A client sent Peppol has a
+ * Peppol address when it has one at all (an EAS scheme of the Peppol participant list: EM is none).
+ */
+function checkBillingDetails(client: BillingDetails): void {
   if (client.taxCategory === 'E' && !client.taxExemptionReason) {
     throw validationFailed([{ path: 'taxExemptionReason', message: 'is required for tax category E (why the client is exempt)' }]);
+  }
+  if (client.einvoiceFormat === 'peppol' && client.electronicAddress && !peppolSchemes.has(client.electronicAddress.scheme)) {
+    throw validationFailed([
+      {
+        path: 'electronicAddress.scheme',
+        message: `must be a Peppol participant scheme (such as 0088, 0208, 9930) for einvoiceFormat peppol; ${client.electronicAddress.scheme} is none`,
+      },
+    ]);
   }
 }
 
@@ -161,6 +190,8 @@ export function createClientService({ db }: { db: Db }) {
         checkBillingDetails({
           taxCategory: data.taxCategory === undefined ? existing.taxCategory : data.taxCategory,
           taxExemptionReason: data.taxExemptionReason === undefined ? existing.taxExemptionReason : data.taxExemptionReason,
+          einvoiceFormat: data.einvoiceFormat ?? existing.einvoiceFormat,
+          electronicAddress: data.electronicAddress === undefined ? (existing.electronicAddress as { scheme: string } | null) : data.electronicAddress,
         });
         const client = await tx.client.update({ where: { id }, data: jsonColumns(data) });
         await recordEvent(tx, access, { type: 'client.updated', subjectId: id, data: client });
