@@ -76,7 +76,11 @@ describe('an issued invoice in the database', () => {
       const b = await billingTenant(server, provider);
       await approvedEntry(b, (b.projects[0] as { id: string }).id, '2026-03-02T08:00:00Z', 95);
       const invoice = await invoiceOf(b);
-      const other = await b.api.post<{ id: string }>(`/tenants/${b.tenant.id}/clients`, { name: 'Other AG', currency: 'EUR' });
+      const other = await b.api.post<{ id: string }>(`/tenants/${b.tenant.id}/clients`, {
+        name: 'Other AG',
+        currency: 'EUR',
+        billingAddress: { line1: 'Ring 2', postcode: '1010', city: 'Wien', countryCode: 'AT' },
+      });
       const before = await row('client_invoices', invoice.id);
       const linesBefore = (await pool.query('SELECT * FROM client_invoice_lines WHERE "clientInvoiceId" = $1 ORDER BY position', [invoice.id])).rows;
 
