@@ -1,0 +1,51 @@
+/**
+ * The one clock rules read. A process makes it once, in its composition
+ * root (src/runtime.ts), and hands it to every service and work object:
+ * no rule reads the system clock itself (test/architecture/clock.test.ts),
+ * so a test can pin the date every rule sees. In production it is the
+ * system clock; tests start it at a fixed instant (`TEST_CLOCK`), from which
+ * it moves on with real time, so timers, timeouts and intervals between
+ * two readings stay what they are.
+ */
+import { localDate } from './time.js';
+
+export interface Clock {
+  /** The current instant. */
+  now(): Date;
+  /** Today's calendar date (`YYYY-MM-DD`) in `timeZone` (the tenant's). */
+  today(timeZone: string): string;
+}
+
+/** A clock `offsetMs` ahead of the system clock (behind, when negative). */
+function offsetClock(offsetMs: number): Clock {
+  const now = (): Date => new Date(Date.now() + offsetMs);
+  return { now, today: (timeZone) => localDate(now(), timeZone) };
+}
+
+/** The system clock: what every process runs on, unless a test pinned another. */
+export const systemClock: Clock = offsetClock(0);
+
+/** A clock that reads `start` now and moves on with real time from here. */
+export function clockStartingAt(start: Date): Clock {
+  return offsetClock(start.getTime() - Date.now());
+}
+
+const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
+const instant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The instant a clock setting names: an ISO 8601 instant with its offset
+ * (`2027-01-02T08:30:00Z`), or a date alone (`2027-01-02`), which means noon
+ * UTC that day: the same calendar date in every time zone from UTC-11 to
+ * UTC+11. Undefined for anything else, or a day that does not exist.
+ */
+export function clockSetting(text: string): Date | undefined {
+  const value = text.trim();
+  if (!dateOnly.test(value) && !instant.test(value)) return undefined;
+  // Date fills in an impossible day (February 30 becomes March 2): the date part must survive the round trip.
+  const day = value.slice(0, 10);
+  const midnight = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) return undefined;
+  const parsed = new Date(dateOnly.test(value) ? `${day}T12:00:00Z` : value);
+  return Number.isNaN(parsed.getTime()) ? undefined : parsed;
+}
