@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './lib/client-address.js';
-import { clockSetting } from './lib/clock.js';
+import { clockSetting, type ClockSetting } from './lib/clock.js';
 
 /** Process roles: `api` serves HTTP, `worker` runs jobs, `all` does both (README, "Process roles"). */
 export const processRoles = ['all', 'api', 'worker'] as const;
@@ -62,7 +62,7 @@ export interface Config {
    * Where the clock rules read starts (TEST_CLOCK; NODE_ENV=test only): the
    * processes a test starts beside its own run on the test's clock. Undefined: the system clock.
    */
-  testClock: Date | undefined;
+  testClock: ClockSetting | undefined;
 }
 
 export class ConfigError extends Error {
@@ -183,7 +183,10 @@ const environmentSchema = z.object({
     if (value === undefined) return undefined;
     const start = clockSetting(value);
     if (start === undefined) {
-      context.addIssue({ code: 'custom', message: 'must be a date (2027-01-02) or an instant with its offset (2027-01-02T08:00:00Z)' });
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a date (2027-01-02) or an instant with its offset (2027-01-02T08:00:00Z), optionally @ the system instant it was read at',
+      });
       return z.NEVER;
     }
     return start;

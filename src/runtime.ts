@@ -24,7 +24,7 @@ import { createLiveEvents } from './events/live.js';
 import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket } from './http/websocket.js';
-import { clockStartingAt, systemClock, type Clock } from './lib/clock.js';
+import { pinnedClock, systemClock, type Clock } from './lib/clock.js';
 import { createIdleCollector } from './lib/idle-collector.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveSecrets } from './lib/secrets.js';
@@ -102,7 +102,7 @@ export async function createRuntime({
   config,
   roles,
   log = createLogger(config.logLevel),
-  clock = config.testClock ? clockStartingAt(config.testClock) : systemClock,
+  clock = config.testClock ? pinnedClock(config.testClock) : systemClock,
   bootstrap = true,
   onQuery,
   superviseIntervalSeconds,

@@ -25,22 +25,25 @@ function offsetClock(offsetMs: number): Clock {
 /** The system clock: what every process runs on, unless a test pinned another. */
 export const systemClock: Clock = offsetClock(0);
 
-/** A clock that reads `start` now and moves on with real time from here. */
-export function clockStartingAt(start: Date): Clock {
-  return offsetClock(start.getTime() - Date.now());
+/**
+ * Where a pinned clock stands: it read `reads` when the system clock read
+ * `at` (by default: when the clock is made), and moves on with real time.
+ */
+export interface ClockSetting {
+  reads: Date;
+  at?: Date | undefined;
+}
+
+/** The clock a setting pins: `setting.reads` at `setting.at` (or now), moving on with real time. */
+export function pinnedClock({ reads, at }: ClockSetting): Clock {
+  return offsetClock(reads.getTime() - (at ?? new Date()).getTime());
 }
 
 const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
 const instant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/**
- * The instant a clock setting names: an ISO 8601 instant with its offset
- * (`2027-01-02T08:30:00Z`), or a date alone (`2027-01-02`), which means noon
- * UTC that day: the same calendar date in every time zone from UTC-11 to
- * UTC+11. Undefined for anything else, or a day that does not exist.
- */
-export function clockSetting(text: string): Date | undefined {
-  const value = text.trim();
+/** A date (noon UTC that day) or an instant with its offset; undefined for anything else, or a day that does not exist. */
+function instantOf(value: string): Date | undefined {
   if (!dateOnly.test(value) && !instant.test(value)) return undefined;
   // Date fills in an impossible day (February 30 becomes March 2): the date part must survive the round trip.
   const day = value.slice(0, 10);
@@ -48,4 +51,22 @@ export function clockSetting(text: string): Date | undefined {
   if (Number.isNaN(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) return undefined;
   const parsed = new Date(dateOnly.test(value) ? `${day}T12:00:00Z` : value);
   return Number.isNaN(parsed.getTime()) ? undefined : parsed;
+}
+
+/**
+ * A clock setting (TEST_CLOCK): an ISO 8601 instant with its offset
+ * (`2027-01-02T08:30:00Z`), or a date alone (`2027-01-02`), which means noon
+ * UTC that day: the same calendar date in every time zone from UTC-11 to
+ * UTC+11. The clock reads it when it is made. `<instant>@<instant>` says
+ * the clock read the first when the system clock read the second: how a
+ * process hands its clock to the processes it starts, to the millisecond
+ * (however long they take to start). Undefined for anything else.
+ */
+export function clockSetting(text: string): ClockSetting | undefined {
+  const [readsText = '', atText, ...rest] = text.trim().split('@');
+  const reads = instantOf(readsText);
+  // The system clock's instant must be one: a date alone would be noon, hours off.
+  const at = atText !== undefined && instant.test(atText) ? instantOf(atText) : undefined;
+  if (reads === undefined || rest.length > 0 || (atText !== undefined && at === undefined)) return undefined;
+  return { reads, at };
 }

@@ -67,6 +67,7 @@ export function createApiKeyService({ db, sql, clock }: { db: Db; sql: Sql; cloc
       access.assert('create', 'ApiKey');
       const key = `${apiKeyPrefix}${randomBase62(randomPartLength)}`;
       const creator = actorReference(access.actor);
+      const now = clock.now();
       return db.$transaction(async (tx) => {
         const created = await tx.apiKey.create({
           data: access.stamp({
@@ -75,7 +76,9 @@ export function createApiKeyService({ db, sql, clock }: { db: Db; sql: Sql; cloc
             keyHash: sha256Hex(key),
             createdByType: creator.type,
             createdById: access.tenantUserId ?? creator.id,
-            expiresAt: new Date(clock.now().getTime() + expiresInDays * 24 * 60 * 60 * 1000),
+            // Its days count from its creation, by the clock: both instants from it.
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + expiresInDays * 24 * 60 * 60 * 1000),
           }),
         });
         await recordEvent(tx, access, { type: 'api_key.created', subjectId: created.id, data: apiKeyView(created) });
