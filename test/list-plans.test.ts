@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileRoutes } from '../src/rest/compile.js';
 import { routeTable } from '../src/routes.js';
 import { schema } from '../src/schema.js';
+import { daysAgo } from './helpers/clock.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -404,10 +405,9 @@ describe('the plan of every tenant list', () => {
     // The entries of the test above, in both tenants, are in their day and week totals too.
     await database.query('ANALYZE entry_day_totals');
     await database.query('ANALYZE entry_week_totals');
-    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const summaryOf = async (caller: { api: SeededTenant['api'] }, groupBy: string, subGroupBy: string, table: string) => {
       statements.length = 0;
-      const query = { from: day(4 * 365), to: day(0), groupBy, subGroupBy };
+      const query = { from: daysAgo(4 * 365), to: daysAgo(0), groupBy, subGroupBy };
       expect((await caller.api.get(`/tenants/${own.id}/reports/summary`, { query })).status).toBe(200);
       const read = statements.filter((statement) => new RegExp(`FROM ${table}\\b`).test(statement.sql));
       // One statement: groups and totals are added up from the sub-groups.
