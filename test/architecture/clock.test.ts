@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, withoutComments } from './sources.js';
 
 const scanned = [path.resolve('src/modules'), path.resolve('src/cli/seed.ts')];
 
@@ -72,21 +73,6 @@ interface Violation {
   line: number;
   rule: string;
   text: string;
-}
-
-function sourceFiles(entry: string): string[] {
-  if (!fs.statSync(entry).isDirectory()) return [entry];
-  return fs.readdirSync(entry, { withFileTypes: true }).flatMap((child) => {
-    const full = path.join(entry, child.name);
-    if (child.isDirectory()) return sourceFiles(full);
-    return child.name.endsWith('.ts') && !child.name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
-/** The text with its comments blanked out, line breaks kept (so that positions keep their line numbers). */
-function withoutComments(text: string): string {
-  const blank = (comment: string) => comment.replace(/[^\n]/g, ' ');
-  return text.replace(/\/\*[\s\S]*?\*\//g, blank).replace(/^([ \t]*)\/\/.*$/gm, (line, indent: string) => indent + blank(line.slice(indent.length)));
 }
 
 const reads: readonly { rule: string; pattern: RegExp }[] = [
