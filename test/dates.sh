@@ -12,11 +12,13 @@
 #                     this year's holidays
 #   client-invoices   an invoice is issued (and a credit note dated) today, numbered in today's year
 #   time-zones        `tally seed` dates two years of work, time off and invoices back from today
+#   list-plans        what a monthly budget spent is summed over the clock's month (the statement's plan is
+#                     checked: it failed on a date whose month held none of the test's entries)
 # Each date writes test-results/dates-<date>.json, which .ci/run counts (`--print-dates` names the default dates).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-suites=(test/time-off.test.ts test/client-invoices.test.ts test/time-zones.test.ts)
+suites=(test/time-off.test.ts test/client-invoices.test.ts test/time-zones.test.ts test/list-plans.test.ts)
 next=$(($(date -u +%Y) + 1))
 if [ "${1:-}" = --print-dates ]; then
   echo "$next-01-02 $next-04-01"
