@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './lib/client-address.js';
+import { clockSetting, type ClockSetting } from './lib/clock.js';
 
 /** Process roles: `api` serves HTTP, `worker` runs jobs, `all` does both (README, "Process roles"). */
 export const processRoles = ['all', 'api', 'worker'] as const;
@@ -57,6 +58,11 @@ export interface Config {
   bodyIdleTimeoutMs: number;
   /** Days the change feed keeps events (older ones, once processed, are pruned daily). */
   eventRetentionDays: number;
+  /**
+   * Where the clock rules read starts (TEST_CLOCK; NODE_ENV=test only): the
+   * processes a test starts beside its own run on the test's clock. Undefined: the system clock.
+   */
+  testClock: ClockSetting | undefined;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +179,18 @@ const environmentSchema = z.object({
       .pipe(z.number().min(1, 'must be at least 1 day'))
       .optional(),
   ),
+  TEST_CLOCK: optionalNonEmpty.transform((value, context) => {
+    if (value === undefined) return undefined;
+    const start = clockSetting(value);
+    if (start === undefined) {
+      context.addIssue({
+        code: 'custom',
+        message: 'must be a date (2027-01-02) or an instant with its offset (2027-01-02T08:00:00Z), optionally @ the system instant it was read at',
+      });
+      return z.NEVER;
+    }
+    return start;
+  }),
 });
 
 type Environment = Record<string, string | undefined>;
@@ -215,6 +233,11 @@ export function loadConfig(environment: Environment = process.env): Config {
     throw new ConfigError('AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET must be set together');
   }
 
+  // A pinned clock is for tests alone: a production process that found one in its environment must not run on it.
+  if (env.TEST_CLOCK !== undefined && nodeEnv !== 'test') {
+    throw new ConfigError('TEST_CLOCK is honoured only with NODE_ENV=test');
+  }
+
   const trustedOrigins = [originOf(baseUrl), ...env.TRUSTED_ORIGINS.map((origin) => originOf(origin))];
 
   // A 20 MiB upload on a slow uplink takes minutes: the whole request gets a
@@ -252,5 +275,6 @@ export function loadConfig(environment: Environment = process.env): Config {
     headersTimeoutMs,
     bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS ?? 10_000,
     eventRetentionDays: env.EVENT_RETENTION_DAYS ?? 400,
+    testClock: env.TEST_CLOCK,
   };
 }

@@ -24,6 +24,7 @@ import { createLiveEvents } from './events/live.js';
 import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket } from './http/websocket.js';
+import { pinnedClock, systemClock, type Clock } from './lib/clock.js';
 import { createIdleCollector } from './lib/idle-collector.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveSecrets } from './lib/secrets.js';
@@ -40,6 +41,11 @@ export interface RuntimeOptions {
   /** What to run besides the data; none for the CLI. */
   roles: readonly RuntimeRole[];
   log?: Logger;
+  /**
+   * What time it is for every rule: the one clock of the process, handed to every service and work object
+   * (default: the system clock, or with NODE_ENV=test one starting at TEST_CLOCK).
+   */
+  clock?: Clock;
   /** Create tenant `demo` and print a key on an empty development database (API processes; default true). */
   bootstrap?: boolean;
   /** Sees every SQL statement (query-plan and query-count tests only). */
@@ -55,6 +61,7 @@ export interface RuntimeOptions {
 export interface Runtime extends AsyncDisposable {
   config: Config;
   log: Logger;
+  clock: Clock;
   databaseUrl: string;
   db: Db;
   sql: Sql;
@@ -95,6 +102,7 @@ export async function createRuntime({
   config,
   roles,
   log = createLogger(config.logLevel),
+  clock = config.testClock ? pinnedClock(config.testClock) : systemClock,
   bootstrap = true,
   onQuery,
   superviseIntervalSeconds,
@@ -142,7 +150,7 @@ export async function createRuntime({
       jobs = lazy;
       queueDepths = () => lazy.queueDepths();
     }
-    const dependencies = { db, sql, log, config, secrets, jobs, live };
+    const dependencies = { db, sql, log, config, secrets, jobs, live, clock };
     const services = createServices(dependencies);
     const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths }) : undefined;
 
@@ -189,7 +197,7 @@ export async function createRuntime({
     const teardown = stack.move();
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => (stopping ??= teardown.disposeAsync());
-    return { config, log, databaseUrl: database.url, db, sql, services, app, url, workers, stop, [Symbol.asyncDispose]: stop };
+    return { config, log, clock, databaseUrl: database.url, db, sql, services, app, url, workers, stop, [Symbol.asyncDispose]: stop };
   } catch (error) {
     await stack.disposeAsync().catch((teardownError: unknown) => log.error({ err: teardownError }, 'tearing down a failed start failed too'));
     throw error;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/lib/crypto.js';
+import { msAgo, testClock } from './helpers/clock.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -66,7 +67,7 @@ describe('the authentication gate', () => {
 
   it('refuses an expired key', async () => {
     const own = await seeder(server).tenant();
-    await server.app.db.apiKey.update({ where: { id: own.apiKeyId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await server.app.db.apiKey.update({ where: { id: own.apiKeyId }, data: { expiresAt: msAgo(1000) } });
     const response = await own.api.get<Json>(notesOf(own));
     expect(response.status).toBe(401);
     expect(response.body.detail).toBe('The API key has expired');
@@ -78,7 +79,7 @@ describe('the authentication gate', () => {
     expect(before.lastUsedAt).toBeNull();
     await own.api.get(notesOf(own));
     const after = await server.app.db.apiKey.findUniqueOrThrow({ where: { id: own.apiKeyId } });
-    expect(after.lastUsedAt?.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(after.lastUsedAt?.getTime()).toBeGreaterThan(testClock.now().getTime() - 60_000);
   });
 
   it('stores only the SHA-256 of the key, and a display prefix', async () => {

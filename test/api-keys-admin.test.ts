@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, CreatedApiKey } from './generated/openapi/types.gen.js';
+import { testClock } from './helpers/clock.js';
 import { runCli } from './helpers/cli.js';
 import { seeder } from './helpers/seed.js';
 import { apiClient, type Json } from './helpers/http.js';
@@ -32,7 +33,7 @@ describe('API keys over the API', () => {
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^svc_[0-9A-Za-z]{40}$/);
     expect(created.body).toMatchObject({ name: 'payroll export', prefix: created.body.key?.slice(0, 8), status: 'active', revokedAt: null });
-    expect(Date.parse(created.body.expiresAt) - Date.now()).toBeGreaterThan(29 * 24 * 3600 * 1000);
+    expect(Date.parse(created.body.expiresAt) - testClock.now().getTime()).toBeGreaterThan(29 * 24 * 3600 * 1000);
     const viaNewKey = apiClient(server.url, { apiKey: created.body.key as string });
     expect((await viaNewKey.get(`/tenants/${tenant.tenant.id}/notes`)).status).toBe(200);
 

@@ -11,6 +11,7 @@ import type { Sql } from '../src/db/client.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createEventWork } from '../src/modules/event/event.work.js';
 import type { Entry, Problem } from './generated/openapi/types.gen.js';
+import { msAgo } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import type { ApiClient, Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -94,7 +95,7 @@ describe('the change feed', () => {
     const first = await member.api.post<Entry>(entries, { ...span('2026-03-02', '09:00', '12:00'), description: 'Planning', tags: ['a'] });
     const second = await colleague.api.post<Entry>(entries, { ...span('2026-03-02', '13:00', '14:00'), description: 'Review' });
     const doomed = await member.api.post<Entry>(entries, { ...span('2026-03-03', '09:00', '10:00'), description: 'Mistake' });
-    const timer = await tenant.api.post<Entry>(entries, { startedAt: new Date(Date.now() - 30 * 60_000).toISOString(), tenantUserId: member.id });
+    const timer = await tenant.api.post<Entry>(entries, { startedAt: msAgo(30 * 60_000).toISOString(), tenantUserId: member.id });
     expect([first.status, second.status, doomed.status, timer.status]).toEqual([201, 201, 201, 201]);
 
     // A client syncs now, then goes away while the team works on.

@@ -11,6 +11,7 @@ import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
+import { testClock } from './helpers/clock.js';
 import { download, pdfText } from './helpers/files.js';
 import { apiClient, type ApiClient, type Json } from './helpers/http.js';
 import { approvedEntry, type Billing, billingTenant, sellerProfile } from './helpers/billing.js';
@@ -83,7 +84,9 @@ describe('an invoice from approved time', () => {
       seller: { legalName: 'Tally Test GmbH', iban: 'DE89370400440532013000' },
       buyer: { name: 'Buyer AG' },
     });
-    const year = issued.body.issueDate?.slice(0, 4);
+    // Issued today, by the clock, in the tenant's zone; numbered in that year.
+    expect(issued.body.issueDate).toBe(testClock.today('Europe/Berlin'));
+    const year = testClock.today('Europe/Berlin').slice(0, 4);
     expect(issued.body.number).toBe(`${year}-0001`);
     const edited = await b.api.patch<Problem>(`${b.path}/${draft.id}`, { notes: 'late' });
     expect(edited.status).toBe(409);

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type RunningPostgres } from '../src/db/embedded-postgres.js';
 import { createLogger } from '../src/lib/logger.js';
+import { testClock } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import { startTallyProcess } from './helpers/processes.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
@@ -35,6 +36,10 @@ beforeAll(async () => {
   postgres = await startPostgres();
   server = await startTestServer({ databaseUrl: postgres.url, env: { ROLE: 'api' } });
   tenant = await seeder(server).tenant();
+  // Some API processes below run in production mode, on the system clock (never a pinned one): the key, made on the
+  // test clock, must not have expired by the system clock either.
+  const later = Math.max(Date.now(), testClock.now().getTime()) + 90 * 86_400_000;
+  await server.app.db.apiKey.update({ where: { id: tenant.apiKeyId }, data: { expiresAt: new Date(later) } });
 }, 90_000);
 afterAll(async () => {
   await server?.stop();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Problem } from './generated/openapi/types.gen.js';
+import { msAgo, testClock } from './helpers/clock.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type SeededMember, type Team } from './helpers/seed.js';
@@ -43,7 +44,7 @@ describe('the approval flow', () => {
     const path = entries(team_);
 
     // A timer: started, stopped.
-    const started = await member.api.post<Entry>(path, { startedAt: new Date(Date.now() - 90 * 60_000).toISOString(), description: 'Timer' });
+    const started = await member.api.post<Entry>(path, { startedAt: msAgo(90 * 60_000).toISOString(), description: 'Timer' });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({ endedAt: null, durationMinutes: null, status: 'draft', tenantUserId: member.id });
     const stopped = await member.api.post<Entry>(`${path}/${started.body.id}/stop`);
@@ -139,7 +140,7 @@ describe('the approval flow', () => {
       const answer = await team_.admin.api.post<Problem>(`${path}/${draft.body.id}/${verb}`, body);
       expect(answer.body, verb).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'WRONG_STATUS' });
     }
-    const running = await team_.member.api.post<Entry>(path, { startedAt: new Date(Date.now() - 60_000).toISOString() });
+    const running = await team_.member.api.post<Entry>(path, { startedAt: msAgo(60_000).toISOString() });
     expect((await team_.member.api.post<Problem>(`${path}/${running.body.id}/submit`)).body).toMatchObject({
       reason: 'ENTRY_RUNNING',
       detail: 'The timer is still running; stop it first',
@@ -267,11 +268,11 @@ describe('rules and tenant settings', () => {
     const path = entries(team_);
     await team_.admin.api.patch(`/tenants/${team_.tenant.id}/users/${team_.member.id}`, { hourlyRate: '60.00' });
     const project = await team_.manager.api.post<{ id: string }>(`/tenants/${team_.tenant.id}/projects`, { name: 'Rated', hourlyRate: 95 });
-    const timer = await team_.member.api.post<Entry>(path, { startedAt: new Date(Date.now() - 60_000).toISOString() });
+    const timer = await team_.member.api.post<Entry>(path, { startedAt: msAgo(60_000).toISOString() });
     // Rates are for those who may read them (the Rate permission): the member reads null, the admin the rate copied.
     expect(timer.body.hourlyRate).toBeNull();
     expect((await team_.admin.api.get<Entry>(`${path}/${timer.body.id}`)).body.hourlyRate).toBe('60');
-    const second = await team_.member.api.post<Problem>(path, { startedAt: new Date().toISOString() });
+    const second = await team_.member.api.post<Problem>(path, { startedAt: testClock.now().toISOString() });
     expect(second.body).toMatchObject({ status: 409, code: 'CONFLICT', reason: 'TIMER_RUNNING' });
     expect(second.body.detail).toContain(timer.body.id);
     const onProject = await team_.member.api.post<Entry>(path, { ...span('2026-03-11', '09:00', '10:00'), projectId: project.body.id });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileRoutes } from '../src/rest/compile.js';
 import { routeTable } from '../src/routes.js';
 import { schema } from '../src/schema.js';
+import { daysAgo, testClock } from './helpers/clock.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -374,7 +375,8 @@ describe('the plan of every tenant list', () => {
   });
 
   it("reads what a page of projects has spent by the entries' project index, whatever other projects and tenants hold", async () => {
-    // Entries on the filler project of each tenant (the other's ten times as many).
+    // Entries on the filler project of each tenant (the other's ten times as many), in the hours up to now by the clock
+    // the server runs on: the monthly budget's current month holds some of them.
     for (const [tenant, count] of [
       [own, ownRows],
       [other, otherRows],
@@ -386,9 +388,9 @@ describe('the plan of every tenant list', () => {
       await database.query(
         `INSERT INTO entries (id, "tenantId", "tenantUserId", "projectId", "startedAt", "endedAt", "durationMinutes", "billableAmount", "updatedAt")
          SELECT uuidv7()::text, $1, (SELECT id FROM tenant_users WHERE "tenantId" = $1 LIMIT 1), $2,
-                now() - g * interval '1 hour', now() - g * interval '1 hour' + interval '30 minutes', 30, 10, now()
+                $4::timestamptz - g * interval '1 hour', $4::timestamptz - g * interval '1 hour' + interval '30 minutes', 30, 10, now()
          FROM generate_series(1, $3::int) g`,
-        [tenant.id, fillerProject(tenant.id), count],
+        [tenant.id, fillerProject(tenant.id), count, testClock.now()],
       );
     }
     await database.query('ANALYZE entries');
@@ -404,10 +406,9 @@ describe('the plan of every tenant list', () => {
     // The entries of the test above, in both tenants, are in their day and week totals too.
     await database.query('ANALYZE entry_day_totals');
     await database.query('ANALYZE entry_week_totals');
-    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
     const summaryOf = async (caller: { api: SeededTenant['api'] }, groupBy: string, subGroupBy: string, table: string) => {
       statements.length = 0;
-      const query = { from: day(4 * 365), to: day(0), groupBy, subGroupBy };
+      const query = { from: daysAgo(4 * 365), to: daysAgo(0), groupBy, subGroupBy };
       expect((await caller.api.get(`/tenants/${own.id}/reports/summary`, { query })).status).toBe(200);
       const read = statements.filter((statement) => new RegExp(`FROM ${table}\\b`).test(statement.sql));
       // One statement: groups and totals are added up from the sub-groups.

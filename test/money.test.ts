@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createClient as generateClient } from '@hey-api/openapi-ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client, Entry, Notification, Problem, Project, ProjectMember, TenantUser } from './generated/openapi/types.gen.js';
+import { msAgo } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -199,7 +200,7 @@ describe('rates on entries', () => {
 
   it('are copied onto a running timer, which has no amounts until it stops', async () => {
     const { tenant, member, admin } = await team({ defaultHourlyRate: '60' });
-    const timer = await member.api.post<Entry>(`/tenants/${tenant.id}/entries`, { startedAt: new Date(Date.now() - 30 * 60_000).toISOString() });
+    const timer = await member.api.post<Entry>(`/tenants/${tenant.id}/entries`, { startedAt: msAgo(30 * 60_000).toISOString() });
     expect((await admin.api.get<Entry>(`/tenants/${tenant.id}/entries/${timer.body.id}`)).body).toMatchObject({
       hourlyRate: '60',
       billableAmount: null,

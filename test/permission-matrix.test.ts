@@ -20,6 +20,7 @@ import { ownership, reachOf, type Subject, type Role } from '../src/auth/permiss
 import { compileRoutes, type CompiledGraphQLRoute, type CompiledRoute } from '../src/rest/compile.js';
 import { routeTable } from '../src/routes.js';
 import { schema } from '../src/schema.js';
+import { msAgo, testClock } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import type { ApiClient, Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -122,10 +123,10 @@ type EntryState = 'draft' | 'submitted' | 'approved' | 'running';
 async function entryOf(owner: string, state: EntryState, extra: Json = {}): Promise<string> {
   if (state === 'running') {
     // One timer per member: stop whatever an earlier walk left running.
-    await server.app.db.entry.updateMany({ where: { tenantId: t(), tenantUserId: owner, endedAt: null }, data: { endedAt: new Date() } });
+    await server.app.db.entry.updateMany({ where: { tenantId: t(), tenantUserId: owner, endedAt: null }, data: { endedAt: testClock.now() } });
   }
   const { startedAt, endedAt } = nextHour();
-  const times = state === 'running' ? { startedAt: new Date(Date.now() - 3_600_000).toISOString() } : { startedAt, endedAt };
+  const times = state === 'running' ? { startedAt: msAgo(3_600_000).toISOString() } : { startedAt, endedAt };
   const id = await created(tenant.api.post(`/tenants/${t()}/entries`, { tenantUserId: owner, ...times, ...(extra as object) }), 'an entry');
   if (state === 'submitted' || state === 'approved') await tenant.api.post(`/tenants/${t()}/entries/${id}/submit`);
   if (state === 'approved') await tenant.api.post(`/tenants/${t()}/entries/${id}/approve`);

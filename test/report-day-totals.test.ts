@@ -10,6 +10,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Project } from './generated/openapi/types.gen.js';
+import { msAgo, testClock } from './helpers/clock.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -134,11 +135,11 @@ describe('the day and week totals', () => {
           }
         } else {
           // A timer, stopped a little later: it counts only once stopped.
-          const running = await who.api.post<Entry>(`/tenants/${t}/entries`, { startedAt: new Date(Date.now() - 3 * 60_000).toISOString() });
+          const running = await who.api.post<Entry>(`/tenants/${t}/entries`, { startedAt: msAgo(3 * 60_000).toISOString() });
           // (409 when the same person's other stream has one running.)
           check(running, 201, 409);
           if (running.status === 201) {
-            check(await who.api.patch(`/tenants/${t}/entries/${running.body.id}`, { endedAt: new Date().toISOString() }), 200);
+            check(await who.api.patch(`/tenants/${t}/entries/${running.body.id}`, { endedAt: testClock.now().toISOString() }), 200);
             mine.push(running.body.id);
           }
         }
@@ -199,7 +200,7 @@ describe('the day and week totals', () => {
     // Kolkata is UTC+5:30: 18:45 UTC is 00:15 on the 2nd.
     expect((await compare(t)).held.map((row) => [row.day.toISOString().slice(0, 10), row.minutes])).toEqual([['2026-05-02', 30]]);
     // A timer stopped by hand in SQL, without durationMinutes: it counts, with 0 minutes, as reports count it.
-    const timer = await member.api.post<{ id: string }>(`/tenants/${t}/entries`, { startedAt: new Date(Date.now() - 60_000).toISOString() });
+    const timer = await member.api.post<{ id: string }>(`/tenants/${t}/entries`, { startedAt: msAgo(60_000).toISOString() });
     await database.query(`UPDATE entries SET "endedAt" = "startedAt" + interval '1 minute' WHERE id = $1`, [timer.body.id]);
     const afterTimer = await compare(t);
     expect(afterTimer.held).toEqual(afterTimer.expected);

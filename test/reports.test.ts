@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Entry, Problem, Project } from './generated/openapi/types.gen.js';
+import { msAgo } from './helpers/clock.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, seeder, type Team } from './helpers/seed.js';
@@ -60,7 +61,7 @@ describe('the summary', () => {
     await post(member, { startedAt: '2026-03-02T09:00:00Z', endedAt: '2026-03-02T10:00:00Z', projectId: alpha.id });
     await post(member, { startedAt: '2026-03-10T09:00:00Z', endedAt: '2026-03-10T09:30:00Z' });
     await post(colleague, { startedAt: '2026-03-03T09:00:00Z', endedAt: '2026-03-03T11:00:00Z', projectId: alpha.id, billable: false });
-    await post(colleague, { startedAt: new Date(Date.now() - 60_000).toISOString() });
+    await post(colleague, { startedAt: msAgo(60_000).toISOString() });
     const query = { from: '2026-03-01', to: '2026-03-31', groupBy: 'project', subGroupBy: 'week' };
     const summary = (await admin.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body;
     expect(summary).toMatchObject({ from: '2026-03-01', to: '2026-03-31', timezone: 'UTC', currency: 'EUR' });
@@ -274,7 +275,7 @@ describe('every grouping pair', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     }
     // A running timer, which no report counts.
-    await member.api.post(`/tenants/${t}/entries`, { startedAt: new Date(Date.now() - 5 * 60_000).toISOString() });
+    await member.api.post(`/tenants/${t}/entries`, { startedAt: msAgo(5 * 60_000).toISOString() });
 
     const from = '2026-01-01';
     const to = '2027-01-31';

@@ -9,11 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemActor } from '../src/auth/actor.js';
+import { systemAccess } from '../src/auth/tenant-access.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createRuntime } from '../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { eventually } from './helpers/eventually.js';
+import { uniqueSlug } from './helpers/seed.js';
 import { freePort, testSecrets, unlimitedRates } from './helpers/server.js';
 
 let database: TestDatabase;
@@ -29,7 +32,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function configFor(port: number, role: Config['role'] = 'all'): Config {
+function configFor(port: number, role: Config['role'] = 'all', extra: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
@@ -40,6 +43,7 @@ function configFor(port: number, role: Config['role'] = 'all'): Config {
     ROLE: role,
     ...unlimitedRates,
     ...testSecrets,
+    ...extra,
   });
 }
 
@@ -114,6 +118,23 @@ describe('the runtime', () => {
       await eventually(async () => expect(await otherConnections()).toBe(0));
     } finally {
       taken.close();
+    }
+  });
+
+  it('runs every service on its one clock: with NODE_ENV=test, the one TEST_CLOCK starts (a CLI process here)', async () => {
+    const runtime = await createRuntime({ config: configFor(await freePort(), 'all', { TEST_CLOCK: '2027-04-01' }), roles: [], log });
+    try {
+      expect(runtime.clock.today('UTC')).toBe('2027-04-01');
+      const actor = systemActor('test');
+      const tenant = await runtime.services.tenants.create(actor, { name: 'On the clock', slug: uniqueSlug('clock'), ownerEmail: 'owner@clock.example' });
+      // A key expires 30 days after the clock's today, and a member joins on it (vacation is pro rata from then).
+      const { apiKey } = await runtime.services.apiKeys.create(systemAccess(tenant, actor), { name: 'clock', expiresInDays: 30 });
+      expect(apiKey.expiresAt.toISOString().slice(0, 10)).toBe('2027-05-01');
+      expect(runtime.services.apiKeys.status(apiKey)).toBe('active');
+      const owner = await runtime.db.tenantUser.findFirstOrThrow({ where: { email: 'owner@clock.example' } });
+      expect(owner.createdAt.toISOString().slice(0, 10)).toBe('2027-04-01');
+    } finally {
+      await runtime.stop();
     }
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import type { Entry, ReportControllerSummaryResponse as ReportSummary, SearchResult } from './generated/openapi/types.gen.js';
+import { daysAgo, testClock, testClockEnvironment } from './helpers/clock.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { download, pdfText } from './helpers/files.js';
@@ -36,7 +37,11 @@ describe('tally seed', () => {
     'writes 100,000 entries in two tenants well under a minute, and prints a key per tenant',
     async () => {
       const started = performance.now();
-      const result = await runCli(['seed', '--tenants', '2', '--users', '20', '--entries', '100000'], { DATABASE_URL: database.url });
+      // On the test clock: the seed dates its work back from the clock's today.
+      const result = await runCli(['seed', '--tenants', '2', '--users', '20', '--entries', '100000'], {
+        DATABASE_URL: database.url,
+        ...testClockEnvironment(),
+      });
       const seconds = (performance.now() - started) / 1000;
       expect(result.code, result.output).toBe(0);
       expect(seconds).toBeLessThan(60);
@@ -55,7 +60,7 @@ describe('tally seed', () => {
       expect(counted.reduce((sum, group) => sum + group._count, 0)).toBe(50_000);
       expect(counted.map((group) => group.status).sort()).toEqual(['approved', 'draft', 'rejected', 'submitted']);
       // The approval step is on, as for any new tenant; reviewed entries say by whom, rejections why.
-      const tenant = await api.get<{ settings: { approvalRequired: boolean } }>(`/tenants/${first.id}`);
+      const tenant = await api.get<{ settings: { approvalRequired: boolean; timezone: string } }>(`/tenants/${first.id}`);
       expect(tenant.body.settings.approvalRequired).toBe(true);
       const reviewed = await server.app.db.entry.groupBy({
         by: ['status'],
@@ -79,6 +84,16 @@ describe('tally seed', () => {
         { status: 'pending', _count: 20 },
         { status: 'approved', _count: 40 },
       ]);
+      // All of it dated back from the clock's today (the test clock's, which the CLI ran on): weekdays of the two years up to
+      // it, and a week's vacation requested a month ahead.
+      const zone = tenant.body.settings.timezone;
+      const [span] = await server.app.db.$queryRaw<{ first: Date; last: Date }[]>`
+        SELECT min("startedAt") AS first, max("startedAt") AS last FROM entries WHERE "tenantId" = ${first.id}`;
+      expect(span?.last.getTime()).toBeLessThanOrEqual(testClock.now().getTime());
+      expect(span?.last.getTime()).toBeGreaterThan(Date.parse(daysAgo(7)));
+      expect(span?.first.getTime()).toBeGreaterThanOrEqual(Date.parse(daysAgo(733)));
+      const requested = await server.app.db.absence.findFirstOrThrow({ where: { tenantId: first.id, status: 'pending' } });
+      expect(requested.startDate.toISOString().slice(0, 10)).toBe(daysAgo(-30, zone));
       expect(await server.app.db.project.count({ where: { tenantId: first.id, budgetPeriod: 'monthly', budgetHours: { not: null } } })).toBeGreaterThan(0);
       const [prices] = await server.app.db.$queryRaw<{ entries: bigint; mispriced: bigint; uncosted: bigint }[]>`
       SELECT count(*) AS entries,
@@ -114,8 +129,7 @@ describe('tally seed', () => {
       const { id, key } = seeded;
       const api = apiClient(server.url, { apiKey: key });
       // The whole seeded history: weekdays of the last two years.
-      const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-      const period = { from: day(3 * 365), to: day(0) };
+      const period = { from: daysAgo(3 * 365), to: daysAgo(0) };
       const summary = (await api.get<ReportSummary>(`/tenants/${id}/reports/summary`, { query: { ...period, groupBy: 'project', subGroupBy: 'week' } })).body;
 
       // The same entries through the entries API, page by page, added up by project.

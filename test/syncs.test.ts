@@ -9,6 +9,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice, Notification, Sync } from './generated/openapi/types.gen.js';
+import { testClock } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import { ensureImapServer, freshImapUser, imapClient, imapHost, imapPassword, imapPort, mailMessage } from './helpers/imap.js';
 import { example, pdfWithEmbedded } from './helpers/einvoices.js';
@@ -271,16 +272,21 @@ describe('a mailbox sync', () => {
     // What the every-minute tick does; the sync has never run, so it is due.
     await server.workers!.work.syncs.queueDue(createLogger('silent'));
     await eventually(async () => expect(await invoicesOf(sync)).toHaveLength(1), 20_000);
-    // Just ran: not due again for five minutes.
+    // Just ran: not due again for five minutes, by the clock the workers run on.
     await eventually(async () => expect((await team.tenant.api.get<Sync>(`/tenants/${team.tenant.id}/syncs/${sync.id}`)).body.status).toBe('idle'));
     const database = new pg.Client({ connectionString: server.databaseUrl });
     await database.connect();
     try {
       const due = await database.query(
-        `SELECT count(*)::int AS n FROM syncs WHERE id = $1 AND "lastSyncedAt" <= now() - "intervalMinutes" * interval '1 minute'`,
-        [sync.id],
+        `SELECT count(*)::int AS n FROM syncs WHERE id = $1 AND "lastSyncedAt" <= $2::timestamptz - "intervalMinutes" * interval '1 minute'`,
+        [sync.id, testClock.now()],
       );
       expect(due.rows[0].n).toBe(0);
+      const dueLater = await database.query(
+        `SELECT count(*)::int AS n FROM syncs WHERE id = $1 AND "lastSyncedAt" <= $2::timestamptz - "intervalMinutes" * interval '1 minute'`,
+        [sync.id, new Date(testClock.now().getTime() + 5 * 60_000)],
+      );
+      expect(dueLater.rows[0].n).toBe(1);
     } finally {
       await database.end();
     }

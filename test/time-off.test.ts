@@ -10,6 +10,8 @@ import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
 import { readSheet } from 'read-excel-file/node';
 import { createLogger } from '../src/lib/logger.js';
+import { localDate } from '../src/lib/time.js';
+import { testClock } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
 import { startReceiver } from './helpers/receiver.js';
@@ -45,6 +47,23 @@ async function typeOf(crew: Team, kind: string): Promise<AbsenceType> {
   const found = types.body.find((type) => type.kind === kind);
   if (!found) throw new Error(`no ${kind} type`);
   return found;
+}
+
+/** The day a membership began, in the tenant's zone: stamped by the clock when the member was invited. */
+async function joinedOn(tenantUserId: string): Promise<string> {
+  const membership = await server.app.db.tenantUser.findUniqueOrThrow({ where: { id: tenantUserId } });
+  return localDate(membership.createdAt, 'Europe/Berlin');
+}
+
+/**
+ * By hand: a year's days in the year a member joined are a twelfth per full month after joining (the month they joined
+ * in counts only from its first day), rounded up to a half day; all of them in later years, none before.
+ */
+function proRata(allowanceDays: number, year: number, joined: string): number {
+  const [joinYear, month, day] = joined.split('-').map(Number) as [number, number, number];
+  if (joinYear !== year) return joinYear < year ? allowanceDays : 0;
+  const months = day === 1 ? 13 - month : 12 - month;
+  return Math.ceil(((allowanceDays * months) / 12) * 2) / 2;
 }
 
 async function events(subjectId: string): Promise<string[]> {
@@ -123,6 +142,11 @@ describe('holidays', () => {
       '2027-01-01',
     ]);
     expect((await crew.member.api.get<Holiday[]>(path, { query: january })).body.map((day) => day.date)).toEqual(['2027-01-01', '2027-01-06']);
+    // Without a period: this year's, by the clock in the tenant's zone, from New Year's Day to Boxing Day.
+    const thisYear = testClock.today('Europe/Berlin').slice(0, 4);
+    const ofThisYear = (await crew.member.api.get<Holiday[]>(path)).body.map((day) => day.date);
+    expect(ofThisYear.every((date) => date.startsWith(`${thisYear}-`))).toBe(true);
+    expect(ofThisYear).toEqual(expect.arrayContaining([`${thisYear}-01-01`, `${thisYear}-12-26`]));
   });
 });
 
@@ -373,8 +397,11 @@ describe('the time balance', () => {
     expect(byMonth.status).toBe(200);
     const march = { expectedMinutes: 8640, workedMinutes: 6975, creditedMinutes: 1920, holidayMinutes: 480, balanceMinutes: 255, vacationDays: 3 };
     const { vacation: vacationOfTheYear, ...balance } = byMonth.body;
-    // No allowance set yet: the four days (three approved, one requested) are planned and missing.
-    expect(vacationOfTheYear).toMatchObject({ year: 2027, allowanceDays: 0, takenDays: 0, plannedDays: 4, leftDays: -4 });
+    // No allowance set yet: the four days (three approved, one requested) are missing; approved ones up to today are taken.
+    const today = testClock.today('Europe/Berlin');
+    const takenDays = ['2027-03-25', '2027-03-30', '2027-03-31'].filter((date) => date <= today).length;
+    const plannedDays = 4 - takenDays;
+    expect(vacationOfTheYear).toMatchObject({ year: 2027, allowanceDays: 0, takenDays, plannedDays, leftDays: -4 });
     expect(balance).toEqual({
       tenantUserId: member.id,
       from: '2027-03-01',
@@ -405,10 +432,12 @@ describe('the time balance', () => {
     );
     expect(graphql.body.data?.timeBalance.totals).toEqual(march);
 
-    // The vacation account of 2027: the approved days are planned (they lie ahead), the pending one too.
+    // The vacation account of 2027: the approved days are taken once they are past, planned before; the pending one is
+    // planned. 24 days, pro rata if the member joined in 2027.
     await crew.admin.api.request('PUT', `${base}/users/${member.id}/vacation/2027`, { allowanceDays: 24 });
     const account = await member.api.get<Json>(`${base}/users/${member.id}/vacation/2027`);
-    expect(account.body).toMatchObject({ year: 2027, allowanceDays: 24, proRataAllowanceDays: 24, takenDays: 0, plannedDays: 4, leftDays: 20 });
+    const allowance = proRata(24, 2027, await joinedOn(member.id));
+    expect(account.body).toMatchObject({ year: 2027, allowanceDays: 24, proRataAllowanceDays: allowance, takenDays, plannedDays, leftDays: allowance - 4 });
 
     // The timesheet of the month: the same days and totals, as JSON and as files to sign.
     const sheetPath = `${base}/users/${member.id}/timesheets/2027-03`;
@@ -514,15 +543,26 @@ describe('vacation allowances', () => {
   it('are pro rata in the year the member joined, and carried-over days not taken by their expiry are lost', async () => {
     const crew = await team();
     const base = `${tenantPath(crew)}/users/${crew.member.id}/vacation`;
-    const joined = await server.app.db.tenantUser.findUniqueOrThrow({ where: { id: crew.member.id } });
-    const year = joined.createdAt.getUTCFullYear();
-    const month = joined.createdAt.getUTCMonth() + 1;
-    // A twelfth of the year's days per full month after joining (the month they joined in counts only from its first day).
-    const months = joined.createdAt.getUTCDate() === 1 ? 13 - month : 12 - month;
-    const proRata = Math.ceil(((30 * months) / 12) * 2) / 2;
-    // Five days carried over that expired on March 31 of that year, and no vacation taken by then.
-    const account = await crew.admin.api.request<Json>('PUT', `${base}/${year}`, { allowanceDays: 30, carriedOverDays: 5, carryOverExpires: `${year}-03-31` });
-    expect(account.body).toMatchObject({ allowanceDays: 30, proRataAllowanceDays: proRata, carriedOverDays: 5, expiredDays: 5, leftDays: proRata });
+    // They joined today, by the clock: this year is pro rata.
+    const joined = await joinedOn(crew.member.id);
+    expect(joined).toBe(testClock.today('Europe/Berlin'));
+    const year = Number(joined.slice(0, 4));
+    const thisYear = await crew.admin.api.request<Json>('PUT', `${base}/${year}`, { allowanceDays: 30 });
+    expect(thisYear.body).toMatchObject({
+      allowanceDays: 30,
+      proRataAllowanceDays: proRata(30, year, joined),
+      carriedOverDays: 0,
+      leftDays: proRata(30, year, joined),
+    });
+    // Five days carried into the year before, which expired on March 31 of it, none of them taken: lost, whatever day today is.
+    const yearBefore = await crew.admin.api.request<Json>('PUT', `${base}/${year - 1}`, {
+      allowanceDays: 30,
+      carriedOverDays: 5,
+      carryOverExpires: `${year - 1}-03-31`,
+    });
+    expect(yearBefore.body).toMatchObject({ allowanceDays: 30, proRataAllowanceDays: 0, carriedOverDays: 5, expiredDays: 5, leftDays: 0 });
+    // Nothing was left of it to carry into this year.
+    expect((await crew.member.api.get<Json>(`${base}/${year}`)).body).toMatchObject({ carriedOverDays: 0, leftDays: proRata(30, year, joined) });
     const wrongYear = await crew.admin.api.request<Problem>('PUT', `${base}/${year}`, { allowanceDays: 30, carryOverExpires: `${year + 1}-03-31` });
     expect(wrongYear.body.errors).toEqual([{ path: 'carryOverExpires', message: `must be a day of ${year}` }]);
   });

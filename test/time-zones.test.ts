@@ -15,6 +15,7 @@ import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStatement } from '../src/db/statement.js';
+import { daysAgo, testClock, testClockEnvironment } from './helpers/clock.js';
 import { runCli } from './helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 import { download } from './helpers/files.js';
@@ -56,7 +57,7 @@ beforeAll(async () => {
   inspector = new pg.Client({ connectionString: database.url });
   await inspector.connect();
 
-  const cliEnv = { DATABASE_URL: database.url, TZ: processZone, LOG_LEVEL: 'warn', ...testSecrets };
+  const cliEnv = { DATABASE_URL: database.url, TZ: processZone, LOG_LEVEL: 'warn', ...testSecrets, ...testClockEnvironment() };
   const slug = uniqueSlug();
   const tenant = await runCli(['tenant', 'create', '--name', 'Zones', '--slug', slug], cliEnv);
   expect(tenant.code, tenant.output).toBe(0);
@@ -67,10 +68,10 @@ beforeAll(async () => {
     'SELECT (extract(epoch FROM "expiresAt") * 1000)::bigint::text AS expires FROM api_keys WHERE "tenantId" = $1',
     [tenantId],
   );
-  // What the CLI printed is what is stored: 30 days from now, not 30 days and some hours.
+  // What the CLI printed is what is stored: 30 days from now (the test clock's, which the CLI runs on), not 30 days and some hours.
   const printed = /expires (\S+)/.exec(key.output)?.[1] as string;
   expect(Number(stored.rows[0]?.expires)).toBe(Date.parse(printed));
-  expect(Math.abs(Date.parse(printed) - (Date.now() + 30 * 86_400_000))).toBeLessThan(120_000);
+  expect(Math.abs(Date.parse(printed) - (testClock.now().getTime() + 30 * 86_400_000))).toBeLessThan(120_000);
 
   tally = await startTallyProcess('api', database.url, { TZ: processZone, ...provider.env });
   apiKey = /^(svc_\S+)$/m.exec(key.output)?.[1] as string;
@@ -82,6 +83,7 @@ beforeAll(async () => {
   memberId = invited.body.id;
   member = await signIn(tally, provider, { email });
 
+  // The system clock's, not the test clock's: records' own times (createdAt, sessions, events) are stamped by it.
   writtenFrom = Date.now();
   const viaRest = await member.api.post(`/tenants/${tenantId}/entries`, { ...first, tags: ['zonecheck'] });
   expect(viaRest.status, viaRest.text).toBe(201);
@@ -218,6 +220,7 @@ describe(`Tally with TZ=${processZone} on a database in ${databaseZone}`, () => 
       TZ: processZone,
       LOG_LEVEL: 'warn',
       ...testSecrets,
+      ...testClockEnvironment(),
     });
     expect(seeded.code, seeded.output).toBe(0);
     const seededTenant = /^\s+seed-\S+\s+([0-9a-f-]{36})\s/m.exec(seeded.output)?.[1];
@@ -230,6 +233,22 @@ describe(`Tally with TZ=${processZone} on a database in ${databaseZone}`, () => 
       [seededTenant],
     );
     expect(rows[0]).toEqual({ entries: 200, offTheClock: 0, createdNotAtEnd: 0 });
+    // Dated back from the clock's now (the test clock's, which the CLI ran on): two years of work up to it, members
+    // who joined 800 days before it, and a week's vacation requested a month ahead (the tenant's zone is UTC).
+    const dated = await inspector.query<{ newest: Date; oldest: Date; joined: Date; requested: string }>(
+      `SELECT (SELECT max("startedAt") FROM entries WHERE "tenantId" = $1) AS newest,
+              (SELECT min("startedAt") FROM entries WHERE "tenantId" = $1) AS oldest,
+              (SELECT min("createdAt") FROM tenant_users WHERE "tenantId" = $1) AS joined,
+              (SELECT min("startDate")::text FROM absences WHERE "tenantId" = $1 AND status = 'pending') AS requested`,
+      [seededTenant],
+    );
+    const { newest, oldest, joined, requested } = dated.rows[0] as { newest: Date; oldest: Date; joined: Date; requested: string };
+    const now = testClock.now().getTime();
+    expect(newest.getTime()).toBeLessThanOrEqual(now);
+    expect(newest.getTime()).toBeGreaterThan(Date.parse(daysAgo(60)));
+    expect(oldest.getTime()).toBeGreaterThanOrEqual(Date.parse(daysAgo(733)));
+    expect(Math.abs(joined.getTime() - (now - 800 * 86_400_000))).toBeLessThan(120_000);
+    expect(requested).toBe(daysAgo(-30));
   });
 
   it('gives the change feed’s events their instants, and selects them by `from` and `to` in any offset', async () => {

@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { systemActor } from '../auth/actor.js';
 import { systemAccess } from '../auth/tenant-access.js';
 import { ConfigError, loadConfig, processRoles, type Config, type ProcessRole } from '../config.js';
+import type { Clock } from '../lib/clock.js';
 import { AppError } from '../lib/errors.js';
 import { createLogger, logsWritten, type Logger } from '../lib/logger.js';
 import { startTally } from '../main.js';
@@ -56,6 +57,7 @@ interface DataContext {
   db: Db;
   sql: Sql;
   services: Services;
+  clock: Clock;
 }
 
 /** Opens the database (embedded or DATABASE_URL), migrates, runs `work` with the services, tears everything down. */
@@ -195,7 +197,7 @@ async function seedDatabase(config: Config, args: string[]): Promise<void> {
   const started = performance.now();
   // Loaded by this command alone (its progress bar among it), not by every `tally` process.
   const { seed } = await import('./seed.js');
-  const tenants = await withData(config, ({ services, sql }) => seed(services, sql, options));
+  const tenants = await withData(config, ({ services, sql, clock }) => seed(services, sql, clock, options));
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   process.stdout.write(
     `seeded ${options.entries} entries in ${tenants.length} tenants with ${options.users} members each, in ${seconds} s\n` +

@@ -12,6 +12,7 @@ import cliProgress from 'cli-progress';
 import { systemActor } from '../auth/actor.js';
 import { systemAccess } from '../auth/tenant-access.js';
 import type { Sql, SqlClient } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { EntryStatus } from '../generated/prisma/enums.js';
 import {
@@ -360,8 +361,8 @@ async function insertColumns(sql: Sql, table: string, columns: [name: string, ty
   await sql.query(`INSERT INTO ${table} (${list}) SELECT * FROM unnest(${unnest})`, values);
 }
 
-/** Fills the database; returns each tenant with an admin API key (shown once, by the CLI). */
-export async function seed(services: Services, sql: Sql, options: SeedOptions): Promise<SeededTenantSummary[]> {
+/** Fills the database, dated back from the clock's now; returns each tenant with an admin API key (shown once, by the CLI). */
+export async function seed(services: Services, sql: Sql, clock: Clock, options: SeedOptions): Promise<SeededTenantSummary[]> {
   const random = randomSource(options.tenants * 7919 + options.users * 104729 + options.entries);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const bar = options.progress
@@ -373,7 +374,8 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
   bar?.start(options.entries, 0);
   const run = randomBytes(3).toString('hex');
   const summaries: SeededTenantSummary[] = [];
-  const now = Date.now();
+  const instant = clock.now();
+  const now = instant.getTime();
   const actor = systemActor('seed');
 
   for (let tenantIndex = 0; tenantIndex < options.tenants; tenantIndex += 1) {
@@ -383,6 +385,8 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       settings: { defaultHourlyRate: '75', holidayRegion: 'DE-BY' },
     });
     const currency = 'EUR';
+    // The tenant's today, for the dates of its time off.
+    const today = clock.today(settingsOf(tenant).timezone);
     const { key } = await services.apiKeys.create(systemAccess(tenant, actor), { name: 'seed', expiresInDays: 90 });
 
     // Members, each with a user account, as if they had signed in.
@@ -412,35 +416,36 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       userRows,
     );
     await sql.query(
-      `INSERT INTO tenant_users (id, "tenantId", "userId", email, name, role, status, "hourlyRate", "costRate", "updatedAt")
-       SELECT id, "tenantId", "userId", email, name, role::"TenantRole", status::"TenantUserStatus", "hourlyRate", "costRate", now()
+      `INSERT INTO tenant_users (id, "tenantId", "userId", email, name, role, status, "hourlyRate", "costRate", "createdAt", "updatedAt")
+       SELECT id, "tenantId", "userId", email, name, role::"TenantRole", status::"TenantUserStatus", "hourlyRate", "costRate",
+              $10::timestamptz - interval '800 days', $10::timestamptz
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::numeric[])
            AS m(id, "tenantId", "userId", email, name, role, status, "hourlyRate", "costRate")`,
-      memberRows,
+      [...memberRows, instant],
     );
     // Time off: every fourth member part time (4 x 6 h) from 400 days ago, a vacation allowance of this year and last,
     // a week's vacation and a sick day behind them, and a request ahead waiting for approval.
     const partTime = members.filter((_member, index) => index % 4 === 3).map((member) => member.id);
     await sql.query(
       `INSERT INTO work_schedules (id, "tenantId", "tenantUserId", "validFrom", minutes, "updatedAt")
-       SELECT uuidv7()::text, $1, m, current_date - 400, '{360,360,360,360,0,0,0}', now() FROM unnest($2::text[]) m`,
-      [tenant.id, partTime],
+       SELECT uuidv7()::text, $1, m, $3::date - 400, '{360,360,360,360,0,0,0}', $4::timestamptz FROM unnest($2::text[]) m`,
+      [tenant.id, partTime, today, instant],
     );
     const memberIds = members.map((member) => member.id);
     await sql.query(
       `INSERT INTO vacation_allowances (id, "tenantId", "tenantUserId", year, "allowanceDays", "updatedAt")
-       SELECT uuidv7()::text, $1, m, y, 30, now() FROM unnest($2::text[]) m, (VALUES (extract(year FROM current_date)::int - 1), (extract(year FROM current_date)::int)) AS years(y)`,
-      [tenant.id, memberIds],
+       SELECT uuidv7()::text, $1, m, y, 30, $4::timestamptz FROM unnest($2::text[]) m, (VALUES ($3::int - 1), ($3::int)) AS years(y)`,
+      [tenant.id, memberIds, Number(today.slice(0, 4)), instant],
     );
     await sql.query(
       `INSERT INTO absences (id, "tenantId", "tenantUserId", "absenceTypeId", "startDate", "endDate", status, "reviewedAt", "updatedAt")
-       SELECT uuidv7()::text, $1, m, t.id, current_date + a.first, current_date + a.last, a.status::"AbsenceStatus",
-              CASE WHEN a.status = 'approved' THEN now() END, now()
+       SELECT uuidv7()::text, $1, m, t.id, $3::date + a.first, $3::date + a.last, a.status::"AbsenceStatus",
+              CASE WHEN a.status = 'approved' THEN $4::timestamptz END, $4::timestamptz
          FROM unnest($2::text[]) m
         CROSS JOIN (VALUES ('Vacation', -120, -116, 'approved'), ('Sickness', -60, -60, 'approved'), ('Vacation', 30, 34, 'pending'))
               AS a(type, first, last, status)
          JOIN absence_types t ON t."tenantId" = $1 AND t.name = a.type`,
-      [tenant.id, memberIds],
+      [tenant.id, memberIds, today, instant],
     );
 
     // Clients, some with a rate of their own; projects for them, with budgets, task lists and tasks, and
@@ -455,8 +460,8 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       const billingAddress = { line1: `Marktplatz ${index + 1}`, postcode: '80331', city: 'München', countryCode: 'DE' };
       await sql.query(
         `INSERT INTO clients (id, "tenantId", name, currency, "hourlyRate", "billingAddress", "createdAt", "updatedAt")
-         VALUES ($1, $2, $3, $4, $5, $6, now() - interval '770 days', now())`,
-        [client.id, tenant.id, client.name, currency, client.rate, JSON.stringify(billingAddress)],
+         VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz - interval '770 days', $7::timestamptz)`,
+        [client.id, tenant.id, client.name, currency, client.rate, JSON.stringify(billingAddress), instant],
       );
     }
     const projects: ProjectRow[] = [];
@@ -469,7 +474,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       await sql.query(
         `INSERT INTO projects (id, "tenantId", name, code, "clientId", "hourlyRate", "budgetHours", "budgetAmount", "budgetPeriod", billable, status,
                                "createdAt", "updatedAt")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::"BudgetPeriod", $10, $11::"ProjectStatus", now() - interval '760 days', now())`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::"BudgetPeriod", $10, $11::"ProjectStatus", $12::timestamptz - interval '760 days', $12::timestamptz)`,
         [
           id,
           tenant.id,
@@ -482,6 +487,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
           monthly ? 'monthly' : 'total',
           random() < 0.85,
           index % 7 === 6 ? 'archived' : 'active',
+          instant,
         ],
       );
       // Some members work on it at a rate of their own.
@@ -491,19 +497,24 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       }
       for (const [memberId, memberRate] of staffed) {
         await sql.query(
-          `INSERT INTO project_members (id, "tenantId", "projectId", "tenantUserId", "hourlyRate", "updatedAt") VALUES ($1, $2, $3, $4, $5, now())`,
-          [uuidv7At(now - 755 * dayMs, random), tenant.id, id, memberId, memberRate],
+          `INSERT INTO project_members (id, "tenantId", "projectId", "tenantUserId", "hourlyRate", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6)`,
+          [uuidv7At(now - 755 * dayMs, random), tenant.id, id, memberId, memberRate, instant],
         );
       }
       const tasks: string[] = [];
       const listId = uuidv7At(now - 750 * dayMs + index, random);
-      await sql.query(`INSERT INTO task_lists (id, "tenantId", "projectId", name, "updatedAt") VALUES ($1, $2, $3, 'Backlog', now())`, [listId, tenant.id, id]);
+      await sql.query(`INSERT INTO task_lists (id, "tenantId", "projectId", name, "updatedAt") VALUES ($1, $2, $3, 'Backlog', $4)`, [
+        listId,
+        tenant.id,
+        id,
+        instant,
+      ]);
       for (let taskIndex = 0; taskIndex < 5; taskIndex += 1) {
         const taskId = uuidv7At(now - 740 * dayMs + taskIndex, random);
         const status = pick(['open', 'in_progress', 'done'] as const);
         await sql.query(
           `INSERT INTO tasks (id, "tenantId", "taskListId", title, status, "assigneeId", position, "completedAt", "updatedAt")
-           VALUES ($1, $2, $3, $4, $5::"TaskStatus", $6, $7, $8, now())`,
+           VALUES ($1, $2, $3, $4, $5::"TaskStatus", $6, $7, $8, $9)`,
           [
             taskId,
             tenant.id,
@@ -513,6 +524,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
             pick(members).id,
             taskIndex,
             status === 'done' ? new Date(now - random() * 300 * dayMs) : null,
+            instant,
           ],
         );
         tasks.push(taskId);
@@ -534,8 +546,18 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       const [make, model, fuel] = pick(makes) as [string, string, string];
       const id = uuidv7At(now - 730 * dayMs + index, random);
       await sql.query(
-        `INSERT INTO vehicles (id, "tenantId", name, "licensePlate", make, model, "fuelType", "odometerKm", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())`,
-        [id, tenant.id, `${model} ${index + 1}`, `S ${run.toUpperCase()} ${tenantIndex}${index}`, make, model, fuel, 10_000 + Math.floor(random() * 90_000)],
+        `INSERT INTO vehicles (id, "tenantId", name, "licensePlate", make, model, "fuelType", "odometerKm", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          id,
+          tenant.id,
+          `${model} ${index + 1}`,
+          `S ${run.toUpperCase()} ${tenantIndex}${index}`,
+          make,
+          model,
+          fuel,
+          10_000 + Math.floor(random() * 90_000),
+          instant,
+        ],
       );
       vehicles.push(id);
     }
@@ -610,6 +632,7 @@ export async function seed(services: Services, sql: Sql, options: SeedOptions): 
       systemAccess(tenant, actor),
       tenant.name,
       tenantClients.map((client) => client.id),
+      instant,
     );
     summaries.push({ id: tenant.id, slug: tenant.slug, key, entries: share });
   }

@@ -38,8 +38,11 @@ export function defineQueue<Data extends object>(
 }
 
 export interface SendOptions {
-  /** Not before this time. */
-  startAfter?: Date;
+  /**
+   * Not before this many seconds from now. A delay, not an instant: pg-boss schedules by the database's
+   * clock, and an instant of the clock rules read (a pinned one, in tests) is no time on it.
+   */
+  startAfterSeconds?: number;
   /** On `stately`/`singleton` queues: one job per key (one run per mailbox sync). */
   singletonKey?: string;
 }
@@ -144,8 +147,12 @@ export async function startJobs({ databaseUrl, log, queues, works, superviseInte
     async queueDepths() {
       return (await boss.getQueues()).map((queue) => ({ name: queue.name, ready: queue.readyCount, deferred: queue.deferredCount, active: queue.activeCount }));
     },
-    async send(tx, queue, data, { startAfter, singletonKey } = {}) {
-      await boss.send(queue.name, data, { ...(startAfter ? { startAfter } : {}), ...(singletonKey ? { singletonKey } : {}), db: fromPrisma(tx) });
+    async send(tx, queue, data, { startAfterSeconds, singletonKey } = {}) {
+      await boss.send(queue.name, data, {
+        ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
+        ...(singletonKey ? { singletonKey } : {}),
+        db: fromPrisma(tx),
+      });
     },
     async sendMany(tx, queue, items) {
       if (items.length === 0) return;

@@ -12,6 +12,7 @@ import type { OutboxEvent } from '../events/dispatcher.js';
 import type { JobQueue, QueueDefinition } from '../events/jobs.js';
 import type { LiveEvents } from '../events/live.js';
 import type { Services } from './services.js';
+import type { Clock } from '../lib/clock.js';
 import type { ConflictVocabulary } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { Secrets } from '../lib/secrets.js';
@@ -28,6 +29,8 @@ export interface ServiceDependencies {
   jobs: JobQueue;
   /** Pushes to live subscribers, from any process. */
   live: LiveEvents;
+  /** What time it is, for every rule (src/lib/clock.ts): never the system clock directly. */
+  clock: Clock;
 }
 
 /**

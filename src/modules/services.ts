@@ -7,8 +7,9 @@
  *
  * Every method takes the caller's TenantAccess (or Actor) first, except
  * what the gate and sign-in need before there is a caller (apiKeys.check,
- * tenants.findByIdOrSlug, users.activateInvitations) and invoices.stage,
- * which only spools an upload's bytes. Work that jobs do on bare ids is not
+ * tenants.findByIdOrSlug, users.activateInvitations), invoices.stage,
+ * which only spools an upload's bytes, and apiKeys.status, which reads a key
+ * the caller already has against the clock. Work that jobs do on bare ids is not
  * here: it is in each module's work object (`<module>.work.ts`), which only
  * worker processes build and only job handlers receive.
  */

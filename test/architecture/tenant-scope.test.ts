@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, withoutComments } from './sources.js';
 
 const modulesRoot = path.resolve('src/modules');
 
@@ -41,20 +42,6 @@ interface Violation {
   line: number;
   rule: string;
   text: string;
-}
-
-function sourceFiles(directory: string): string[] {
-  return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
-/** The text with its comments blanked out, line breaks kept (so that positions keep their line numbers). */
-function withoutComments(text: string): string {
-  const blank = (comment: string) => comment.replace(/[^\n]/g, ' ');
-  return text.replace(/\/\*[\s\S]*?\*\//g, blank).replace(/^([ \t]*)\/\/.*$/gm, (line, indent: string) => indent + blank(line.slice(indent.length)));
 }
 
 /** The object literal whose `{` is at `open`: up to its matching `}` (quotes and template strings are skipped whole). */

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCli, type RunningCommand } from './cli.js';
+import { testClockEnvironment } from './clock.js';
 import { freePort, testSecrets, unlimitedRates } from './server.js';
 
 export interface TallyProcess {
@@ -21,11 +22,15 @@ export interface TallyProcess {
 
 const startedLine = { api: 'Tally is listening', worker: 'workers started' } as const;
 
-/** Starts `tally serve --role <role>` on `databaseUrl` and waits until it serves (or works). */
+/**
+ * Starts `tally serve --role <role>` on `databaseUrl` and waits until it serves (or works), on the test clock
+ * (unless `env` makes it a production process, which runs on the system clock).
+ */
 export async function startTallyProcess(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}): Promise<TallyProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tally-${role}-`));
   const url = `http://localhost:${port}`;
+  const { TEST_CLOCK } = testClockEnvironment();
   const command = startCli(['serve', '--role', role], {
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
@@ -35,6 +40,7 @@ export async function startTallyProcess(role: 'api' | 'worker', databaseUrl: str
     LOG_LEVEL: 'info',
     ...unlimitedRates,
     ...testSecrets,
+    ...((env.NODE_ENV ?? 'test') === 'test' ? { TEST_CLOCK } : {}),
     ...env,
   });
   const deadline = Date.now() + 60_000;

@@ -8,6 +8,7 @@ import type { QueryObserver } from '../../src/db/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startTally, type StartOptions } from '../../src/main.js';
 import type { Workers } from '../../src/worker.js';
+import { testClock } from './clock.js';
 import { createTestDatabase } from './database.js';
 
 export interface TestServer {
@@ -42,7 +43,8 @@ export const testSecrets = {
 
 /**
  * The real server, in process, on a random port, on a database of this test
- * file's own. `env` adds or overrides environment variables.
+ * file's own, on the test clock (test/helpers/clock.ts). `env` adds or
+ * overrides environment variables.
  */
 export async function startTestServer({
   env = {},
@@ -75,7 +77,7 @@ export async function startTestServer({
     ...testSecrets,
     ...env,
   });
-  const tally = await startTally({ config, log, bootstrap: false, ...tuning, ...(onQuery ? { onQuery } : {}) });
+  const tally = await startTally({ config, log, clock: testClock, bootstrap: false, ...tuning, ...(onQuery ? { onQuery } : {}) });
   const { app } = tally;
   return {
     url: `http://localhost:${port}`,

@@ -4,8 +4,8 @@ import type { Db, Tx } from '../../db/client.js';
 import { shapesResult } from '../../db/query.js';
 import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Absence, Prisma } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { forbidden, notFound, validationFailed } from '../../lib/errors.js';
-import { localDate } from '../../lib/time.js';
 import { absenceTypeOf } from '../absence-type/absence-type.service.js';
 import { settingsFor } from '../tenant/tenant.service.js';
 import { activeMember } from '../user/user.service.js';
@@ -43,7 +43,7 @@ const spanOf = (absence: Pick<Absence, 'startDate' | 'endDate' | 'halfDay'>): Da
  * once. Pending and approved absences of one member never overlap. An
  * approved absence that has begun is cancelled by admins only.
  */
-export function createAbsenceService({ db }: { db: Db }) {
+export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
   function whereOf(access: TenantAccess, filter: AbsenceFilter | undefined): Prisma.AbsenceWhereInput {
     const visible = access.scope('read', 'Absence');
     if (!filter) return visible;
@@ -119,7 +119,7 @@ export function createAbsenceService({ db }: { db: Db }) {
         data: {
           status: step === 'approve' ? 'approved' : 'rejected',
           reviewedById: access.tenantUserId,
-          reviewedAt: new Date(),
+          reviewedAt: clock.now(),
           rejectionReason: step === 'reject' ? (reason ?? null) : null,
         },
       });
@@ -183,7 +183,7 @@ export function createAbsenceService({ db }: { db: Db }) {
             halfDay: span.halfDay,
             note: data.note ?? null,
             status: approvedAtOnce ? 'approved' : 'pending',
-            reviewedAt: approvedAtOnce ? new Date() : null,
+            reviewedAt: approvedAtOnce ? clock.now() : null,
           }),
         });
         await record(tx, access, approvedAtOnce ? ['absence.requested', 'absence.approved'] : ['absence.requested'], absence);
@@ -248,14 +248,14 @@ export function createAbsenceService({ db }: { db: Db }) {
         access.assertMayChange('cancel', 'Absence', absence);
         assertStep(absence.status, 'cancel');
         if (absence.status === 'approved') {
-          const today = localDate(new Date(), (await settingsFor(tx, access)).timezone);
+          const today = clock.today((await settingsFor(tx, access)).timezone);
           if (dateOf(absence.startDate) <= today) {
             if (!access.canAny('reopen', 'Absence')) throw forbidden('The absence is approved and has begun; only an admin may cancel it');
           } else if (!access.canAny('cancel', 'Absence')) {
             throw forbidden('The absence is approved; ask a manager or an admin to cancel it');
           }
         }
-        const updated = await tx.absence.update({ where: { id }, data: { status: 'cancelled', cancelledAt: new Date() } });
+        const updated = await tx.absence.update({ where: { id }, data: { status: 'cancelled', cancelledAt: clock.now() } });
         await record(tx, access, ['absence.cancelled'], updated);
         return reread(tx, id, query, updated);
       });

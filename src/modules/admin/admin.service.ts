@@ -3,6 +3,7 @@ import { requireSuperadmin, type Actor } from '../../auth/actor.js';
 import type { Db } from '../../db/client.js';
 import type { PrismaQuery } from '../../db/query.js';
 import type { Prisma, Tenant, User } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
@@ -55,7 +56,7 @@ export interface AdminStats {
 }
 
 /** Operations across tenants, for superadmins (and the CLI). */
-export function createAdminService({ db }: { db: Db }) {
+export function createAdminService({ db, clock }: { db: Db; clock: Clock }) {
   async function setSuperadmin(where: Prisma.UserWhereUniqueInput, isSuperadmin: boolean, query: AdminUserQuery = {}) {
     return db.$transaction(async (tx) => {
       // One change of superadmins at a time, so that the last one cannot be revoked concurrently.
@@ -127,14 +128,16 @@ export function createAdminService({ db }: { db: Db }) {
     /** Counts for the operator's dashboard. */
     async stats(actor: Actor): Promise<AdminStats> {
       requireSuperadmin(actor);
-      const now = new Date();
+      const now = clock.now();
+      // Sign-in sessions are better-auth's: it stamps and checks their expiry by the system clock, so they are counted by it too.
+      const sessionsNow = new Date();
       const [tenants, suspendedTenants, users, superadmins, activeSessions, activeApiKeys, notes, entries, invoices, pendingEvents, pendingWebhookDeliveries] =
         await db.$transaction([
           db.tenant.count(),
           db.tenant.count({ where: { status: 'suspended' } }),
           db.user.count(),
           db.user.count({ where: { isSuperadmin: true } }),
-          db.session.count({ where: { expiresAt: { gt: now } } }),
+          db.session.count({ where: { expiresAt: { gt: sessionsNow } } }),
           db.apiKey.count({ where: { revokedAt: null, expiresAt: { gt: now } } }),
           db.note.count(),
           db.entry.count(),

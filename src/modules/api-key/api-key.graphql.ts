@@ -18,7 +18,7 @@ const ApiKeyRecord = builder.interfaceRef<ApiKey>('ApiKeyRecord').implement({
     prefix: t.exposeString('prefix', { description: 'The first 8 characters of the key, to recognise it' }),
     status: t.field({
       type: ApiKeyStatusEnum,
-      resolve: (key) => (key.revokedAt ? 'revoked' : key.expiresAt <= new Date() ? 'expired' : 'active'),
+      resolve: (key, _args, context) => context.services.apiKeys.status(key),
     }),
     createdByType: t.expose('createdByType', { type: graphqlEnum(enums.ActorType) }),
     createdById: t.exposeID('createdById', { nullable: true, description: 'tenantUserId, API key id, or null for the system' }),

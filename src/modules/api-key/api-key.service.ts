@@ -8,6 +8,7 @@ import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
 import type { TenantStatus } from '../../generated/prisma/enums.js';
+import type { Clock } from '../../lib/clock.js';
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { notFound } from '../../lib/errors.js';
@@ -50,8 +51,13 @@ export function apiKeyView(key: ApiKey) {
   return view;
 }
 
-export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
+export function createApiKeyService({ db, sql, clock }: { db: Db; sql: Sql; clock: Clock }) {
   return {
+    /** active, revoked, or expired (by the clock). */
+    status(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>): 'active' | 'revoked' | 'expired' {
+      return key.revokedAt ? 'revoked' : key.expiresAt <= clock.now() ? 'expired' : 'active';
+    },
+
     /** Creates a key; the whole secret is returned here and never again. */
     async create(
       access: TenantAccess,
@@ -61,6 +67,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       access.assert('create', 'ApiKey');
       const key = `${apiKeyPrefix}${randomBase62(randomPartLength)}`;
       const creator = actorReference(access.actor);
+      const now = clock.now();
       return db.$transaction(async (tx) => {
         const created = await tx.apiKey.create({
           data: access.stamp({
@@ -69,7 +76,9 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
             keyHash: sha256Hex(key),
             createdByType: creator.type,
             createdById: access.tenantUserId ?? creator.id,
-            expiresAt: new Date(Date.now() + expiresInDays * 24 * 60 * 60 * 1000),
+            // Its days count from its creation, by the clock: both instants from it.
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + expiresInDays * 24 * 60 * 60 * 1000),
           }),
         });
         await recordEvent(tx, access, { type: 'api_key.created', subjectId: created.id, data: apiKeyView(created) });
@@ -89,7 +98,7 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
       return db.$transaction(async (tx) => {
         const existing = await tx.apiKey.findFirst({ where: { id, ...revocable } });
         if (!existing) throw notFound('API key', id);
-        const revoked = existing.revokedAt ? existing : await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() } });
+        const revoked = existing.revokedAt ? existing : await tx.apiKey.update({ where: { id }, data: { revokedAt: clock.now() } });
         if (!existing.revokedAt) await recordEvent(tx, access, { type: 'api_key.revoked', subjectId: id, data: apiKeyView(revoked) });
         return shapesResult(query) ? tx.apiKey.findUniqueOrThrow({ ...query, where: { id } }) : revoked;
       });
@@ -98,26 +107,27 @@ export function createApiKeyService({ db, sql }: { db: Db; sql: Sql }) {
     /**
      * Checks a presented `svc_...` key by its SHA-256, reading its tenant in
      * the same statement, and keeps `lastUsedAt`. Every request with a key
-     * runs this, so it is plain SQL (see Sql); the database compares the
-     * times with its own clock.
+     * runs this, so it is plain SQL (see Sql); the times are compared with
+     * the clock's instant, passed in.
      */
     async check(presented: string): Promise<ApiKeyCheck> {
       if (!presented.startsWith(apiKeyPrefix) || presented.length > 200) return { valid: false, reason: 'unknown' };
+      const now = clock.now();
       const [key] = await sql.query<KeyRow>(
         `SELECT k.id, k."tenantId", k.name,
                 k."revokedAt" IS NOT NULL AS revoked,
-                k."expiresAt" <= now() AS expired,
-                (k."lastUsedAt" IS NULL OR k."lastUsedAt" <= now() - $2::interval) AS "useIsStale",
+                k."expiresAt" <= $3::timestamptz AS expired,
+                (k."lastUsedAt" IS NULL OR k."lastUsedAt" <= $3::timestamptz - $2::interval) AS "useIsStale",
                 t.name AS "tenantName", t.slug AS "tenantSlug", t.status::text AS "tenantStatus", t.settings AS "tenantSettings"
            FROM api_keys k JOIN tenants t ON t.id = k."tenantId"
           WHERE k."keyHash" = $1`,
-        [sha256Hex(presented), lastUsedResolution],
+        [sha256Hex(presented), lastUsedResolution, now],
       );
       if (!key) return { valid: false, reason: 'unknown' };
       if (key.revoked) return { valid: false, reason: 'revoked' };
       if (key.expired) return { valid: false, reason: 'expired' };
       if (key.useIsStale) {
-        await sql.query(`UPDATE api_keys SET "lastUsedAt" = now(), "updatedAt" = now() WHERE id = $1`, [key.id]);
+        await sql.query(`UPDATE api_keys SET "lastUsedAt" = $2, "updatedAt" = $2 WHERE id = $1`, [key.id, now]);
       }
       return {
         valid: true,

@@ -7,10 +7,11 @@ import { systemAccess, type TenantAccess } from '../../auth/tenant-access.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { recordEvent } from '../../events/outbox.js';
+import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { args, fields } from '../../lib/dto.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
-import { localDate, nextDate } from '../../lib/time.js';
+import { nextDate } from '../../lib/time.js';
 import { holidaysIn } from '../holiday/holiday.service.js';
 import { settingsFor } from '../tenant/tenant.service.js';
 import { dateColumn, dateOf } from '../work-schedule/work-schedule.service.js';
@@ -46,7 +47,7 @@ const addDays = (date: string, days: number): string => new Date(dateColumn(date
  * absences and the holidays of their region as iCalendar (written by `ics`),
  * and to managers and admins their team's approved absences too.
  */
-export function createCalendarService({ db, config }: { db: Db; config: Config }) {
+export function createCalendarService({ db, config, clock }: { db: Db; config: Config; clock: Clock }) {
   return {
     /** Makes the caller's feed URL (replacing any before it); answers it once. */
     async createToken(access: TenantAccess): Promise<CalendarTokenView> {
@@ -55,7 +56,7 @@ export function createCalendarService({ db, config }: { db: Db; config: Config }
       if (owner === null) throw validationFailed([{ path: '(caller)', message: 'has no calendar: an API key is no member' }]);
       const token = `cal_${randomBytes(32).toString('base64url')}`;
       return db.$transaction(async (tx) => {
-        const values = { tokenHash: sha256Hex(token), prefix: token.slice(0, 8), lastUsedAt: null, createdAt: new Date() };
+        const values = { tokenHash: sha256Hex(token), prefix: token.slice(0, 8), lastUsedAt: null, createdAt: clock.now() };
         const row = await tx.calendarToken.upsert({ where: { tenantUserId: owner }, create: access.stamp({ tenantUserId: owner, ...values }), update: values });
         await recordEvent(tx, access, { type: 'calendar_token.created', subjectId: row.id, data: { id: row.id, tenantUserId: owner, prefix: row.prefix } });
         return { url: `${config.baseUrl}/calendar/${token}.ics`, prefix: row.prefix, createdAt: row.createdAt };
@@ -88,7 +89,7 @@ export function createCalendarService({ db, config }: { db: Db; config: Config }
       // The feed reads as its member may: the token stands for them.
       const access = systemAccess(row.tenant, systemActor('calendar feed'));
       const settings = await settingsFor(db, access);
-      const today = localDate(new Date(), settings.timezone);
+      const today = clock.today(settings.timezone);
       const from = addDays(today, -daysBack);
       const to = addDays(today, daysAhead);
       const seesTeam = member.role === 'owner' || member.role === 'admin' || member.role === 'manager';
@@ -137,7 +138,7 @@ export function createCalendarService({ db, config }: { db: Db; config: Config }
       const { createEvents } = await import('ics');
       const written = createEvents(events, { productId: '-//Tally//Time off//EN', method: 'PUBLISH', calName: `Time off: ${member.name ?? member.email}` });
       if (written.error || written.value === null) throw written.error ?? new Error('the calendar could not be written');
-      await db.calendarToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+      await db.calendarToken.update({ where: { id: row.id }, data: { lastUsedAt: clock.now() } });
       return written.value;
     },
   };

@@ -17,8 +17,14 @@ function month(now: Date, monthsAgo: number): { periodFrom: string; periodTo: st
   return { periodFrom: first.toISOString().slice(0, 10), periodTo: last.toISOString().slice(0, 10) };
 }
 
-/** Bills `clientIds` for the months before the last one, one invoice in each state; returns how many were made. */
-export async function seedClientInvoices(services: Services, access: TenantAccess, tenantName: string, clientIds: readonly string[]): Promise<number> {
+/** Bills `clientIds` for the months before the last one (before `now`, the clock's), one invoice in each state; returns how many were made. */
+export async function seedClientInvoices(
+  services: Services,
+  access: TenantAccess,
+  tenantName: string,
+  clientIds: readonly string[],
+  now: Date,
+): Promise<number> {
   await services.billingProfile.update(access, {
     legalName: tenantName,
     address: { line1: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', countryCode: 'DE' },
@@ -34,7 +40,7 @@ export async function seedClientInvoices(services: Services, access: TenantAcces
     const clientId = clientIds[index % clientIds.length] as string;
     let invoice: { id: string; gross: { toFixed(places: number): string } };
     try {
-      invoice = await invoices.create(access, { clientId, ...month(new Date(), 2 + index), groupBy: 'project', discount: undefined });
+      invoice = await invoices.create(access, { clientId, ...month(now, 2 + index), groupBy: 'project', discount: undefined });
     } catch (error) {
       // A client without approved time that month has nothing to bill.
       if (error instanceof AppError && error.reason === 'NOTHING_TO_INVOICE') continue;
@@ -45,7 +51,7 @@ export async function seedClientInvoices(services: Services, access: TenantAcces
     await invoices.issue(access, invoice.id);
     if (state === 'void') await invoices.void(access, invoice.id);
     if (state === 'sent' || state === 'paid' || state === 'partly paid') await invoices.send(access, invoice.id);
-    const paidAt = month(new Date(), 1).periodFrom;
+    const paidAt = month(now, 1).periodFrom;
     if (state === 'paid') await invoices.pay(access, invoice.id, { paidAt });
     if (state === 'partly paid') await invoices.pay(access, invoice.id, { paidAt, amount: '100.00' });
   }

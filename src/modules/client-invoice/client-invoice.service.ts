@@ -5,8 +5,8 @@ import { tenantPage } from '../../db/list.js';
 import { shapesResult } from '../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../events/outbox.js';
 import { Prisma, type Client, type ClientInvoice } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
-import { localDate } from '../../lib/time.js';
 import { counterYear, formatNumber } from '../billing-profile/billing-profile.numbers.js';
 import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import { createClientInvoiceArchive } from './client-invoice.archive.js';
@@ -124,7 +124,7 @@ function assertIssued(invoice: ClientInvoice, what: string): void {
  * entry on a live invoice is read-only (the entry service refuses it with
  * ENTRY_INVOICED); deleting a draft or voiding an invoice releases it.
  */
-export function createClientInvoiceService({ db }: { db: Db }) {
+export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock }) {
   /** Per tenant: the last issue or void waiting for a number in this process. */
   const numbering = new Map<string, Promise<unknown>>();
   const archive = createClientInvoiceArchive({ db });
@@ -382,7 +382,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
             buyer: buyerOf(client),
           });
           assertIssuable(prospect, client.einvoiceFormat);
-          const issueDate = existing.issueDate ? dateText(existing.issueDate) : localDate(new Date(), settings.timezone);
+          const issueDate = existing.issueDate ? dateText(existing.issueDate) : clock.today(settings.timezone);
           const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
           const issued = await tx.clientInvoice.update({
@@ -395,7 +395,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
               buyerReference,
               seller: sellerOf(profile) as unknown as Prisma.InputJsonValue,
               buyer: buyerOf(client) as unknown as Prisma.InputJsonValue,
-              issuedAt: new Date(),
+              issuedAt: clock.now(),
             },
           });
           await recordIssued(tx, access, issued);
@@ -412,7 +412,7 @@ export function createClientInvoiceService({ db }: { db: Db }) {
         assertIssued(existing, 'sent');
         const sent = await tx.clientInvoice.update({
           where: { id },
-          data: { sentAt: new Date(), ...(existing.status === 'issued' ? { status: 'sent' } : {}) },
+          data: { sentAt: clock.now(), ...(existing.status === 'issued' ? { status: 'sent' } : {}) },
         });
         await record(tx, access, 'client_invoice.sent', sent);
         return reread(tx, id, query, sent);
@@ -465,9 +465,9 @@ export function createClientInvoiceService({ db }: { db: Db }) {
           const profile = await billingProfileFor(tx, access);
           const settings = await settingsFor(tx, access);
           const lines = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
-          const issueDate = localDate(new Date(), settings.timezone);
+          const issueDate = clock.today(settings.timezone);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
-          const now = new Date();
+          const now = clock.now();
           const { id: _id, createdAt: _created, updatedAt: _updated, number: _number, numberYear: _year, numberSequence: _sequence, ...kept } = existing;
           // Made a draft, then issued once its lines are in: the database takes no line into an issued document.
           const draftCreditNote = await tx.clientInvoice.create({

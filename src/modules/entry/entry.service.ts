@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { shapesResult } from '../../db/query.js';
 import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Entry, Prisma } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
 import { isDate, nextDate, startOfDay } from '../../lib/time.js';
 import { projectForWork } from '../project/project.service.js';
@@ -36,7 +37,7 @@ const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', rej
  * all, and review them. Tenant settings decide rounding, overlap, the locked
  * period, the time zone of date filters, and whether approval is required.
  */
-export function createEntryService({ db }: { db: Db }) {
+export function createEntryService({ db, clock }: { db: Db; clock: Clock }) {
   /** The instant a `from`/`to` bound stands for; `to` as a date means the end of that day. */
   function bound(value: string, timeZone: string, end: boolean): Date {
     if (!isDate(value)) return new Date(value);
@@ -103,7 +104,7 @@ export function createEntryService({ db }: { db: Db }) {
   /** The span rules (entry.values.ts's, a zero-length entry refused among them); a running timer may not start in the future. */
   function checkSpan(startedAt: Date, endedAt: Date | null, breakMinutesValue: number): void {
     if (endedAt === null) {
-      if (startedAt.getTime() > Date.now() + clockSkewMs) {
+      if (startedAt.getTime() > clock.now().getTime() + clockSkewMs) {
         throw validationFailed([{ path: 'startedAt', message: 'must not be in the future for a running timer' }]);
       }
       return;
@@ -176,7 +177,7 @@ export function createEntryService({ db }: { db: Db }) {
       if (entry.endedAt === null && action === 'submit') throw entryConflicts.refuse('ENTRY_RUNNING', 'The timer is still running; stop it first');
       let status = transition(entry.status, action);
       assertUnlocked(entry.startedAt, settings);
-      const now = new Date();
+      const now = clock.now();
       const events: EventType[] = [reviewEvents[action]];
       let reviewed: Prisma.EntryUncheckedUpdateInput = {};
       if (action === 'submit') {
@@ -316,7 +317,7 @@ export function createEntryService({ db }: { db: Db }) {
         const existing = await findChangeable(tx, access, id, 'update');
         if (existing.endedAt !== null) throw entryConflicts.refuse('NOT_RUNNING', 'The entry is not a running timer');
         const settings = await settingsFor(tx, access);
-        const endedAt = new Date();
+        const endedAt = clock.now();
         if (endedAt.getTime() <= existing.startedAt.getTime()) {
           throw entryConflicts.refuse('STARTS_IN_FUTURE', 'The timer starts in the future; change its start, or delete it');
         }

@@ -3,9 +3,9 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Holiday as HolidayRow } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
-import { localDate } from '../../lib/time.js';
 import { settingsFor } from '../tenant/tenant.service.js';
 import { dateColumn, dateOf, memberOf } from '../work-schedule/work-schedule.service.js';
 import { publicHolidays } from './holiday.regions.js';
@@ -98,13 +98,13 @@ export async function regionOf(tx: Tx | Db, access: TenantAccess, tenantUserId: 
  * date-holidays, and the tenant's own. Everyone reads them; admins add and
  * delete the tenant's own.
  */
-export function createHolidayService({ db }: { db: Db }) {
+export function createHolidayService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** The holidays in effect between two days, by date. */
     async list(access: TenantAccess, input: z.output<typeof ListHolidaysArgs>): Promise<Holiday[]> {
       access.assert('read', 'Holiday');
       const settings = await settingsFor(db, access);
-      const from = input.from ?? `${localDate(new Date(), settings.timezone).slice(0, 4)}-01-01`;
+      const from = input.from ?? `${clock.today(settings.timezone).slice(0, 4)}-01-01`;
       const to = input.to ?? `${from.slice(0, 4)}-12-31`;
       checkPeriod(from, to);
       const region = await regionOf(db, access, input.tenantUserId);

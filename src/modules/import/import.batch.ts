@@ -17,6 +17,7 @@ import { Prisma, type Entry, type EntryStatus } from '../../generated/prisma/cli
 import type { TenantSettings } from '../tenant/tenant.service.js';
 import { billableOf, entryValues, textWithinLimits, type RecordedMoney } from '../entry/entry.values.js';
 import type { ImportedEntry, ParsedRow } from './import.formats.js';
+import type { Clock } from '../../lib/clock.js';
 import { createReferenceResolver, type CreatedCounts, type ImportReferences, type ResolvedEntry } from './import.references.js';
 
 /** A row's outcome as the import counts it. */
@@ -40,6 +41,8 @@ export interface BatchContext {
   reviewerId: string | null;
   entryStatus: EntryStatus;
   settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'>;
+  /** When approved entries are reviewed and new members join. */
+  clock: Clock;
 }
 
 const decimalOrNull = (value: string | null): Prisma.Decimal | null => (value === null ? null : new Prisma.Decimal(value));
@@ -164,7 +167,7 @@ export function createBatchWriter(tx: Tx, context: BatchContext, references: Imp
       if (candidates.length === 0) return result;
 
       const resolved = await resolver.resolve(candidates.map(({ entry }) => entry));
-      const reviewedAt = context.entryStatus === 'approved' ? new Date() : null;
+      const reviewedAt = context.entryStatus === 'approved' ? context.clock.now() : null;
       const rowsOut: ImportedEntryRow[] = [];
       for (const [index, { row, entry }] of candidates.entries()) {
         const target = resolved[index] as ResolvedEntry | Error;

@@ -13,6 +13,7 @@ import type { TenantSettings } from '../tenant/tenant.service.js';
 import { addMember } from '../user/user.service.js';
 import { rateKey, ratesForMany } from '../entry/entry.rates.js';
 import type { CopiedRates } from '../entry/entry.values.js';
+import type { Clock } from '../../lib/clock.js';
 import type { ImportedEntry } from './import.formats.js';
 
 /** What an import creates besides entries, counted on the import. */
@@ -75,7 +76,7 @@ export interface ResolvedEntry {
 
 export function createReferenceResolver(
   tx: Tx,
-  context: { access: TenantAccess; settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'> },
+  context: { access: TenantAccess; settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'>; clock: Clock },
   references: ImportReferences,
 ) {
   const { access } = context;
@@ -129,7 +130,7 @@ export function createReferenceResolver(
       let id = idByEmail.get(email);
       if (id === undefined) {
         const name = entry.userName ? { name: cut(entry.userName, nameLimit) } : {};
-        id = (await addMember(tx, access, { email, role: 'member', ...name })).id;
+        id = (await addMember(tx, access, { email, role: 'member', ...name }, context.clock.now())).id;
         created.members += 1;
         idByEmail.set(email, id);
       }

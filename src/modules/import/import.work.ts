@@ -34,7 +34,7 @@ const batchTimeoutMs = 60_000;
 /** Unwinds a dry run's transaction once its counts are taken. */
 class DryRunRollback extends Error {}
 
-export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | 'config'>) {
+export function createImportWork({ db, config, clock }: Pick<WorkDependencies, 'db' | 'config' | 'clock'>) {
   const files = importFileStorage(config);
 
   /** Who the job writes as: the importer, as events and invitations name them. */
@@ -94,7 +94,7 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
     const ended = await db.$transaction(async (tx) => {
       const ended = await tx.import.update({
         where: { id: found.id },
-        data: { status: outcome.status, finishedAt: new Date(), fileKey: null, lastError: outcome.status === 'failed' ? outcome.lastError : null },
+        data: { status: outcome.status, finishedAt: clock.now(), fileKey: null, lastError: outcome.status === 'failed' ? outcome.lastError : null },
       });
       const { fileKey: _key, ...shown } = ended;
       await recordEvent(tx, origin, { type: 'import.completed', subjectId: found.id, data: { ...shown, rows: ended.imported + ended.skipped + ended.failed } });
@@ -120,13 +120,14 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
         reviewerId: found.createdById,
         entryStatus: found.entryStatus,
         settings: settingsOf(found.tenant),
+        clock,
       };
       const started = await db.import.update({
         where: { id: found.id },
         // A dry run counts from the start again: nothing of an earlier attempt stayed.
         data: {
           status: 'running',
-          startedAt: found.startedAt ?? new Date(),
+          startedAt: found.startedAt ?? clock.now(),
           ...(found.dryRun
             ? { rowsDone: 0, imported: 0, skipped: 0, failed: 0, errors: [], createdClients: 0, createdProjects: 0, createdTasks: 0, createdMembers: 0 }
             : {}),
@@ -135,7 +136,7 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
       const keptErrors = [...((started.errors as unknown as RowProblem[] | null) ?? [])];
       const references: ImportReferences = emptyReferences();
       const runLog = log.child({ importId, tenantId: found.tenantId, source: found.source, dryRun: found.dryRun });
-      const startedAt = Date.now();
+      const startedAt = performance.now();
       try {
         if (found.dryRun) {
           await db
@@ -178,7 +179,7 @@ export function createImportWork({ db, config }: Pick<WorkDependencies, 'db' | '
       }
       const ended = await finish(started, access, { status: 'done' });
       runLog.info(
-        { rows: ended.rowsDone, imported: ended.imported, skipped: ended.skipped, failed: ended.failed, ms: Date.now() - startedAt },
+        { rows: ended.rowsDone, imported: ended.imported, skipped: ended.skipped, failed: ended.failed, ms: Math.round(performance.now() - startedAt) },
         'import finished',
       );
     },

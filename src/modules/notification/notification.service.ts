@@ -23,7 +23,7 @@ export type NotificationQuery = PrismaQuery<Prisma.NotificationInclude, Prisma.N
  * In-app notifications: created by the outbox dispatcher from events
  * (notification.work.ts), read and cleared by their recipient only (everyone's own, whatever the role).
  */
-export function createNotificationService({ db, live }: Pick<ServiceDependencies, 'db' | 'live'>) {
+export function createNotificationService({ db, live, clock }: Pick<ServiceDependencies, 'db' | 'live' | 'clock'>) {
   async function findOwn(access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Notification> {
     // Everyone's own only: another member's notification is not found (an API key, which has none, finds none).
     const notification = await db.notification.findFirst({ where: { id, ...access.scope(action, 'Notification') } });
@@ -46,12 +46,12 @@ export function createNotificationService({ db, live }: Pick<ServiceDependencies
     /** Marks one of the caller's notifications read (keeping the first time it was read). */
     async markRead(access: TenantAccess, id: string, query: NotificationQuery = {}): Promise<Notification> {
       const own = await findOwn(access, id, 'update');
-      return db.notification.update({ ...query, where: { id: own.id }, data: { readAt: own.readAt ?? new Date() } });
+      return db.notification.update({ ...query, where: { id: own.id }, data: { readAt: own.readAt ?? clock.now() } });
     },
 
     /** Marks every unread notification of the caller read; returns how many. */
     async markAllRead(access: TenantAccess): Promise<{ count: number }> {
-      return db.notification.updateMany({ where: { readAt: null, ...access.scope('update', 'Notification') }, data: { readAt: new Date() } });
+      return db.notification.updateMany({ where: { readAt: null, ...access.scope('update', 'Notification') }, data: { readAt: clock.now() } });
     },
 
     /** Deletes one of the caller's notifications. */

@@ -51,7 +51,7 @@ interface SpentRow {
 
 /**
  * What each project has spent in its period containing `at` (the current
- * one by default): one grouped statement for all of them, on the entries'
+ * one, when `at` is the clock's now): one grouped statement for all of them, on the entries'
  * (tenantId, projectId, startedAt) index. Every entry of the tenant counts,
  * whoever may read it: a member sees what the project has spent, not what
  * they have.
@@ -61,7 +61,7 @@ export async function spentOf(
   access: TenantAccess,
   timeZone: string,
   projects: readonly { id: string; budgetPeriod: BudgetPeriod }[],
-  at: Date = new Date(),
+  at: Date,
 ): Promise<Map<string, Spent>> {
   const spent = new Map<string, Spent>(projects.map((project) => [project.id, { minutes: 0, amount: new Prisma.Decimal(0) }]));
   if (projects.length === 0) return spent;

@@ -6,6 +6,7 @@ import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/q
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
 import { BudgetPeriod, ProjectStatus } from '../../generated/prisma/enums.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
@@ -105,7 +106,7 @@ const filterOf = (filter: ProjectFilter | undefined): Prisma.ProjectWhereInput =
  * Projects: managers and admins manage them, everyone reads them. A project
  * with time on it is archived, never deleted (409), so that its entries keep it.
  */
-export function createProjectService({ db }: { db: Db }) {
+export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
   async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<Project> {
     const project = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') } });
     if (!project) throw notFound('Project', id);
@@ -138,7 +139,7 @@ export function createProjectService({ db }: { db: Db }) {
       access.assert('read', 'Project');
       // The guard read the tenant's settings with the tenant: the time zone costs no statement.
       const { timezone } = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
-      return spentOf(db, access, timezone, projects);
+      return spentOf(db, access, timezone, projects, clock.now());
     },
 
     /** A page of projects for a Relay connection. */

@@ -43,7 +43,8 @@ export function createSyncWork({
   config,
   secrets,
   services,
-}: Pick<WorkDependencies, 'db' | 'sql' | 'jobs' | 'config' | 'secrets' | 'services'>) {
+  clock,
+}: Pick<WorkDependencies, 'db' | 'sql' | 'jobs' | 'config' | 'secrets' | 'services' | 'clock'>) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
   const { invoices } = services;
@@ -120,9 +121,9 @@ export function createSyncWork({
       const due = await sql.query<{ id: string }>(
         `SELECT id FROM syncs
         WHERE enabled AND status <> 'running'
-          AND ("lastSyncedAt" IS NULL OR "lastSyncedAt" <= now() - "intervalMinutes" * interval '1 minute')
+          AND ("lastSyncedAt" IS NULL OR "lastSyncedAt" <= $1::timestamptz - "intervalMinutes" * interval '1 minute')
         ORDER BY "lastSyncedAt" NULLS FIRST LIMIT 500`,
-        [],
+        [clock.now()],
       );
       if (due.length === 0) return;
       await db.$transaction(async (tx) => {
@@ -133,6 +134,7 @@ export function createSyncWork({
 
     /** One run of one sync (see above for why nothing is imported twice). */
     async run(id: string, log: Logger): Promise<void> {
+      // A lease on the row's own updatedAt, which Prisma stamps by the system clock: read by the same clock.
       const { count } = await db.sync.updateMany({
         where: { id, OR: [{ status: { not: 'running' } }, { updatedAt: { lt: new Date(Date.now() - staleRunMs) } }] },
         data: { status: 'running' },
@@ -178,7 +180,7 @@ export function createSyncWork({
           await mailbox.close();
         }
         await db.$transaction(async (tx) => {
-          const done = await tx.sync.update({ where: { id }, data: { status: 'idle', lastSyncedAt: new Date(), lastError: null } });
+          const done = await tx.sync.update({ where: { id }, data: { status: 'idle', lastSyncedAt: clock.now(), lastError: null } });
           await recordEvent(tx, access, { type: 'sync.completed', subjectId: id, data: { ...shown(done), messages, imported, skipped } });
         });
         runLog.info({ messages, imported, skipped }, 'mailbox synced');
@@ -188,7 +190,7 @@ export function createSyncWork({
         else runLog.warn({ reason }, 'mailbox sync failed');
         await db.$transaction(async (tx) => {
           // lastSyncedAt moves too, so the schedule waits an interval before trying again.
-          const failed = await tx.sync.update({ where: { id }, data: { status: 'error', lastError: reason.slice(0, 1000), lastSyncedAt: new Date() } });
+          const failed = await tx.sync.update({ where: { id }, data: { status: 'error', lastError: reason.slice(0, 1000), lastSyncedAt: clock.now() } });
           await recordEvent(tx, access, { type: 'sync.failed', subjectId: id, data: { ...shown(failed), messages, imported } });
         });
       }

@@ -6,6 +6,7 @@ import { shapesResult } from '../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../events/outbox.js';
 import type { Prisma, Task } from '../../generated/prisma/client.js';
 import { TaskStatus } from '../../generated/prisma/enums.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
@@ -66,9 +67,9 @@ export const listOrder: Prisma.TaskOrderByWithRelationInput[] = [{ position: 'as
 const dateOf = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(`${value}T00:00:00Z`));
 
 /** `completedAt` follows `done`: set when a task gets there, cleared when it leaves. */
-function completion(before: Task['status'] | undefined, after: Task['status'] | undefined): { completedAt?: Date | null } {
+function completion(before: Task['status'] | undefined, after: Task['status'] | undefined, now: Date): { completedAt?: Date | null } {
   if (after === undefined || after === before) return {};
-  return { completedAt: after === 'done' ? new Date() : null };
+  return { completedAt: after === 'done' ? now : null };
 }
 
 /** The filter's conditions (the caller's scope is spread after them). */
@@ -82,7 +83,7 @@ const filterOf = (filter: TaskFilter | undefined): Prisma.TaskWhereInput => ({
  * Tasks inside task lists. Managers and admins manage them; members read
  * them and move the status of the tasks assigned to them, nothing else.
  */
-export function createTaskService({ db }: { db: Db }) {
+export function createTaskService({ db, clock }: { db: Db; clock: Clock }) {
   async function findTask(tx: Tx | Db, access: TenantAccess, taskListId: string, id: string): Promise<Task> {
     await taskListOfTenant(tx, access, taskListId);
     const task = await tx.task.findFirst({ where: { id, taskListId, ...access.scope('read', 'Task') } });
@@ -139,7 +140,7 @@ export function createTaskService({ db }: { db: Db }) {
             ...data,
             dueDate: dateOf(data.dueDate),
             taskListId,
-            ...(data.status === 'done' ? { completedAt: new Date() } : {}),
+            ...(data.status === 'done' ? { completedAt: clock.now() } : {}),
           }),
         });
         await record(
@@ -170,7 +171,7 @@ export function createTaskService({ db }: { db: Db }) {
         if (data.assigneeId) await activeMember(tx, access, data.assigneeId, 'assigneeId');
         const task = await tx.task.update({
           where: { id },
-          data: { ...data, dueDate: dateOf(data.dueDate), ...completion(existing.status, data.status) },
+          data: { ...data, dueDate: dateOf(data.dueDate), ...completion(existing.status, data.status, clock.now()) },
         });
         const assigned = task.assigneeId !== null && task.assigneeId !== existing.assigneeId;
         const completed = task.status === 'done' && existing.status !== 'done';

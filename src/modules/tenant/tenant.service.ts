@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { addMember } from '../user/user.service.js';
 import type { Prisma, Tenant } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
@@ -126,7 +127,7 @@ export async function settingsFor(tx: Tx | Db, access: TenantAccess): Promise<Te
   return settingsOf(await tx.tenant.findUniqueOrThrow({ where: access.scope('read', 'Tenant'), select: { settings: true } }));
 }
 
-export function createTenantService({ db }: { db: Db }) {
+export function createTenantService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
     async create(actor: Actor, { name, slug, ownerEmail, settings }: z.output<typeof CreateTenantDto>, query: TenantQuery = {}): Promise<Tenant> {
@@ -139,7 +140,7 @@ export function createTenantService({ db }: { db: Db }) {
           data: { name, slug, settings: { ...defaultTenantSettings, ...settings } },
         });
         if (ownerEmail !== undefined) {
-          await addMember(tx, systemAccess(tenant, actor), { email: ownerEmail, role: 'owner' });
+          await addMember(tx, systemAccess(tenant, actor), { email: ownerEmail, role: 'owner' }, clock.now());
         }
         return shapesResult(query) ? tx.tenant.findUniqueOrThrow({ ...query, where: { id: tenant.id } }) : tenant;
       });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Sql } from '../../db/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, fields } from '../../lib/dto.js';
 import { nextDate, startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
@@ -93,7 +94,7 @@ export async function workedByDay(
  * absences credited, and the difference, per day or month. Members read
  * their own; managers and admins everyone's.
  */
-export function createTimeBalanceService({ db, sql }: { db: Db; sql: Sql }) {
+export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql; clock: Clock }) {
   return {
     /** A member's balance over a period (at most five years). */
     async balance(access: TenantAccess, input: z.output<typeof TimeBalanceArgs>): Promise<TimeBalance> {
@@ -104,7 +105,7 @@ export function createTimeBalanceService({ db, sql }: { db: Db; sql: Sql }) {
       const [inputs, worked, vacation] = await Promise.all([
         memberDays(db, access, member, settings, input.from, input.to),
         workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
-        vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4))),
+        vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4)), clock.today(settings.timezone)),
       ]);
       const totals = zero();
       const periods: BalancePeriod[] = [];

@@ -10,6 +10,7 @@ import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, TenantUser } from '../../generated/prisma/client.js';
 import type { TenantRole, TenantUserStatus } from '../../generated/prisma/enums.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, forbidden, notFound, validationFailed } from '../../lib/errors.js';
@@ -86,9 +87,10 @@ export interface NewMember {
  * Adds a member inside the caller's transaction (invitations, imports, and
  * the owner of a new tenant). A person who already signed in with this
  * verified address is active at once; otherwise they are invited until they
- * sign in. A deactivated member is invited again.
+ * sign in. A deactivated member is invited again. `now` is the clock's: a
+ * new membership begins then (its `createdAt`, from which vacation is pro rata).
  */
-export async function addMember(tx: Tx, access: TenantAccess, member: NewMember): Promise<TenantUser> {
+export async function addMember(tx: Tx, access: TenantAccess, member: NewMember, now: Date): Promise<TenantUser> {
   const email = member.email.toLowerCase();
   // On the tenant's unique (tenantId, email): one membership per address, whoever reads it.
   const existing = await tx.tenantUser.findFirst({ where: { email, ...access.tenantWide('TenantUser') } });
@@ -110,12 +112,12 @@ export async function addMember(tx: Tx, access: TenantAccess, member: NewMember)
   };
   const saved = existing
     ? await tx.tenantUser.update({ where: { id: existing.id }, data: values })
-    : await tx.tenantUser.create({ data: access.stamp({ email, ...values }) });
+    : await tx.tenantUser.create({ data: access.stamp({ email, ...values, createdAt: now }) });
   await recordEvent(tx, access, { type: 'user.added', subjectId: saved.id, data: saved });
   return saved;
 }
 
-export function createUserService({ db }: { db: Db }) {
+export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
   /** Serialises membership changes of one tenant, so that two concurrent changes cannot remove its last owner. */
   async function lockTenant(tx: Tx, access: TenantAccess): Promise<void> {
     await tx.$queryRaw`SELECT 1 FROM tenants t WHERE ${fragment((bind) => access.sqlTenantWide('Tenant', 't', bind))} FOR UPDATE`;
@@ -174,7 +176,7 @@ export function createUserService({ db }: { db: Db }) {
       requireOwnerFor(access, undefined, data.role);
       return db.$transaction(async (tx) => {
         await lockTenant(tx, access);
-        const member = await addMember(tx, access, data);
+        const member = await addMember(tx, access, data, clock.now());
         return reread(tx, member.id, query, member);
       });
     },

@@ -4,6 +4,7 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { recordEvent, withDays } from '../../events/outbox.js';
 import type { TenantUser } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
@@ -81,8 +82,18 @@ export function proRata(allowanceDays: number, year: number, joined: string): nu
   return Math.ceil(((allowanceDays * months) / 12) * 2) / 2;
 }
 
-/** A member's vacation account of `year` (the years before it followed for its carry-over): what the balance and the vacation routes show. */
-export async function vacationAccount(tx: Tx | Db, access: TenantAccess, member: TenantUser, settings: TenantSettings, year: number): Promise<Vacation> {
+/**
+ * A member's vacation account of `year` (the years before it followed for its carry-over): what the balance and the vacation
+ * routes show. `today` (the clock's, in the tenant's zone) parts days taken from days planned, and says which carry-overs expired.
+ */
+export async function vacationAccount(
+  tx: Tx | Db,
+  access: TenantAccess,
+  member: TenantUser,
+  settings: TenantSettings,
+  year: number,
+  today: string,
+): Promise<Vacation> {
   const first = year - carryYears;
   const [allowances, corrections] = await Promise.all([
     tx.vacationAllowance.findMany({
@@ -96,7 +107,6 @@ export async function vacationAccount(tx: Tx | Db, access: TenantAccess, member:
   ]);
   const startYear = allowances[0]?.year ?? year;
   const inputs = await memberDays(tx, access, member, settings, `${startYear}-01-01`, `${year}-12-31`, ['approved', 'pending']);
-  const today = localDate(new Date(), settings.timezone);
   const joined = localDate(member.createdAt, settings.timezone);
   const pendingIds = new Set(inputs.absences.filter((absence) => absence.status === 'pending').map((absence) => absence.id));
   const vacationOnly = { ...inputs, absences: inputs.absences.filter((absence) => absence.deductsVacation) };
@@ -148,10 +158,11 @@ export async function vacationAccount(tx: Tx | Db, access: TenantAccess, member:
  * corrected by hand with a reason (never changed or deleted: the audit
  * trail). Members read their own; managers read; admins manage.
  */
-export function createVacationService({ db }: { db: Db }) {
+export function createVacationService({ db, clock }: { db: Db; clock: Clock }) {
   async function read(tx: Tx | Db, access: TenantAccess, tenantUserId: string, year: number): Promise<Vacation> {
     const member = await memberOf(tx, access, tenantUserId);
-    return vacationAccount(tx, access, member, await settingsFor(tx, access), year);
+    const settings = await settingsFor(tx, access);
+    return vacationAccount(tx, access, member, settings, year, clock.today(settings.timezone));
   }
 
   return {

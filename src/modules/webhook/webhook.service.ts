@@ -92,7 +92,7 @@ const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
  * Webhook subscriptions (owners and admins) and their deliveries. Sending
  * them is the workers' (webhook.work.ts).
  */
-export function createWebhookService({ db, config, secrets, jobs }: Pick<ServiceDependencies, 'db' | 'config' | 'secrets' | 'jobs'>) {
+export function createWebhookService({ db, config, secrets, jobs, clock }: Pick<ServiceDependencies, 'db' | 'config' | 'secrets' | 'jobs' | 'clock'>) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
 
@@ -116,7 +116,7 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
     eventType: string,
   ): Promise<WebhookDelivery> {
     const delivery = await tx.webhookDelivery.create({
-      data: access.stamp({ subscriptionId: subscription.id, eventId, eventType, nextAttemptAt: new Date() }),
+      data: access.stamp({ subscriptionId: subscription.id, eventId, eventType, nextAttemptAt: clock.now() }),
     });
     await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
     return delivery;
@@ -199,7 +199,7 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
             subjectId: subscription.id,
             data: { message: 'A test delivery from Tally', webhook: JSON.parse(JSON.stringify(shown)) as Prisma.InputJsonValue },
             // Delivered here, to this subscription alone: the dispatcher has nothing to do with it.
-            processedAt: new Date(),
+            processedAt: clock.now(),
           }),
         });
         const delivery = await enqueueDelivery(tx, access, subscription, event.id, event.type);
@@ -230,7 +230,7 @@ export function createWebhookService({ db, config, secrets, jobs }: Pick<Service
         if (!subscription.enabled && delivery.eventType !== 'webhook.test') {
           throw webhookConflicts.refuse('WEBHOOK_DISABLED', 'The webhook is disabled; enable it before redelivering');
         }
-        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', nextAttemptAt: new Date() } });
+        await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'pending', nextAttemptAt: clock.now() } });
         await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id });
         return tx.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: delivery.id } });
       });

@@ -22,7 +22,7 @@ import { deliveryQueue } from './webhook.jobs.js';
 export const retryDelaysMs = [5, 300, 1800, 7200, 18_000, 36_000, 86_400].map((seconds) => seconds * 1000);
 const disableAfterFailingMs = 5 * 24 * 3600 * 1000;
 
-export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDependencies, 'db' | 'config' | 'secrets' | 'jobs'>) {
+export function createWebhookWork({ db, config, secrets, jobs, clock }: Pick<WorkDependencies, 'db' | 'config' | 'secrets' | 'jobs' | 'clock'>) {
   const box = createSecretBox(secrets.encryptionKey);
   const agents = createOutboundAgents({ allowPrivate: config.webhookAllowPrivateUrls });
 
@@ -30,7 +30,7 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
   async function disable(tx: Tx, subscription: WebhookSubscription, reason: string): Promise<void> {
     const disabled = await tx.webhookSubscription.update({
       where: { id: subscription.id },
-      data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
+      data: { enabled: false, disabledAt: clock.now(), disabledReason: reason },
     });
     const { secretEncrypted: _secret, ...shown } = disabled;
     await recordEvent(
@@ -43,7 +43,7 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
   /** Writes what one attempt did: the log row, the delivery's state, the subscription's failures, the next attempt. */
   async function recordAttempt(delivery: WebhookDelivery, subscription: WebhookSubscription, outcome: AttemptOutcome, log: Logger): Promise<void> {
     await db.$transaction(async (tx) => {
-      const now = new Date();
+      const now = clock.now();
       const result = { responseStatus: outcome.responseStatus, lastError: outcome.error };
       // The row lock orders attempts that race (a redelivery beside a retry); the count numbers them.
       // A success settles the delivery in the same statement: the common path is two statements.
@@ -90,7 +90,7 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
       }
       const nextAttemptAt = new Date(now.getTime() + delay);
       await tx.webhookDelivery.update({ where: { id: delivery.id }, data: { ...result, status: 'pending', nextAttemptAt } });
-      await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id }, { startAfter: nextAttemptAt });
+      await jobs.send(tx, deliveryQueue, { deliveryId: delivery.id }, { startAfterSeconds: Math.ceil(delay / 1000) });
     });
   }
 
@@ -105,7 +105,7 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
         select: { id: true, tenantId: true, events: true },
       });
       if (subscriptions.length === 0) return;
-      const now = new Date();
+      const now = clock.now();
       const rows = committed.flatMap((event) =>
         subscriptions
           .filter(
@@ -138,7 +138,7 @@ export function createWebhookWork({ db, config, secrets, jobs }: Pick<WorkDepend
     async deliver(deliveryId: string, log: Logger): Promise<void> {
       const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { subscription: true, event: true } });
       if (!delivery || delivery.status !== 'pending') return;
-      if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > Date.now() + 1000) return;
+      if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > clock.now().getTime() + 1000) return;
       const { subscription, event, ...row } = delivery;
       if (!subscription.enabled && row.eventType !== 'webhook.test') {
         await db.webhookDelivery.updateMany({

@@ -4,9 +4,9 @@ import type { Db, Tx } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, TenantUser, WorkSchedule } from '../../generated/prisma/client.js';
+import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
-import { localDate } from '../../lib/time.js';
 import { settingsFor } from '../tenant/tenant.service.js';
 import { columnOf, WeekMinutesDto, weekOf } from './work-schedule.week.js';
 
@@ -50,7 +50,7 @@ export async function memberOf(tx: Tx | Db, access: TenantAccess, id: string): P
  * schedule not yet in effect may be deleted. Members read their own, managers
  * everyone's, admins manage them.
  */
-export function createWorkScheduleService({ db }: { db: Db }) {
+export function createWorkScheduleService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** A member's schedules, the latest `validFrom` first (members: their own; another's is 403). */
     async list(access: TenantAccess, input: z.output<typeof ListWorkSchedulesArgs>, query: WorkScheduleQuery = {}): Promise<WorkSchedule[]> {
@@ -91,7 +91,7 @@ export function createWorkScheduleService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         const schedule = await tx.workSchedule.findFirst({ where: { id, tenantUserId: owner, ...access.scope('delete', 'WorkSchedule') } });
         if (!schedule) throw notFound('WorkSchedule', id);
-        const today = localDate(new Date(), (await settingsFor(tx, access)).timezone);
+        const today = clock.today((await settingsFor(tx, access)).timezone);
         if (dateOf(schedule.validFrom) <= today) {
           throw workScheduleConflicts.refuse('SCHEDULE_IN_EFFECT', `The schedule is in effect since ${dateOf(schedule.validFrom)}; add a new one instead`);
         }
