@@ -87,8 +87,8 @@ export function lineTax(
   return { taxCategory: category, taxRate: new Decimal(0), taxExemptionReason: reason };
 }
 
-/** The values of manual lines, numbered on from `firstPosition`. */
-export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine, path: string) => LineTax, firstPosition: number): LineValues[] {
+/** The values of manual lines, numbered on from `firstPosition`, in a currency of `digits` minor units. */
+export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine, path: string) => LineTax, firstPosition: number, digits = 2): LineValues[] {
   return lines.map((line, index) => {
     const quantity = new Decimal(line.quantity);
     const unitPrice = new Decimal(line.unitPrice);
@@ -98,7 +98,7 @@ export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine
       quantity,
       unit: line.unit,
       unitPrice,
-      netAmount: manualNet(quantity, unitPrice),
+      netAmount: manualNet(quantity, unitPrice, digits),
       ...tax(line, `lines.${index}`),
       projectId: null,
       taskId: null,
