@@ -1,7 +1,13 @@
 import { builder } from '../../graphql/builder.js';
 import { tenantOperation } from '../../graphql/operations.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { currencyField, rateFieldBy } from '../../graphql/rates.js';
+import type { ProjectMember } from '../../generated/prisma/client.js';
 import { AddProjectMemberArgs, ListProjectMembersArgs, ProjectMemberArgs, UpdateProjectMemberArgs, type ProjectMemberQuery } from './project-member.service.js';
+
+/** What a project member's rate reads of its project: the currency (its client's, else the tenant's). */
+const withProject = { project: { select: { client: { select: { currency: true } } } } } as const;
+type WithProject = ProjectMember & { project: { client: { currency: string } | null } };
+const projectCurrency = (member: WithProject): string | null => member.project.client?.currency ?? null;
 
 builder.prismaObject('ProjectMember', {
   description: 'Someone who works on a project, and at what billable rate.',
@@ -13,10 +19,12 @@ builder.prismaObject('ProjectMember', {
     tenantUserId: t.exposeID('tenantUserId', { description: 'Who works on it' }),
     tenantUser: t.relation('tenantUser', { description: 'Who works on it' }),
     hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable rate on this project: the first the rate hierarchy looks at. ${rateVisibility}`,
-      resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.hourlyRate),
+      ...rateFieldBy<WithProject>('Billable rate on this project: the first the rate hierarchy looks at.', (member) => member.hourlyRate, projectCurrency),
+      select: withProject,
+    }),
+    currency: t.field({
+      ...currencyField<WithProject>("ISO 4217: the currency of the rate, the project's (its client's, else the tenant's)", projectCurrency),
+      select: withProject,
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { quantityExtensions } from '../../graphql/money.js';
+import { currencyField, rateFieldBy } from '../../graphql/rates.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import { Prisma, type Project } from '../../generated/prisma/client.js';
 import type { Spent } from './project.budget.js';
@@ -24,6 +25,11 @@ function spentOf(context: GraphQLContext, project: Project): Promise<Spent> {
   return loader.load(project);
 }
 
+/** What a project's money fields read of its client: the currency (a project without one is in the tenant's). */
+const withClient = { client: { select: { currency: true } } } as const;
+type WithClient = Project & { client: { currency: string } | null };
+const clientCurrency = (project: WithClient): string | null => project.client?.currency ?? null;
+
 builder.prismaObject('Project', {
   description: 'Work for a client: entries, task lists and invoices belong to it.',
   fields: (t) => ({
@@ -36,18 +42,23 @@ builder.prismaObject('Project', {
     description: t.exposeString('description', { nullable: true }),
     color: t.exposeString('color', { nullable: true, description: '#rrggbb' }),
     billable: t.exposeBoolean('billable', { description: 'Time on it is billable by default' }),
-    hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billing rate per hour, after a project member's own. ${rateVisibility}`,
-      resolve: (project, _args, context) => visibleRate(context, project.tenantId, project.hourlyRate),
+    currency: t.field({
+      ...currencyField<WithClient>("ISO 4217: the currency of its rates, budget and spent amounts, its client's, else the tenant's", clientCurrency),
+      select: withClient,
     }),
-    budgetHours: t.expose('budgetHours', { type: 'Decimal', nullable: true, description: 'Budget in hours, per budget period' }),
-    budgetAmount: t.field({
+    hourlyRate: t.field({
+      ...rateFieldBy<WithClient>("Billing rate per hour, after a project member's own.", (project) => project.hourlyRate, clientCurrency),
+      select: withClient,
+    }),
+    budgetHours: t.expose('budgetHours', {
       type: 'Decimal',
       nullable: true,
-      description: `Budget in billable amounts, per budget period. ${rateVisibility}`,
-      resolve: (project, _args, context) => visibleRate(context, project.tenantId, project.budgetAmount),
+      description: 'Budget in hours, per budget period',
+      extensions: quantityExtensions,
+    }),
+    budgetAmount: t.field({
+      ...rateFieldBy<WithClient>('Budget in billable amounts, per budget period.', (project) => project.budgetAmount, clientCurrency),
+      select: withClient,
     }),
     budgetPeriod: t.expose('budgetPeriod', { type: graphqlEnum(budgetPeriod) }),
     spentMinutes: t.int({
@@ -55,10 +66,12 @@ builder.prismaObject('Project', {
       resolve: async (project, _args, context) => (await spentOf(context, project)).minutes,
     }),
     spentAmount: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable amounts of finished entries in the current budget period. ${rateVisibility}`,
-      resolve: async (project, _args, context) => visibleRate(context, project.tenantId, (await spentOf(context, project)).amount),
+      ...rateFieldBy<WithClient>(
+        "Billable amounts of finished entries in the current budget period, those in the project's currency (entries from before a change of currency keep theirs and are not added).",
+        async (project, context) => (await spentOf(context, project)).amount,
+        clientCurrency,
+      ),
+      select: withClient,
     }),
     status: t.expose('status', { type: graphqlEnum(projectStatus) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
