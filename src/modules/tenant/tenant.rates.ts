@@ -34,19 +34,20 @@ async function ratesFinerThan(tx: Tx, access: TenantAccess, scope: RateScope, di
   const fine = (column: string) => `scale(trim_scale(${column})) > ${digits}`;
   return tx.$queryRaw<FineRate[]>`
     SELECT what, value FROM (${fragment((bind) => {
-      const projects =
+      // Each use binds its values anew: a fragment's text holds one placeholder per value bound.
+      const projects = () =>
         scope.kind === 'tenant'
           ? 'p."clientId" IS NULL'
           : scope.kind === 'client'
             ? `p."clientId" = ${bind(scope.clientId)}`
             : `p.id = ${bind(scope.projectId)}`;
-      const inProjects = `${access.sqlTenantWide('Project', 'p', bind)} AND ${projects}`;
+      const inProjects = () => `${access.sqlTenantWide('Project', 'p', bind)} AND ${projects()}`;
       const parts = [
-        `SELECT 'project "' || p.name || '" hourlyRate' AS what, trim_scale(p."hourlyRate")::text AS value FROM projects p WHERE ${inProjects} AND ${fine('p."hourlyRate"')}`,
-        `SELECT 'project "' || p.name || '" budgetAmount', trim_scale(p."budgetAmount")::text FROM projects p WHERE ${inProjects} AND ${fine('p."budgetAmount"')}`,
+        `SELECT 'project "' || p.name || '" hourlyRate' AS what, trim_scale(p."hourlyRate")::text AS value FROM projects p WHERE ${inProjects()} AND ${fine('p."hourlyRate"')}`,
+        `SELECT 'project "' || p.name || '" budgetAmount', trim_scale(p."budgetAmount")::text FROM projects p WHERE ${inProjects()} AND ${fine('p."budgetAmount"')}`,
         `SELECT 'project "' || p.name || '" member ' || coalesce(u.name, u.email) || ' hourlyRate', trim_scale(pm."hourlyRate")::text
            FROM project_members pm JOIN projects p ON p.id = pm."projectId" JOIN tenant_users u ON u.id = pm."tenantUserId"
-          WHERE ${inProjects} AND ${fine('pm."hourlyRate"')}`,
+          WHERE ${inProjects()} AND ${fine('pm."hourlyRate"')}`,
       ];
       if (scope.kind === 'client') {
         parts.push(
