@@ -13,7 +13,7 @@ import { EInvoiceFormat, InvoiceSource, InvoiceStatus, InvoiceType, OcrStatus } 
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { AppError, conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
-import { assertMoneyScale, moneyScaleErrors } from '../../lib/money.js';
+import { assertMoneyScale } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
 import { embeddedInvoiceXml, mentionsEmbeddedFile } from './invoice.embedded.js';
@@ -391,15 +391,13 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         await findVisible(tx, access, id, 'update');
         if (data.projectId) await projectForWork(tx, access, data.projectId, 'projectId');
         const invoice = await tx.invoice.update({ where: { id }, data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate) } });
-        // As the invoice now is: the amounts given, and those kept when the currency changes (named by `currency`).
-        assertAmountsFit(invoice.currency, data);
-        if (data.currency !== undefined) {
-          const kept = [invoice.netAmount, invoice.taxAmount, invoice.totalAmount].map((value) => (value === null ? null : value.toString()));
-          if (moneyScaleErrors(invoice.currency, { a: kept[0], b: kept[1], c: kept[2] }).length > 0)
-            throw validationFailed([
-              { path: 'currency', message: `the invoice's amounts have more decimals than ${invoice.currency ?? 'an invoice without a currency'} has` },
-            ]);
-        }
+        // As the invoice now is: the amounts given, and all it keeps when its currency changes.
+        const text = (value: Prisma.Decimal | null) => value?.toString() ?? null;
+        const { netAmount, taxAmount, totalAmount } = invoice;
+        assertAmountsFit(
+          invoice.currency,
+          data.currency === undefined ? data : { netAmount: text(netAmount), taxAmount: text(taxAmount), totalAmount: text(totalAmount) },
+        );
         await recordEvent(tx, access, { type: 'invoice.updated', subjectId: id, data: eventData(invoice) });
         return reread(tx, id, query, invoice);
       });
