@@ -35,28 +35,30 @@ function shownTo(access: TenantAccess, value: DecimalValue, currency: string | n
   return access.holds(readRates) ? moneyText(value, currency ?? currencyOfSettings(access.tenant.settings)) : null;
 }
 
+type MaybePromise<Value> = Value | Promise<Value>;
+
 /**
  * A rate or amount of `tenantId` as this caller reads it: null unless they may read rates, else money at the scale
- * of the currency `currencyOf` names (null: the tenant's). Decided at once when the request has entered the tenant
- * (a report asks it thousands of times), else once the guard has answered.
+ * of `currency` (null: the tenant's). Decided at once when the request has entered the tenant (a report asks it
+ * thousands of times), else once the guard has answered.
  */
 export function visibleMoney(
   context: GraphQLContext,
   tenantId: string,
   value: DecimalValue | null | undefined,
-  currencyOf: (access: TenantAccess) => string | null | undefined,
+  currency: string | null | undefined,
 ): string | null | Promise<string | null> {
   if (value === null || value === undefined) return null;
   const entered = context.enteredTenant(tenantId);
-  if (entered) return shownTo(entered, value, currencyOf(entered));
-  return context.tenantAccess(tenantId).then((access) => shownTo(access, value, currencyOf(access)));
+  if (entered) return shownTo(entered, value, currency);
+  return context.tenantAccess(tenantId).then((access) => shownTo(access, value, currency));
 }
 
 /** What a record's money field reads: its value (a promise when it is loaded apart, a project's spent amount). */
-type ValueOf<Shape> = (record: Shape, context: GraphQLContext) => DecimalValue | null | undefined | Promise<DecimalValue | null | undefined>;
+type ValueOf<Shape> = (record: Shape, context: GraphQLContext) => MaybePromise<DecimalValue | null | undefined>;
 
-/** The currency of a record's rates and amounts; null: its tenant's. */
-type CurrencyOf<Shape> = (record: Shape, access: TenantAccess) => string | null | undefined;
+/** The currency of a record's rates and amounts (a promise when a loader reads it); null: its tenant's. */
+type CurrencyOf<Shape> = (record: Shape, context: GraphQLContext) => MaybePromise<string | null | undefined>;
 
 const ownCurrency = (record: object): string | null | undefined => (record as { currency?: string | null }).currency;
 
@@ -71,10 +73,15 @@ export function rateFieldBy<Shape extends { tenantId: string }>(description: str
     nullable: true as const,
     description: `${description} ${rateVisibility}`,
     extensions: rateExtensions,
-    resolve: (record: Shape, _args: unknown, context: GraphQLContext): string | null | Promise<string | null> => {
+    resolve: (record: Shape, _args: unknown, context: GraphQLContext): MaybePromise<string | null> => {
+      // A caller who reads no rates reads null: neither the value nor its currency is looked up for them.
+      if (context.enteredTenant(record.tenantId)?.holds(readRates) === false) return null;
       const found = value(record, context);
-      const show = (stored: DecimalValue | null | undefined) => visibleMoney(context, record.tenantId, stored, (access) => currencyOf(record, access));
-      return found instanceof Promise ? found.then(show) : show(found);
+      const currency = currencyOf(record, context);
+      if (found instanceof Promise || currency instanceof Promise) {
+        return Promise.all([found, currency]).then(([stored, named]) => visibleMoney(context, record.tenantId, stored, named));
+      }
+      return visibleMoney(context, record.tenantId, found, currency);
     },
   };
 }
@@ -89,22 +96,25 @@ export function rateField<Name extends string, Shape extends { tenantId: string 
 }
 
 /** The tenant's currency: of a member's own rates, of a project without a client. */
-export const tenantCurrency = (_record: unknown, access: TenantAccess): string => currencyOfSettings(access.tenant.settings);
+export const tenantCurrency = (): null => null;
 
 /**
  * The options of a record's `currency` field when the record does not keep one (a member, a project): what
  * `currencyOf` says, else the tenant's. Read by callers who see no rates too: a currency is no rate.
  */
-export function currencyField<Shape extends { tenantId: string }>(description: string, currencyOf: (record: Shape) => string | null | undefined) {
+export function currencyField<Shape extends { tenantId: string }>(description: string, currencyOf: CurrencyOf<Shape>) {
+  const orTenant = (context: GraphQLContext, tenantId: string, own: string | null | undefined): MaybePromise<string> => {
+    if (own) return own;
+    const entered = context.enteredTenant(tenantId);
+    if (entered) return currencyOfSettings(entered.tenant.settings);
+    return context.tenantAccess(tenantId).then((access) => currencyOfSettings(access.tenant.settings));
+  };
   return {
     type: 'String' as const,
     description,
-    resolve: (record: Shape, _args: unknown, context: GraphQLContext): string | Promise<string> => {
-      const own = currencyOf(record);
-      if (own) return own;
-      const entered = context.enteredTenant(record.tenantId);
-      if (entered) return currencyOfSettings(entered.tenant.settings);
-      return context.tenantAccess(record.tenantId).then((access) => currencyOfSettings(access.tenant.settings));
+    resolve: (record: Shape, _args: unknown, context: GraphQLContext): MaybePromise<string> => {
+      const own = currencyOf(record, context);
+      return own instanceof Promise ? own.then((named) => orTenant(context, record.tenantId, named)) : orTenant(context, record.tenantId, own);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { newestFirst, tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
+import { fragment } from '../../db/parameters.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
 import { BudgetPeriod, ProjectStatus } from '../../generated/prisma/enums.js';
@@ -147,6 +148,19 @@ export function createProjectService({ db }: { db: Db }) {
       // The guard read the tenant's settings with the tenant: the time zone costs no statement.
       const { timezone } = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
       return spentOf(db, access, timezone, projects);
+    },
+
+    /**
+     * The currency of each project's rates, budget and spent amount: its client's, null for one without a client (the
+     * tenant's). One statement for a page of projects (or of a project's members).
+     */
+    async currencies(access: TenantAccess, ids: readonly string[]): Promise<Map<string, string | null>> {
+      access.assert('read', 'Project');
+      const rows = await db.$queryRaw<{ id: string; currency: string }[]>`
+        SELECT p.id, c.currency FROM projects p JOIN clients c ON c.id = p."clientId"
+         WHERE p.id = ANY(${[...ids]}::text[]) AND ${fragment((bind) => access.sqlScope('read', 'Project', 'p', bind))}`;
+      const found = new Map(rows.map((row) => [row.id, row.currency]));
+      return new Map(ids.map((id) => [id, found.get(id) ?? null]));
     },
 
     /** A page of projects for a Relay connection. */
