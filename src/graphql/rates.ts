@@ -42,7 +42,7 @@ type MaybePromise<Value> = Value | Promise<Value>;
  * of `currency` (null: the tenant's). Decided at once when the request has entered the tenant (a report asks it
  * thousands of times), else once the guard has answered.
  */
-export function visibleMoney(
+function visibleMoney(
   context: GraphQLContext,
   tenantId: string,
   value: DecimalValue | null | undefined,
