@@ -51,7 +51,7 @@ describe('the billing profile', () => {
       address: { line1: 'Hauptstraße 1', postcode: '10115', city: 'Berlin', countryCode: 'DE', line2: null },
       vatId: 'DE123456789',
       iban: 'DE89370400440532013000',
-      defaultTaxRate: '19',
+      defaultTaxRate: '19.00',
     });
     expect((await tenant.api.get<BillingProfile>(profilePath(tenant.id))).body).toEqual(changed.body);
     const events = await server.app.db.event.findMany({ where: { tenantId: tenant.id, type: 'billing_profile.updated' } });

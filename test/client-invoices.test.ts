@@ -53,14 +53,14 @@ describe('an invoice from approved time', () => {
     expect(draft.lines).toHaveLength(2);
     // Time in minutes at the rate per hour (base quantity 60): 132 minutes at 100 is 220.00, as its entries (158.33 + 61.67) are.
     expect(draft.lines.map((line) => [line.quantity, line.unit, line.baseQuantity, line.unitPrice, line.entryCount])).toEqual([
-      ['132', 'MIN', 60, '100', 2],
-      ['50', 'MIN', 60, '85.5', 1],
+      ['132', 'MIN', 60, '100.00', 2],
+      ['50', 'MIN', 60, '85.50', 1],
     ]);
     // The net is the entries' amounts to the cent: 95 + 37 minutes at 100 and 50 at 85.50.
     const entriesNet = sum(march.map((entry) => entry.billableAmount));
     expect(new Prisma.Decimal(draft.totals.lineNet).equals(entriesNet)).toBe(true);
     expect(draft.totals.lineNet).toBe('291.25');
-    expect(draft.totals.taxes).toEqual([{ category: 'S', rate: '19', basis: '291.25', amount: '55.34', exemptionReason: null }]);
+    expect(draft.totals.taxes).toEqual([{ category: 'S', rate: '19.00', basis: '291.25', amount: '55.34', exemptionReason: null }]);
     expect(draft.totals.gross).toBe('346.59');
     const stored = await server.app.db.entry.findMany({ where: { id: { in: march.map((entry) => entry.id) } } });
     expect(stored.every((entry) => entry.clientInvoiceId === draft.id)).toBe(true);
@@ -95,10 +95,10 @@ describe('an invoice from approved time', () => {
 
     expect((await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/send`)).body.status).toBe('sent');
     const partly = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-10', amount: '100.00' });
-    expect(partly.body).toMatchObject({ status: 'sent', totals: { paid: '100', due: '246.59' } });
+    expect(partly.body).toMatchObject({ status: 'sent', totals: { paid: '100.00', due: '246.59' } });
     const paid = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-20' });
-    expect(paid.body).toMatchObject({ status: 'paid', totals: { paid: '346.59', due: '0' } });
-    expect(paid.body.payments.map((payment) => payment.amount)).toEqual(['100', '246.59']);
+    expect(paid.body).toMatchObject({ status: 'paid', totals: { paid: '346.59', due: '0.00' } });
+    expect(paid.body.payments.map((payment) => payment.amount)).toEqual(['100.00', '246.59']);
     // Its PDF, as the client gets it: number, buyer, the two lines' rates, the total and where to pay.
     const pdf = await download(server.url, `${b.path}/${draft.id}/pdf`, {}, { authorization: `Bearer ${b.tenant.key}` });
     expect(pdf.response.status).toBe(200);
@@ -150,15 +150,15 @@ describe('an invoice from approved time', () => {
         { description: 'Licence', quantity: '3', unitPrice: '33.33', taxCategory: 'S', taxRate: '7.00' },
         { description: 'Export service', quantity: '1', unitPrice: '50.00', taxCategory: 'G' },
       ],
-      discount: { percent: '10', reason: 'Loyalty' },
+      discount: { percent: '10.00', reason: 'Loyalty' },
     });
     expect(created.status).toBe(201);
     const { totals } = created.body;
-    expect(totals).toMatchObject({ lineNet: '249.99', allowances: '25', taxBasis: '224.99' });
+    expect(totals).toMatchObject({ lineNet: '249.99', allowances: '25.00', taxBasis: '224.99' });
     expect(totals.taxes).toEqual([
-      { category: 'S', rate: '19', basis: '90', amount: '17.1', exemptionReason: null },
-      { category: 'S', rate: '7', basis: '89.99', amount: '6.3', exemptionReason: null },
-      { category: 'G', rate: '0', basis: '45', amount: '0', exemptionReason: 'Export outside the EU' },
+      { category: 'S', rate: '19.00', basis: '90.00', amount: '17.10', exemptionReason: null },
+      { category: 'S', rate: '7.00', basis: '89.99', amount: '6.30', exemptionReason: null },
+      { category: 'G', rate: '0.00', basis: '45.00', amount: '0.00', exemptionReason: 'Export outside the EU' },
     ]);
     expect(totals.gross).toBe('248.39');
 
@@ -186,12 +186,12 @@ describe('an invoice from approved time', () => {
       periodFrom: '2026-05-01',
       periodTo: '2026-05-31',
     });
-    expect(reverseInvoice.body.totals.taxes).toEqual([{ category: 'AE', rate: '0', basis: '100', amount: '0', exemptionReason: 'Reverse charge' }]);
+    expect(reverseInvoice.body.totals.taxes).toEqual([{ category: 'AE', rate: '0.00', basis: '100.00', amount: '0.00', exemptionReason: 'Reverse charge' }]);
 
     const small = await billing({ ...seller, smallBusiness: true });
     await approvedEntry(small, small.projects[1]?.id as string, '2026-05-04T08:00:00Z', 60);
     const smallInvoice = await small.api.post<ClientInvoice>(small.path, { clientId: small.clientId, periodFrom: '2026-05-01', periodTo: '2026-05-31' });
-    expect(smallInvoice.body.totals).toMatchObject({ tax: '0', gross: '85.5' });
+    expect(smallInvoice.body.totals).toMatchObject({ tax: '0.00', gross: '85.50' });
     expect(smallInvoice.body.totals.taxes[0]).toMatchObject({ category: 'E', exemptionReason: expect.stringContaining('§ 19 UStG') });
   });
 });

@@ -94,8 +94,8 @@ describe('20261125004606_money', () => {
         ['p-5', 't-usd', 'ACME'],
         ['p-6', 't-usd', 'Café Müller, "Zürich"'],
       ]);
-      // Rates stay on the projects; the client has none of its own yet.
-      expect(projects[0]?.hourlyRate).toBe('90.00');
+      // Rates stay on the projects (at the scale the later money_at_its_scale migration gives the column); the client has none of its own yet.
+      expect(projects[0]?.hourlyRate).toBe('90.000');
       expect(clients.every((client) => client.hourlyRate === null)).toBe(true);
       // Projects are still found by name, and clients by theirs.
       const found = await runStatement(database.url, `SELECT id FROM projects WHERE "searchVector" @@ to_tsquery('simple', 'relaunch') ORDER BY id`);

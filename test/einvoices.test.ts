@@ -104,7 +104,7 @@ describe('the CEN examples, uploaded as XML', () => {
       vendorVatId: 'NL8200.98.395.B.01',
       issueDate: '2015-01-09',
       dueDate: '2015-01-09',
-      netAmount: '229.6',
+      netAmount: '229.60',
       taxAmount: '20.73',
       totalAmount: '250.33',
     });
@@ -117,9 +117,9 @@ describe('the CEN examples, uploaded as XML', () => {
       unitCode: 'H87',
       unitPrice: '9.95',
       priceBaseQuantity: null,
-      netAmount: '19.9',
+      netAmount: '19.90',
       taxCategory: 'S',
-      taxRate: '6',
+      taxRate: '6.00',
     });
     const ocr = await other.api.post<Problem & { reason: string }>(`/tenants/${other.id}/invoices/${answer.body.id}/ocr`);
     expect(ocr.status).toBe(409);
@@ -140,7 +140,7 @@ describe('the CEN examples, uploaded as XML', () => {
     });
     const answer = (await response.json()) as Received;
     expect(response.status).toBe(201);
-    expect(answer).toMatchObject({ number: 'MY-REF-7', vendorName: 'Insurer', totalAmount: '385544.6', eInvoiceFormat: 'cii' });
+    expect(answer).toMatchObject({ number: 'MY-REF-7', vendorName: 'Insurer', totalAmount: '385544.60', eInvoiceFormat: 'cii' });
     expect(answer.lines).toHaveLength(2);
   });
 

@@ -271,12 +271,12 @@ describe('rules and tenant settings', () => {
     const timer = await team_.member.api.post<Entry>(path, { startedAt: msAgo(60_000).toISOString() });
     // Rates are for those who may read them (the Rate permission): the member reads null, the admin the rate copied.
     expect(timer.body.hourlyRate).toBeNull();
-    expect((await team_.admin.api.get<Entry>(`${path}/${timer.body.id}`)).body.hourlyRate).toBe('60');
+    expect((await team_.admin.api.get<Entry>(`${path}/${timer.body.id}`)).body.hourlyRate).toBe('60.00');
     const second = await team_.member.api.post<Problem>(path, { startedAt: testClock.now().toISOString() });
     expect(second.body).toMatchObject({ status: 409, code: 'CONFLICT', reason: 'TIMER_RUNNING' });
     expect(second.body.detail).toContain(timer.body.id);
     const onProject = await team_.member.api.post<Entry>(path, { ...span('2026-03-11', '09:00', '10:00'), projectId: project.body.id });
-    expect((await team_.admin.api.get<Entry>(`${path}/${onProject.body.id}`)).body.hourlyRate).toBe('95');
+    expect((await team_.admin.api.get<Entry>(`${path}/${onProject.body.id}`)).body.hourlyRate).toBe('95.00');
   });
 
   it('rounds durations as the tenant says', async () => {

@@ -183,7 +183,7 @@ describe('what an import writes', () => {
     expect(midnight, JSON.stringify(entries.body.map((entry) => entry.startedAt))).toMatchObject({ endedAt: '2026-03-05T00:15:00.000Z', status: 'approved' });
     // Row 1: 90 min for 135.00 EUR in the file: the amount is kept, the rate is what it makes per hour.
     const first = entries.body.find((entry) => entry.description === 'Homepage wireframes');
-    expect(first).toMatchObject({ billableAmount: '135', hourlyRate: '90', tags: ['design', 'client'] });
+    expect(first).toMatchObject({ billableAmount: '135.00', hourlyRate: '90.00', tags: ['design', 'client'] });
     const feed = await tenant.api.get<{ type: string; subjectId: string; data: Record<string, unknown> }[]>(`/tenants/${tenant.id}/events`, {
       query: { limit: 1000 },
     });
@@ -193,8 +193,8 @@ describe('what an import writes', () => {
     expect(created?.data).toMatchObject({
       startedAt: '2026-03-02T08:00:00.000Z',
       endedAt: '2026-03-02T09:30:00.000Z',
-      billableAmount: '135',
-      hourlyRate: '90',
+      billableAmount: '135.00',
+      hourlyRate: '90.00',
       status: 'approved',
     });
     expect(types.filter((type) => type === 'entry.created')).toHaveLength(done.counts.imported);

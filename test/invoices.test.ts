@@ -172,7 +172,7 @@ describe('OCR of generated invoices', () => {
     expect(again.status, again.text).toBe(202);
     expect(again.body.ocrStatus).toBe('pending');
     const read = await afterOcr(team.tenant, team.tenant.id, uploaded.body.id);
-    expect(read).toMatchObject({ number: 'ZP-9-corrected', totalAmount: '99' });
+    expect(read).toMatchObject({ number: 'ZP-9-corrected', totalAmount: '99.00' });
     const found = await team.tenant.api.get<{ type: string; id: string }[]>(`/tenants/${team.tenant.id}/search`, {
       query: { q: 'zeppelin', types: 'invoices' },
     });
@@ -271,7 +271,7 @@ describe('invoices by hand, and who sees what', () => {
       projectId: project.body.id,
     });
     expect(booked.status, booked.text).toBe(201);
-    expect(booked.body).toMatchObject({ source: 'manual', ocrStatus: 'none', totalAmount: '10', currency: 'EUR', status: 'open' });
+    expect(booked.body).toMatchObject({ source: 'manual', ocrStatus: 'none', totalAmount: '10.00', currency: 'EUR', status: 'open' });
     await team.tenant.api.post(`/tenants/${team.tenant.id}/invoices`, { number: 'F-2', issueDate: '2026-09-01', status: 'paid' });
     const byProject = await team.tenant.api.get<Invoice[]>(`/tenants/${team.tenant.id}/invoices`, { query: { projectId: project.body.id } });
     expect(byProject.body.map((invoice) => invoice.number)).toEqual(['F-1']);

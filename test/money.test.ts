@@ -66,24 +66,25 @@ describe('through a client generated from /docs-json', () => {
       // The admin sets up the money: a client with a rate, a project under it with a budget, the member's cost rate and project rate.
       const acme = await sdk.Clients.clientControllerCreate!<Client>({
         path: { tenantId },
-        body: { name: 'ACME', hourlyRate: '80', currency: 'usd' },
+        body: { name: 'ACME', hourlyRate: '80.00', currency: 'usd' },
         headers: as(admin),
       });
       expect(acme.response.status).toBe(201);
-      expect(acme.data).toMatchObject({ name: 'ACME', currency: 'USD', hourlyRate: '80' });
+      expect(acme.data).toMatchObject({ name: 'ACME', currency: 'USD', hourlyRate: '80.00' });
       const project = await sdk.Projects.projectControllerCreate!<Project>({
         path: { tenantId },
-        body: { name: 'Relaunch', clientId: acme.data?.id, hourlyRate: '90', budgetHours: '10' },
+        body: { name: 'Relaunch', clientId: acme.data?.id, hourlyRate: '90.00', budgetHours: '10' },
         headers: as(admin),
       });
       expect(project.response.status).toBe(201);
       const projectId = project.data?.id as string;
       expect(
-        (await sdk.Users.userControllerUpdate!<TenantUser>({ path: { tenantId, tenantUserId: member.id }, body: { costRate: '40' }, headers: as(admin) })).data,
-      ).toMatchObject({ costRate: '40' });
+        (await sdk.Users.userControllerUpdate!<TenantUser>({ path: { tenantId, tenantUserId: member.id }, body: { costRate: '40.00' }, headers: as(admin) }))
+          .data,
+      ).toMatchObject({ costRate: '40.00' });
       const staffed = await sdk.Projects.projectControllerAddMember!<ProjectMember>({
         path: { tenantId, projectId },
-        body: { tenantUserId: member.id, hourlyRate: '100' },
+        body: { tenantUserId: member.id, hourlyRate: '100.00' },
         headers: as(admin),
       });
       expect(staffed.response.status).toBe(201);
@@ -98,28 +99,28 @@ describe('through a client generated from /docs-json', () => {
       const entryId = entry.data?.id as string;
       expect(entry.data).toMatchObject({ durationMinutes: 360, currency: 'USD', hourlyRate: null, costRate: null, billableAmount: null, costAmount: null });
       const seenByAdmin = await sdk.Entries.entryControllerFindOne!<Entry>({ path: { tenantId, entryId }, headers: as(admin) });
-      expect(seenByAdmin.data).toMatchObject({ hourlyRate: '100', costRate: '40', billableAmount: '600', costAmount: '240', currency: 'USD' });
+      expect(seenByAdmin.data).toMatchObject({ hourlyRate: '100.00', costRate: '40.00', billableAmount: '600.00', costAmount: '240.00', currency: 'USD' });
 
       // The colleague has no project rate: the project's applies (copied again when a draft moves onto the project).
       const before = await sdk.Entries.entryControllerCreate!<Entry>({ path: { tenantId }, body: at('2026-04-07', '09:00', '10:00'), headers: as(colleague) });
       await sdk.Entries.entryControllerUpdate!<Entry>({ path: { tenantId, entryId: before.data?.id }, body: { projectId }, headers: as(colleague) });
       expect((await sdk.Entries.entryControllerFindOne!<Entry>({ path: { tenantId, entryId: before.data?.id }, headers: as(admin) })).data).toMatchObject({
-        hourlyRate: '90',
-        billableAmount: '90',
+        hourlyRate: '90.00',
+        billableAmount: '90.00',
       });
       // Raising the rates leaves both entries as they were; a new entry gets the new rate.
-      await sdk.Projects.projectControllerUpdate!<Project>({ path: { tenantId, projectId }, body: { hourlyRate: '120' }, headers: as(admin) });
+      await sdk.Projects.projectControllerUpdate!<Project>({ path: { tenantId, projectId }, body: { hourlyRate: '120.00' }, headers: as(admin) });
       await sdk.Projects.projectControllerUpdateMember!<ProjectMember>({
         path: { tenantId, projectId, tenantUserId: member.id },
-        body: { hourlyRate: '150' },
+        body: { hourlyRate: '150.00' },
         headers: as(admin),
       });
       expect((await sdk.Entries.entryControllerFindOne!<Entry>({ path: { tenantId, entryId }, headers: as(admin) })).data).toMatchObject({
-        hourlyRate: '100',
-        billableAmount: '600',
+        hourlyRate: '100.00',
+        billableAmount: '600.00',
       });
       expect((await sdk.Entries.entryControllerFindOne!<Entry>({ path: { tenantId, entryId: before.data?.id }, headers: as(admin) })).data).toMatchObject({
-        hourlyRate: '90',
+        hourlyRate: '90.00',
       });
       expect((await budgetEvents(projectId)).length).toBe(0);
       const after = await sdk.Entries.entryControllerCreate!<Entry>({
@@ -128,8 +129,8 @@ describe('through a client generated from /docs-json', () => {
         headers: as(colleague),
       });
       expect((await sdk.Entries.entryControllerFindOne!<Entry>({ path: { tenantId, entryId: after.data?.id }, headers: as(admin) })).data).toMatchObject({
-        hourlyRate: '120',
-        billableAmount: '120',
+        hourlyRate: '120.00',
+        billableAmount: '120.00',
       });
 
       // 8 h of 10: 80% reached. The manager is told once, and not again for more time under 100%.
@@ -150,7 +151,7 @@ describe('through a client generated from /docs-json', () => {
       });
       expect((await budgetEvents(projectId)).map(({ threshold, metric }) => [threshold, metric])).toEqual([[80, 'hours']]);
       const spent = await sdk.Projects.projectControllerFindOne!<Project>({ path: { tenantId, projectId }, headers: as(admin) });
-      expect(spent.data).toMatchObject({ spentMinutes: 540, spentAmount: '930', budgetPeriod: 'total' });
+      expect(spent.data).toMatchObject({ spentMinutes: 540, spentAmount: '930.00', budgetPeriod: 'total' });
       // Members see the minutes, not the money.
       expect((await sdk.Projects.projectControllerFindOne!<Project>({ path: { tenantId, projectId }, headers: as(member) })).data).toMatchObject({
         spentMinutes: 540,
@@ -165,7 +166,7 @@ describe('through a client generated from /docs-json', () => {
 
 describe('rates on entries', () => {
   it('come from the first set of project member, project, client, member and tenant default; cost from the member', async () => {
-    const { tenant, member, admin } = await team({ defaultHourlyRate: '50', currency: 'EUR' });
+    const { tenant, member, admin } = await team({ defaultHourlyRate: '50.00', currency: 'EUR' });
     const t = tenant.id;
     const entry = async (body: Json) => {
       const created = await member.api.post<Entry>(`/tenants/${t}/entries`, body);
@@ -173,25 +174,25 @@ describe('rates on entries', () => {
       return (await admin.api.get<Entry>(`/tenants/${t}/entries/${created.body.id}`)).body;
     };
     expect(await entry(at('2026-05-04', '09:00', '10:00'))).toMatchObject({
-      hourlyRate: '50',
+      hourlyRate: '50.00',
       costRate: null,
-      billableAmount: '50',
+      billableAmount: '50.00',
       costAmount: null,
       currency: 'EUR',
     });
-    await admin.api.patch(`/tenants/${t}/users/${member.id}`, { hourlyRate: '60', costRate: '30.5' });
-    expect(await entry(at('2026-05-05', '09:00', '10:00'))).toMatchObject({ hourlyRate: '60', costRate: '30.5', costAmount: '30.5' });
-    const client = (await admin.api.post<Client>(`/tenants/${t}/clients`, { name: 'Initech', hourlyRate: '70', currency: 'CHF' })).body;
+    await admin.api.patch(`/tenants/${t}/users/${member.id}`, { hourlyRate: '60.00', costRate: '30.50' });
+    expect(await entry(at('2026-05-05', '09:00', '10:00'))).toMatchObject({ hourlyRate: '60.00', costRate: '30.50', costAmount: '30.50' });
+    const client = (await admin.api.post<Client>(`/tenants/${t}/clients`, { name: 'Initech', hourlyRate: '70.00', currency: 'CHF' })).body;
     const project = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Printers', clientId: client.id })).body;
-    expect(await entry({ ...at('2026-05-06', '09:00', '10:00'), projectId: project.id })).toMatchObject({ hourlyRate: '70', currency: 'CHF' });
-    await admin.api.patch(`/tenants/${t}/projects/${project.id}`, { hourlyRate: '80' });
-    expect(await entry({ ...at('2026-05-07', '09:00', '10:00'), projectId: project.id })).toMatchObject({ hourlyRate: '80' });
-    await admin.api.post(`/tenants/${t}/projects/${project.id}/members`, { tenantUserId: member.id, hourlyRate: '90' });
-    expect(await entry({ ...at('2026-05-08', '09:00', '10:00'), projectId: project.id })).toMatchObject({ hourlyRate: '90', billableAmount: '90' });
+    expect(await entry({ ...at('2026-05-06', '09:00', '10:00'), projectId: project.id })).toMatchObject({ hourlyRate: '70.00', currency: 'CHF' });
+    await admin.api.patch(`/tenants/${t}/projects/${project.id}`, { hourlyRate: '80.00' });
+    expect(await entry({ ...at('2026-05-07', '09:00', '10:00'), projectId: project.id })).toMatchObject({ hourlyRate: '80.00' });
+    await admin.api.post(`/tenants/${t}/projects/${project.id}/members`, { tenantUserId: member.id, hourlyRate: '90.00' });
+    expect(await entry({ ...at('2026-05-08', '09:00', '10:00'), projectId: project.id })).toMatchObject({ hourlyRate: '90.00', billableAmount: '90.00' });
     // Non-billable time is worth nothing billable, and still costs.
     expect(await entry({ ...at('2026-05-11', '09:00', '10:00'), projectId: project.id, billable: false })).toMatchObject({
-      billableAmount: '0',
-      costAmount: '30.5',
+      billableAmount: '0.00',
+      costAmount: '30.50',
     });
     // Rounded half-up to cents: 7 minutes at 100.00 an hour.
     await admin.api.patch(`/tenants/${t}/projects/${project.id}/members/${member.id}`, { hourlyRate: '100.00' });
@@ -199,10 +200,10 @@ describe('rates on entries', () => {
   });
 
   it('are copied onto a running timer, which has no amounts until it stops', async () => {
-    const { tenant, member, admin } = await team({ defaultHourlyRate: '60' });
+    const { tenant, member, admin } = await team({ defaultHourlyRate: '60.00' });
     const timer = await member.api.post<Entry>(`/tenants/${tenant.id}/entries`, { startedAt: msAgo(30 * 60_000).toISOString() });
     expect((await admin.api.get<Entry>(`/tenants/${tenant.id}/entries/${timer.body.id}`)).body).toMatchObject({
-      hourlyRate: '60',
+      hourlyRate: '60.00',
       billableAmount: null,
       costAmount: null,
     });
@@ -214,30 +215,30 @@ describe('rates on entries', () => {
   it('move with a draft to another project, and never again once the entry is submitted or approved', async () => {
     const { tenant, member, manager, admin } = await team();
     const t = tenant.id;
-    const cheap = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Cheap', hourlyRate: '10' })).body;
-    const dear = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Dear', hourlyRate: '200' })).body;
+    const cheap = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Cheap', hourlyRate: '10.00' })).body;
+    const dear = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Dear', hourlyRate: '200.00' })).body;
     const entry = (await member.api.post<Entry>(`/tenants/${t}/entries`, { ...at('2026-06-01', '09:00', '11:00'), projectId: cheap.id })).body;
     await member.api.patch(`/tenants/${t}/entries/${entry.id}`, { projectId: dear.id });
-    expect((await admin.api.get<Entry>(`/tenants/${t}/entries/${entry.id}`)).body).toMatchObject({ hourlyRate: '200', billableAmount: '400' });
+    expect((await admin.api.get<Entry>(`/tenants/${t}/entries/${entry.id}`)).body).toMatchObject({ hourlyRate: '200.00', billableAmount: '400.00' });
     await member.api.post(`/tenants/${t}/entries/${entry.id}/submit`);
     // A reviewer may still correct a submitted entry's time: the amounts follow, the rates stay.
-    await admin.api.patch(`/tenants/${t}/projects/${dear.id}`, { hourlyRate: '300' });
+    await admin.api.patch(`/tenants/${t}/projects/${dear.id}`, { hourlyRate: '300.00' });
     await manager.api.patch(`/tenants/${t}/entries/${entry.id}`, { endedAt: '2026-06-01T10:00:00Z' });
-    expect((await admin.api.get<Entry>(`/tenants/${t}/entries/${entry.id}`)).body).toMatchObject({ hourlyRate: '200', billableAmount: '200' });
+    expect((await admin.api.get<Entry>(`/tenants/${t}/entries/${entry.id}`)).body).toMatchObject({ hourlyRate: '200.00', billableAmount: '200.00' });
     await manager.api.post(`/tenants/${t}/entries/${entry.id}/approve`);
     const refused = await admin.api.patch<Problem>(`/tenants/${t}/entries/${entry.id}`, { projectId: cheap.id });
     expect(refused.body).toMatchObject({ status: 409, reason: 'ENTRY_APPROVED' });
-    expect((await admin.api.get<Entry>(`/tenants/${t}/entries/${entry.id}`)).body).toMatchObject({ projectId: dear.id, hourlyRate: '200' });
+    expect((await admin.api.get<Entry>(`/tenants/${t}/entries/${entry.id}`)).body).toMatchObject({ projectId: dear.id, hourlyRate: '200.00' });
   });
 });
 
 describe('who sees rates', () => {
   it('is the Rate permission: null for members over REST and GraphQL unless the tenant sets membersSeeRates', async () => {
-    const { tenant, member, manager, admin } = await team({ defaultHourlyRate: '75' });
+    const { tenant, member, manager, admin } = await team({ defaultHourlyRate: '75.00' });
     const t = tenant.id;
-    const client = (await admin.api.post<Client>(`/tenants/${t}/clients`, { name: 'Hooli', hourlyRate: '95', notes: 'Pays late' })).body;
-    const project = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Nucleus', clientId: client.id, budgetAmount: '5000' })).body;
-    await admin.api.post(`/tenants/${t}/projects/${project.id}/members`, { tenantUserId: member.id, hourlyRate: '99' });
+    const client = (await admin.api.post<Client>(`/tenants/${t}/clients`, { name: 'Hooli', hourlyRate: '95.00', notes: 'Pays late' })).body;
+    const project = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Nucleus', clientId: client.id, budgetAmount: '5000.00' })).body;
+    await admin.api.post(`/tenants/${t}/projects/${project.id}/members`, { tenantUserId: member.id, hourlyRate: '99.00' });
     const entry = (await member.api.post<Entry>(`/tenants/${t}/entries`, { ...at('2026-06-02', '09:00', '10:00'), projectId: project.id })).body;
     const document = `query ($t: ID!, $e: ID!, $p: ID!) {
       entry(tenantId: $t, id: $e) { hourlyRate costRate billableAmount costAmount }
@@ -263,13 +264,13 @@ describe('who sees rates', () => {
     ]);
     expect((await member.api.get<Client>(`/tenants/${t}/clients/${client.id}`)).body).toMatchObject({ name: 'Hooli', hourlyRate: null, notes: null });
     const seen = (await manager.api.graphql(document, variables)).body as { data: typeof hidden };
-    expect(seen.data.entry).toEqual({ hourlyRate: '99', costRate: null, billableAmount: '99', costAmount: null });
-    expect(seen.data.project).toMatchObject({ budgetAmount: '5000', spentAmount: '99', client: { hourlyRate: '95', notes: 'Pays late' } });
+    expect(seen.data.entry).toEqual({ hourlyRate: '99.00', costRate: null, billableAmount: '99.00', costAmount: null });
+    expect(seen.data.project).toMatchObject({ budgetAmount: '5000.00', spentAmount: '99.00', client: { hourlyRate: '95.00', notes: 'Pays late' } });
     await admin.api.patch(`/tenants/${t}`, { settings: { membersSeeRates: true } });
     const shown = (await member.api.graphql(document, variables)).body as { data: typeof hidden };
-    expect(shown.data.entry).toMatchObject({ hourlyRate: '99', billableAmount: '99' });
-    expect(shown.data.project).toMatchObject({ budgetAmount: '5000', spentAmount: '99', client: { hourlyRate: '95', notes: null } });
-    expect(shown.data.tenant.settings.defaultHourlyRate).toBe('75');
+    expect(shown.data.entry).toMatchObject({ hourlyRate: '99.00', billableAmount: '99.00' });
+    expect(shown.data.project).toMatchObject({ budgetAmount: '5000.00', spentAmount: '99.00', client: { hourlyRate: '95.00', notes: null } });
+    expect(shown.data.tenant.settings.defaultHourlyRate).toBe('75.00');
     const me = (await member.api.get<{ permissions: { action: string; subject: string }[] }>(`/tenants/${t}/users/me`)).body;
     expect(me.permissions).toContainEqual(expect.objectContaining({ action: 'read', subject: 'Rate' }));
   });
@@ -297,10 +298,10 @@ describe('clients and project members', () => {
     const foreignClient = (await other.tenant.api.post<Client>(`/tenants/${other.tenant.id}/clients`, { name: 'Theirs' })).body;
     const t = tenant.id;
     const refusals: [string, Promise<{ status: number; body: unknown }>][] = [
-      ['hourlyRate', admin.api.post(`/tenants/${t}/clients`, { name: 'Negative', hourlyRate: '-1' })],
+      ['hourlyRate', admin.api.post(`/tenants/${t}/clients`, { name: 'Negative', hourlyRate: '-1.00' })],
       ['hourlyRate', admin.api.post(`/tenants/${t}/clients`, { name: 'Words', hourlyRate: 'a lot' })],
       ['currency', admin.api.post(`/tenants/${t}/clients`, { name: 'Euro', currency: 'EURO' })],
-      ['costRate', admin.api.patch(`/tenants/${t}/users/${admin.id}`, { costRate: '-5' })],
+      ['costRate', admin.api.patch(`/tenants/${t}/users/${admin.id}`, { costRate: '-5.00' })],
       ['clientId', admin.api.post(`/tenants/${t}/projects`, { name: 'Leak', clientId: foreignClient.id })],
       ['defaultHourlyRate', admin.api.patch(`/tenants/${t}`, { settings: { defaultHourlyRate: 'x' } })],
     ];

@@ -681,7 +681,7 @@ describe('fields the matrix guards', () => {
   /** Fields that only holders of a grant read (null for the others), with the value a client is made with. */
   const guarded = [
     { field: 'notes', permission: ['read', 'ClientNotes'], value: 'Pays late' },
-    { field: 'hourlyRate', permission: ['read', 'Rate'], value: '95' },
+    { field: 'hourlyRate', permission: ['read', 'Rate'], value: '95.00' },
   ] as const;
 
   it.each(callerNames)('%s reads them as the matrix says, over REST and GraphQL, and users/me lists the grants', async (name) => {

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 /** What entry_day_totals and entry_week_totals hold for the tenant (rows of zeros left out), and what the entries add up to. */
 async function compare(tenantId: string) {
-  const key = `"tenantId", day, "projectId", billable, status`;
+  const key = `"tenantId", day, "projectId", billable, status, currency`;
   const held = await database.query(
     `SELECT ${key}, entries, "durationMinutes"::int AS minutes, "billableAmount"::text AS billable_amount, "costAmount"::text AS cost_amount
        FROM entry_day_totals WHERE "tenantId" = $1 AND entries <> 0 ORDER BY ${key}`,
@@ -48,18 +48,18 @@ async function compare(tenantId: string) {
                                 ELSE extract(isodow FROM ${local})::int - 1 END`;
   const expectedBy = (period: string) =>
     database.query(
-      `SELECT e."tenantId", ${period} AS day, coalesce(e."projectId", '') AS "projectId", e.billable, e.status,
+      `SELECT e."tenantId", ${period} AS day, coalesce(e."projectId", '') AS "projectId", e.billable, e.status, coalesce(e.currency, '') AS currency,
               count(*)::int AS entries, coalesce(sum(e."durationMinutes"), 0)::int AS minutes,
-              coalesce(sum(e."billableAmount"), 0)::numeric(16, 2)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(16, 2)::text AS cost_amount
+              coalesce(sum(e."billableAmount"), 0)::numeric(17, 3)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(17, 3)::text AS cost_amount
          FROM entries e JOIN tenants t ON t.id = e."tenantId"
         WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
-        GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`,
+        GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
       [tenantId],
     );
   const heldWeeks = await database.query(
-    `SELECT "tenantId", week AS day, "projectId", billable, status, entries, "durationMinutes"::int AS minutes,
+    `SELECT "tenantId", week AS day, "projectId", billable, status, currency, entries, "durationMinutes"::int AS minutes,
             "billableAmount"::text AS billable_amount, "costAmount"::text AS cost_amount
-       FROM entry_week_totals WHERE "tenantId" = $1 AND entries <> 0 ORDER BY 1, 2, 3, 4, 5`,
+       FROM entry_week_totals WHERE "tenantId" = $1 AND entries <> 0 ORDER BY 1, 2, 3, 4, 5, 6`,
     [tenantId],
   );
   const zeros = await database.query(

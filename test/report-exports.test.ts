@@ -229,14 +229,15 @@ describe('what a reader sees', () => {
       expect((await member.api.post(`/tenants/${t}/entries`, { startedAt, endedAt, projectId: project.id })).status).toBe(201);
     }
     const json = (await admin.api.get<Json[]>(`/tenants/${t}/reports/detailed`, { query: august })).body;
+    // Amounts are computed at the currency's scale, and every format shows them as the JSON does.
     expect(json.map((row) => [row.currency, row.hourlyRate, row.billableAmount])).toEqual([
-      ['KWD', '12.5', '13.96'],
-      ['JPY', '1000', '1116.67'],
+      ['KWD', '12.500', '13.958'],
+      ['JPY', '1000', '1117'],
     ]);
 
     const csv = parse((await download('detailed', { ...august, format: 'csv' }, asAdmin())).bytes, { columns: true }) as Record<string, string>[];
     expect(csv.map((row) => [row.Currency, row['Hourly rate'], row['Billable amount']])).toEqual([
-      ['KWD', '12.500', '13.960'],
+      ['KWD', '12.500', '13.958'],
       ['JPY', '1000', '1117'],
     ]);
 
@@ -246,8 +247,8 @@ describe('what a reader sees', () => {
     const headers = sheet[headerAt] as string[];
     const amountAt = headers.indexOf('Billable amount');
     expect(sheet.slice(headerAt + 1).map((row) => [row[headers.indexOf('Currency')], row[amountAt]])).toEqual([
-      ['KWD', 13.96],
-      ['JPY', 1116.67],
+      ['KWD', 13.958],
+      ['JPY', 1117],
     ]);
     // The formats and alignment, read by exceljs's reader (read-excel-file reads values only).
     const book = new ExcelJS.Workbook();
@@ -263,7 +264,7 @@ describe('what a reader sees', () => {
     ]);
 
     const text = await pdfText((await download('detailed', { ...august, format: 'pdf' }, asAdmin())).bytes);
-    expect(text).toMatch(/13\.960\s+KWD/);
+    expect(text).toMatch(/13\.958\s+KWD/);
     expect(text).toMatch(/1,117\s+JPY/);
   });
 

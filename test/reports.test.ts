@@ -54,7 +54,7 @@ const team = (settings?: Json): Promise<Team> => seedTeam(server, provider, { ap
 
 describe('the summary', () => {
   it('groups by project and week with names and totals that add up, leaving running timers out, members seeing their own', async () => {
-    const { tenant, member, colleague, admin } = await team({ defaultHourlyRate: '100' });
+    const { tenant, member, colleague, admin } = await team({ defaultHourlyRate: '100.00' });
     const t = tenant.id;
     const alpha = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Alpha' })).body;
     const post = (who: Team['member'], body: Json) => who.api.post<Entry>(`/tenants/${t}/entries`, body);
@@ -65,14 +65,14 @@ describe('the summary', () => {
     const query = { from: '2026-03-01', to: '2026-03-31', groupBy: 'project', subGroupBy: 'week' };
     const summary = (await admin.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body;
     expect(summary).toMatchObject({ from: '2026-03-01', to: '2026-03-31', timezone: 'UTC', currency: 'EUR' });
-    expect(summary.totals).toEqual({ entries: 3, durationMinutes: 210, billableMinutes: 90, billableAmount: '150', costAmount: '0' });
+    expect(summary.totals).toEqual({ entries: 3, durationMinutes: 210, billableMinutes: 90, billableAmount: '150.00', costAmount: '0.00', currency: 'EUR' });
     expect(summary.groups.map((group) => [group.label, group.totals.durationMinutes, group.subGroups?.map((week) => [week.label, week.key])])).toEqual([
       ['Alpha', 180, [['Week of 2026-03-02', '2026-03-02']]],
       ['No project', 30, [['Week of 2026-03-09', '2026-03-09']]],
     ]);
     // A member's report covers their own entries, without amounts.
     const own = (await member.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body;
-    expect(own.totals).toEqual({ entries: 2, durationMinutes: 90, billableMinutes: 90, billableAmount: null, costAmount: null });
+    expect(own.totals).toEqual({ entries: 2, durationMinutes: 90, billableMinutes: 90, billableAmount: null, costAmount: null, currency: 'EUR' });
     // The tenant's API key reports on the tenant.
     expect((await tenant.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body.totals.entries).toBe(3);
   });
@@ -186,7 +186,7 @@ describe('the summary', () => {
 
 describe('the detailed report', () => {
   it('lists the entries newest first with names and amounts, amounts hidden from members, over REST and GraphQL', async () => {
-    const { tenant, member, admin } = await team({ defaultHourlyRate: '60' });
+    const { tenant, member, admin } = await team({ defaultHourlyRate: '60.00' });
     const t = tenant.id;
     const client = (await admin.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Globex' })).body;
     const project = (await admin.api.post<Project>(`/tenants/${t}/projects`, { name: 'Beta', clientId: client.id })).body;
@@ -195,8 +195,8 @@ describe('the detailed report', () => {
     const query = { from: '2026-05-01', to: '2026-05-31' };
     const rows = (await admin.api.get<Json[]>(`/tenants/${t}/reports/detailed`, { query })).body;
     expect(rows.map((row) => [row.startedAt, row.projectName, row.clientName, row.durationMinutes, row.billableAmount])).toEqual([
-      ['2026-05-05T09:00:00.000Z', null, null, 15, '15'],
-      ['2026-05-04T09:00:00.000Z', 'Beta', 'Globex', 90, '90'],
+      ['2026-05-05T09:00:00.000Z', null, null, 15, '15.00'],
+      ['2026-05-04T09:00:00.000Z', 'Beta', 'Globex', 90, '90.00'],
     ]);
     expect(rows[0]?.memberName).toBeTruthy();
     expect((await admin.api.get<Json[]>(`/tenants/${t}/reports/detailed`, { query: { ...query, clientId: client.id } })).body).toHaveLength(1);
@@ -216,7 +216,7 @@ describe('the detailed report', () => {
     expect(graphql.body).toEqual({
       data: {
         reportSummary: {
-          totals: { durationMinutes: 105, billableAmount: '105' },
+          totals: { durationMinutes: 105, billableAmount: '105.00' },
           groups: [
             { label: 'Globex', totals: { durationMinutes: 90 } },
             { label: 'No client', totals: { durationMinutes: 15 } },
@@ -239,11 +239,11 @@ describe('every grouping pair', () => {
       return state / 2 ** 31;
     };
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const clients = [(await admin.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Client A', hourlyRate: '90' })).body.id, null];
+    const clients = [(await admin.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Client A', hourlyRate: '90.00' })).body.id, null];
     const projects: (string | null)[] = [null];
     for (const name of ['P1', 'P2', 'P3']) {
       const clientId = pick(clients);
-      projects.push((await admin.api.post<Project>(`/tenants/${t}/projects`, { name, ...(clientId ? { clientId } : {}), hourlyRate: '70.5' })).body.id);
+      projects.push((await admin.api.post<Project>(`/tenants/${t}/projects`, { name, ...(clientId ? { clientId } : {}), hourlyRate: '70.50' })).body.id);
     }
     const list = (await admin.api.post<{ id: string }>(`/tenants/${t}/task-lists`, { name: 'List' })).body.id;
     const tasks = [null, (await admin.api.post<{ id: string }>(`/tenants/${t}/task-lists/${list}/tasks`, { title: 'Task' })).body.id];

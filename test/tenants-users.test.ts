@@ -110,7 +110,7 @@ describe('members', () => {
     const email = uniqueEmail('new');
     const invited = await tenant.api.post<TenantUser>(users, { email: email.toUpperCase(), role: 'manager', hourlyRate: 85.5 });
     expect(invited.status).toBe(201);
-    expect(invited.body).toMatchObject({ email, role: 'manager', status: 'invited', userId: null, hourlyRate: '85.5' });
+    expect(invited.body).toMatchObject({ email, role: 'manager', status: 'invited', userId: null, hourlyRate: '85.50' });
     const again = await tenant.api.post<Json>(users, { email });
     expect(again.status).toBe(409);
     expect(again.body.reason).toBe('ALREADY_MEMBER');
@@ -216,17 +216,17 @@ describe('members', () => {
     const { tenant, owner } = await tenantWithOwner();
     const users = `/tenants/${tenant.tenant.id}/users`;
     const [first, second] = [await signIn(server, provider), await signIn(server, provider)];
-    const firstMember = await owner.api.post<TenantUser>(users, { email: first.user.email, hourlyRate: '90', costRate: '40.25' });
-    const secondMember = await owner.api.post<TenantUser>(users, { email: second.user.email, hourlyRate: '70', role: 'manager' });
-    expect((await owner.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
-    expect((await second.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    const firstMember = await owner.api.post<TenantUser>(users, { email: first.user.email, hourlyRate: '90.00', costRate: '40.25' });
+    const secondMember = await owner.api.post<TenantUser>(users, { email: second.user.email, hourlyRate: '70.00', role: 'manager' });
+    expect((await owner.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90.00', costRate: '40.25' });
+    expect((await second.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90.00', costRate: '40.25' });
     // A member reads null, their own rates included, until the tenant lets members see rates.
     expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: null, costRate: null });
     expect((await first.api.get<TenantUser>(`${users}/${secondMember.body.id}`)).body).toMatchObject({ hourlyRate: null, costRate: null });
     expect((await first.api.get<Membership>(`${users}/me`)).body).toMatchObject({ hourlyRate: null, costRate: null });
     await owner.api.patch(`/tenants/${tenant.tenant.id}`, { settings: { membersSeeRates: true } });
-    expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
-    expect((await first.api.get<Membership>(`${users}/me`)).body).toMatchObject({ hourlyRate: '90', costRate: '40.25' });
+    expect((await first.api.get<TenantUser>(`${users}/${firstMember.body.id}`)).body).toMatchObject({ hourlyRate: '90.00', costRate: '40.25' });
+    expect((await first.api.get<Membership>(`${users}/me`)).body).toMatchObject({ hourlyRate: '90.00', costRate: '40.25' });
     const cleared = await owner.api.patch<TenantUser>(`${users}/${firstMember.body.id}`, { costRate: null });
     expect(cleared.body.costRate).toBeNull();
   });

@@ -50,7 +50,7 @@ describe('projects', () => {
       name: 'Relaunch',
       code: 'WEB-1',
       clientId: acme.body.id,
-      hourlyRate: '95.5',
+      hourlyRate: '95.50',
       budgetHours: '40',
       budgetPeriod: 'total',
       spentMinutes: 0,

@@ -6,6 +6,8 @@
  */
 import type { SqlClient, Tx } from '../db/client.js';
 import { actorReference, type Actor } from '../auth/actor.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { decimalJson } from '../lib/money.js';
 
 export const eventTypes = [
   'entry.created',
@@ -111,7 +113,10 @@ export interface EventOrigin {
 export interface EventInput {
   type: EventType;
   subjectId?: string;
-  /** The resource as the API shows it; serialised to JSON here. */
+  /**
+   * The resource as the API shows it; serialised to JSON here. Its money prints at the scale of its `currency`: a
+   * record that keeps none is given one (a project's, a member's rates).
+   */
   data: unknown;
 }
 
@@ -129,9 +134,18 @@ export function withDays<T extends object, K extends keyof T>(record: T, columns
   return { ...record, ...days } as Omit<T, K> & Record<K, string | null>;
 }
 
-/** The event's data as JSON text: dates become ISO strings, decimals strings, bigints strings, as the API shows them. */
+/**
+ * The event's data as JSON text, as the API shows it: dates become ISO strings, bigints strings, and decimals
+ * strings at their scale (money with its record's currency's minor units, percents with 2 decimals: lib/money.ts).
+ */
 function jsonOf(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+  return JSON.stringify(value, function (this: Record<string, unknown>, key, item: unknown) {
+    if (typeof item === 'bigint') return item.toString();
+    // Decimal's own toJSON has already made `item` text ("155.2"): the value in its holder is still the Decimal.
+    const original = this[key];
+    if (typeof item === 'string' && Prisma.Decimal.isDecimal(original)) return decimalJson(key, original, this.currency as string | null | undefined);
+    return item;
+  });
 }
 
 /** An event as its row stores it (`data` as JSON text). */

@@ -66,9 +66,11 @@ export const DateScalar = new GraphQLScalarType<string, string>({
 
 export const DecimalScalar = new GraphQLScalarType<string, string>({
   name: 'Decimal',
-  description: 'Exact decimal number as a string, e.g. "85.50". Inputs may also be numbers.',
+  description:
+    'Exact decimal number as a string, e.g. "85.50": money with exactly its currency\'s minor units (ISO 4217: "155.20" EUR, "1000" JPY, "1.250" KWD), percents with two decimals ("19.00"). Inputs may also be numbers.',
   serialize(value) {
-    // Prisma's Decimal, a number, or a string: all print as plain decimal text.
+    // Prisma's Decimal, a number, or a string: all print as plain decimal text. Money and percents arrive as text at
+    // their scale already (src/graphql/money.ts): their fields know the currency, a scalar does not.
     const text = String(value);
     if (decimal.test(text)) return text;
     throw new GraphQLError(`Decimal cannot represent ${text}`);

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { validationFailed, type FieldError } from './errors.js';
+import { maxMinorUnits, percentDecimals } from './money.js';
 
 /** GraphQL scalars that a plain zod type cannot imply. */
 export type ScalarHint = 'ID' | 'DateTime' | 'Date' | 'Decimal' | 'String';
@@ -37,6 +38,32 @@ function hinted<T extends z.ZodType>(schema: T, scalar: ScalarHint, description?
 
 const decimalPattern = /^-?\d{1,12}(\.\d{1,4})?$/;
 
+/** A decimal field taking text (or a JSON number) that matches `pattern`, within `min` and `max`. */
+function decimalField(pattern: RegExp, message: string, description: string | undefined, options: { min?: number; max?: number }) {
+  return hinted(
+    z
+      .union([z.string(), z.number()])
+      .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+      .pipe(
+        z
+          .string()
+          .regex(pattern, message)
+          // A value that is no number already has its one error: the bounds speak of numbers only.
+          .refine((value) => options.min === undefined || !pattern.test(value) || Number(value) >= options.min, {
+            message: `must be at least ${options.min}`,
+          })
+          .refine((value) => options.max === undefined || !pattern.test(value) || Number(value) <= options.max, {
+            message: `must be at most ${options.max}`,
+          }),
+      ),
+    'Decimal',
+    description,
+  );
+}
+
+const moneyPattern = new RegExp(`^-?\\d{1,12}(\\.\\d{1,${maxMinorUnits}})?$`);
+const percentPattern = new RegExp(`^-?\\d{1,12}(\\.\\d{1,${percentDecimals}})?$`);
+
 /** Field builders for the types that need a GraphQL scalar (named enums come from src/lib/vocabulary.ts). */
 export const fields = {
   id: (description?: string) => hinted(z.string().trim().min(1).max(64), 'ID', description),
@@ -52,27 +79,19 @@ export const fields = {
       'String',
       description,
     ),
-  /** Money and quantities travel as decimal strings ("85.50"); JSON numbers are accepted and normalised. */
+  /** Quantities travel as decimal strings ("1.5"), up to 4 decimals; JSON numbers are accepted and normalised. */
   decimal: (description?: string, options: { min?: number; max?: number } = {}) =>
-    hinted(
-      z
-        .union([z.string(), z.number()])
-        .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
-        .pipe(
-          z
-            .string()
-            .regex(decimalPattern, 'must be a decimal number like "85.50"')
-            // A value that is no number already has its one error: the bounds speak of numbers only.
-            .refine((value) => options.min === undefined || !decimalPattern.test(value) || Number(value) >= options.min, {
-              message: `must be at least ${options.min}`,
-            })
-            .refine((value) => options.max === undefined || !decimalPattern.test(value) || Number(value) <= options.max, {
-              message: `must be at most ${options.max}`,
-            }),
-        ),
-      'Decimal',
-      description,
-    ),
+    decimalField(decimalPattern, 'must be a decimal number like "85.50"', description, options),
+  /**
+   * Money (a rate, a price, an amount): decimal text of at most the currency's minor units (ISO 4217: EUR 2, JPY 0,
+   * KWD 3). The field takes up to 3 decimals, the most any currency has; the service, which knows the currency,
+   * refuses what its currency has not (`assertMoneyScale`, src/lib/money.ts).
+   */
+  money: (description?: string, options: { min?: number; max?: number } = {}) =>
+    decimalField(moneyPattern, `must be a decimal number like "85.50", with at most its currency's decimals`, description, options),
+  /** A percent (a tax rate, a discount): at most 2 decimals ("19", "7.50"). */
+  percent: (description?: string, options: { min?: number; max?: number } = {}) =>
+    decimalField(percentPattern, 'must be a percent like "19.00", with at most 2 decimals', description, options),
 };
 
 /** `limit` (1..200, default 50) and `offset`: every list pages the same way. */

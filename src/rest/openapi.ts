@@ -16,6 +16,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
+import { decimalKindOf } from '../graphql/money.js';
 import { argumentJsonSchema, namedInputJsonSchemas, namedInputs, type JsonSchema } from '../lib/dto.js';
 import { errorStatus, problemTypeOf, type ConflictVocabulary, type ErrorCode } from '../lib/errors.js';
 import type { CompiledGraphQLRoute, CompiledNativeRoute, CompiledRoute } from './compile.js';
@@ -45,6 +46,19 @@ const scalarSchemas: Record<string, JsonSchema> = {
 };
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * What a decimal property holds, for clients (src/graphql/money.ts): `x-money` is money with exactly the minor
+ * units of its currency (the `currency` of its object or of the nearest object holding it; 2 decimals when that is
+ * null), `at-least` a price that may have more; `x-decimals` a fixed scale (percents).
+ */
+const decimalMarks: Record<string, JsonSchema> = {
+  money: { 'x-money': 'exact' },
+  price: { 'x-money': 'at-least' },
+  percent: { 'x-decimals': 2 },
+  quantity: {},
+  none: {},
+};
 
 function nullable(schema: JsonSchema): JsonSchema {
   if (typeof schema.$ref === 'string') return { anyOf: [schema, { type: 'null' }] };
@@ -82,7 +96,7 @@ class ResponseSchemas {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const field of Object.values(type.getFields())) {
-      const property = this.of(field.type);
+      const property = { ...this.of(field.type), ...decimalMarks[decimalKindOf(field.extensions) ?? 'none'] };
       properties[field.name] = field.description ? { ...property, description: field.description } : property;
       if (isNonNullType(field.type)) required.push(field.name);
     }

@@ -9,7 +9,8 @@ import countries from 'i18n-iso-countries';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { TaxCategory } from '../../generated/prisma/enums.js';
-import { fields, namedInputs, scalarHints, type StrictObject } from '../../lib/dto.js';
+import { fields, namedInputs, type StrictObject } from '../../lib/dto.js';
+import { isCurrencyCode } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { easSchemes, icdSchemes } from './billing-profile.codes.js';
 
@@ -20,12 +21,10 @@ export const taxCategory = defineEnum(
 );
 
 const alpha2 = new Set(Object.keys(countries.getAlpha2Codes()));
-const currencies = new Set(Intl.supportedValuesOf('currency'));
 
 /** An ISO 3166-1 alpha-2 country code (`DE`). */
 export const isCountryCode = (code: string): boolean => alpha2.has(code);
-/** An ISO 4217 currency code in use (`EUR`). */
-export const isCurrencyCode = (code: string): boolean => currencies.has(code);
+export { isCurrencyCode };
 
 export const countryCode = z
   .string()
@@ -124,14 +123,7 @@ export const ElectronicAddressDto = checkedDto(
 export type ElectronicAddress = z.output<typeof ElectronicAddressDto>;
 
 /** A tax rate in percent, with at most two decimals. */
-export function taxRate(description: string) {
-  const schema = fields
-    .decimal(undefined, { min: 0, max: 100 })
-    .refine((value) => !/\.\d{3,}$/.test(value), 'must have at most two decimals')
-    .describe(description);
-  scalarHints.add(schema, { scalar: 'Decimal' });
-  return schema;
-}
+export const taxRate = (description: string) => fields.percent(description, { min: 0, max: 100 });
 
 /** An ISO 6523 ICD code: the scheme of a legal registration (BT-30), e.g. 0208 for a Belgian enterprise number. */
 export const icdScheme = z

@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { optionalPercentField } from '../../graphql/money.js';
 import { taxCategory, type Address, type ElectronicAddress } from './billing-profile.fields.js';
 import { BillingProfileArgs, UpdateBillingProfileArgs, type BillingProfileView } from './billing-profile.service.js';
 
@@ -45,7 +46,7 @@ const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfi
     numberPattern: t.exposeString('numberPattern', { description: 'Tokens {YYYY}, {YY}, {MM} and {SEQ:n}' }),
     paymentTermsDays: t.exposeInt('paymentTermsDays'),
     defaultTaxCategory: t.expose('defaultTaxCategory', { type: graphqlEnum(taxCategory) }),
-    defaultTaxRate: t.expose('defaultTaxRate', { type: 'Decimal', nullable: true, description: 'Percent; null until set' }),
+    defaultTaxRate: t.field(optionalPercentField<BillingProfileView>('Percent; null until set', (profile) => profile.defaultTaxRate)),
     defaultTaxExemptionReason: t.exposeString('defaultTaxExemptionReason', { nullable: true }),
     smallBusiness: t.exposeBoolean('smallBusiness', { description: 'No VAT charged: every line is category E with the small-business note' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true, description: 'Null while the defaults have never been changed' }),

@@ -47,7 +47,8 @@ export const clientInvoiceConflicts = conflictReasons('ClientInvoice', {
   },
 });
 
-const money = (description: string) => fields.decimal(description, { min: 0, max: 1_000_000_000 });
+/** In the invoice's currency (its client's): at most its decimals, checked where the currency is known. */
+const money = (description: string) => fields.money(`${description}, in the invoice's currency (at most its decimals)`, { min: 0, max: 1_000_000_000 });
 const text = (max: number, description: string) => z.string().trim().min(1).max(max).describe(description);
 
 const quantity = fields
@@ -58,14 +59,14 @@ export const ManualLineDto = dto('ClientInvoiceLineInput', 'A line written by ha
   description: text(1000, 'What is billed'),
   quantity,
   unit: invoiceLineUnit.schema('Unit of the quantity; default C62 (one)').default('C62'),
-  unitPrice: money('Net price of one unit, 2 decimals').refine((value) => !/\.\d{3,}$/.test(value), 'must have at most two decimals'),
+  unitPrice: money('Net price of one unit'),
   taxCategory: taxCategory.schema("Default: the client's category, else the billing profile's").optional(),
   taxRate: taxRate("Percent; default: the profile's rate for S, 0 otherwise").optional(),
   taxExemptionReason: exemptionReason.optional(),
 });
 
 const discountShape = {
-  percent: fields.decimal('Percent of the line nets', { min: 0, max: 100 }).optional(),
+  percent: fields.percent('Percent of the line nets, at most 2 decimals', { min: 0, max: 100 }).optional(),
   amount: money('An amount off the line nets').optional(),
   reason: text(300, 'Why (shown on the invoice)'),
 };

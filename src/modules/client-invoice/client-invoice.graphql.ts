@@ -1,8 +1,9 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
+import { moneyField, optionalMoneyField, optionalPercentField, percentField, quantityExtensions } from '../../graphql/money.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import { Prisma, type ClientInvoiceLine, type ClientInvoicePayment } from '../../generated/prisma/client.js';
+import type { ClientInvoiceLine, ClientInvoicePayment } from '../../generated/prisma/client.js';
 import { taxCategory } from '../billing-profile/billing-profile.fields.js';
 import { AddressObject, ElectronicAddressObject } from '../billing-profile/billing-profile.graphql.js';
 import type { BuyerSnapshot, SellerSnapshot } from './client-invoice.document.js';
@@ -22,25 +23,35 @@ import {
 
 const TaxCategoryEnum = graphqlEnum(taxCategory);
 
+/** A part of an invoice with the invoice's currency: its money prints at that currency's scale. */
+type InCurrency<Part> = Part & { currency: string };
+const inCurrency = <Part extends object>(parts: readonly Part[], currency: string): InCurrency<Part>[] => parts.map((part) => ({ ...part, currency }));
+const currencyOf = (part: { currency: string }) => part.currency;
+type Line = InCurrency<ClientInvoiceLine>;
+type Payment = InCurrency<ClientInvoicePayment>;
+type Tax = InCurrency<StoredTaxGroup>;
+
 // Lines and payments are parts of the invoice, not resources of their own: plain objects, loaded with it (REST shows them too).
-const LineObject = builder.objectRef<ClientInvoiceLine>('ClientInvoiceLine').implement({
+const LineObject = builder.objectRef<Line>('ClientInvoiceLine').implement({
   description: 'A line: the time of one group and hourly rate, or a manual line.',
   fields: (t) => ({
     position: t.exposeInt('position'),
     description: t.exposeString('description'),
-    quantity: t.expose('quantity', { type: 'Decimal', description: 'Up to 4 decimals (minutes for time: unit MIN)' }),
+    quantity: t.expose('quantity', { type: 'Decimal', description: 'Up to 4 decimals (minutes for time: unit MIN)', extensions: quantityExtensions }),
     unit: t.expose('unit', { type: graphqlEnum(invoiceLineUnit) }),
     baseQuantity: t.exposeInt('baseQuantity', {
       description: 'The quantity unitPrice is for (EN 16931 BT-149): 60 for minutes at an hourly rate, else 1',
     }),
-    unitPrice: t.expose('unitPrice', { type: 'Decimal' }),
-    netAmount: t.expose('netAmount', {
-      type: 'Decimal',
-      description:
-        'round(quantity x unitPrice / baseQuantity, 2), exactly. The entries of the time lines, each rounded to the cent, may differ from them: a rounding line after them carries the difference',
-    }),
+    unitPrice: t.field(moneyField<Line>("In the invoice's currency", (line) => line.unitPrice, currencyOf)),
+    netAmount: t.field(
+      moneyField<Line>(
+        "round(quantity x unitPrice / baseQuantity) to the currency's minor units, exactly. The entries of the time lines, each rounded on its own, may differ from them: a rounding line after them carries the difference",
+        (line) => line.netAmount,
+        currencyOf,
+      ),
+    ),
     taxCategory: t.expose('taxCategory', { type: TaxCategoryEnum }),
-    taxRate: t.expose('taxRate', { type: 'Decimal', description: 'Percent' }),
+    taxRate: t.field(percentField<Line>('Percent', (line) => line.taxRate)),
     taxExemptionReason: t.exposeString('taxExemptionReason', { nullable: true }),
     projectId: t.exposeID('projectId', { nullable: true }),
     taskId: t.exposeID('taskId', { nullable: true }),
@@ -49,61 +60,64 @@ const LineObject = builder.objectRef<ClientInvoiceLine>('ClientInvoiceLine').imp
   }),
 });
 
-const PaymentObject = builder.objectRef<ClientInvoicePayment>('ClientInvoicePayment').implement({
+const PaymentObject = builder.objectRef<Payment>('ClientInvoicePayment').implement({
   description: 'A payment received.',
   fields: (t) => ({
     paidAt: t.expose('paidAt', { type: 'Date' }),
-    amount: t.expose('amount', { type: 'Decimal' }),
+    amount: t.field(moneyField<Payment>("In the invoice's currency", (payment) => payment.amount, currencyOf)),
   }),
 });
 
-const TaxObject = builder.objectRef<StoredTaxGroup>('ClientInvoiceTax').implement({
+const TaxObject = builder.objectRef<Tax>('ClientInvoiceTax').implement({
   description: 'The tax of one (category, rate) group: on the sum of its line nets less its share of the discount, half-up to cents.',
   fields: (t) => ({
     category: t.field({ type: TaxCategoryEnum, resolve: (group) => group.category }),
     // Kept as strings in the JSON column; shown as every other decimal is.
-    rate: t.field({ type: 'Decimal', resolve: (group) => new Prisma.Decimal(group.rate) }),
-    basis: t.field({ type: 'Decimal', resolve: (group) => new Prisma.Decimal(group.basis) }),
-    amount: t.field({ type: 'Decimal', resolve: (group) => new Prisma.Decimal(group.amount) }),
+    rate: t.field(percentField<Tax>('Percent', (group) => group.rate)),
+    basis: t.field(moneyField<Tax>('The line nets less their share of the discount', (group) => group.basis, currencyOf)),
+    amount: t.field(moneyField<Tax>('The tax', (group) => group.amount, currencyOf)),
     exemptionReason: t.exposeString('exemptionReason', { nullable: true }),
   }),
 });
 
+type Amount = { toString(): string };
 interface Totals {
-  lineNet: unknown;
-  allowances: unknown;
-  taxBasis: unknown;
+  currency: string;
+  lineNet: Amount;
+  allowances: Amount;
+  taxBasis: Amount;
   taxes: StoredTaxGroup[];
-  tax: unknown;
-  gross: unknown;
-  paid: unknown;
-  due: unknown;
+  tax: Amount;
+  gross: Amount;
+  paid: Amount;
+  due: Amount;
 }
 
 const TotalsObject = builder.objectRef<Totals>('ClientInvoiceTotals').implement({
   description: 'What the invoice comes to: gross = taxBasis + tax, due = gross - paid.',
   fields: (t) => ({
-    lineNet: t.field({ type: 'Decimal', description: 'Sum of the line nets', resolve: (totals) => totals.lineNet as never }),
-    allowances: t.field({ type: 'Decimal', description: 'The discount', resolve: (totals) => totals.allowances as never }),
-    taxBasis: t.field({ type: 'Decimal', resolve: (totals) => totals.taxBasis as never }),
-    taxes: t.field({ type: [TaxObject], resolve: (totals) => totals.taxes }),
-    tax: t.field({ type: 'Decimal', resolve: (totals) => totals.tax as never }),
-    gross: t.field({ type: 'Decimal', resolve: (totals) => totals.gross as never }),
-    paid: t.field({ type: 'Decimal', resolve: (totals) => totals.paid as never }),
-    due: t.field({ type: 'Decimal', resolve: (totals) => totals.due as never }),
+    lineNet: t.field(moneyField<Totals>('Sum of the line nets', (totals) => totals.lineNet, currencyOf)),
+    allowances: t.field(moneyField<Totals>('The discount', (totals) => totals.allowances, currencyOf)),
+    taxBasis: t.field(moneyField<Totals>('Line nets less the discount', (totals) => totals.taxBasis, currencyOf)),
+    taxes: t.field({ type: [TaxObject], resolve: (totals) => inCurrency(totals.taxes, totals.currency) }),
+    tax: t.field(moneyField<Totals>('Sum of the taxes', (totals) => totals.tax, currencyOf)),
+    gross: t.field(moneyField<Totals>('taxBasis + tax', (totals) => totals.gross, currencyOf)),
+    paid: t.field(moneyField<Totals>('Sum of the payments', (totals) => totals.paid, currencyOf)),
+    due: t.field(moneyField<Totals>('gross - paid', (totals) => totals.due, currencyOf)),
   }),
 });
 
 interface DiscountView {
-  percent: unknown;
-  amount: unknown;
+  currency: string;
+  percent: Amount | null;
+  amount: Amount | null;
   reason: string | null;
 }
 const DiscountObject = builder.objectRef<DiscountView>('ClientInvoiceDiscount').implement({
   description: 'A document discount: a percent of the line nets, or an amount, with its reason.',
   fields: (t) => ({
-    percent: t.field({ type: 'Decimal', nullable: true, resolve: (discount) => discount.percent as never }),
-    amount: t.field({ type: 'Decimal', nullable: true, resolve: (discount) => discount.amount as never }),
+    percent: t.field(optionalPercentField<DiscountView>('Percent of the line nets', (discount) => discount.percent)),
+    amount: t.field(optionalMoneyField<DiscountView>("An amount, in the invoice's currency", (discount) => discount.amount, currencyOf)),
     reason: t.exposeString('reason', { nullable: true }),
   }),
 });
@@ -179,19 +193,20 @@ builder.prismaObject('ClientInvoice', {
     lines: t.field({
       type: [LineObject],
       select: { lines: { orderBy: { position: 'asc' } } },
-      resolve: (invoice) => invoice.lines,
+      resolve: (invoice) => inCurrency(invoice.lines, invoice.currency),
     }),
     discount: t.field({
       type: DiscountObject,
       nullable: true,
       resolve: (invoice) =>
         invoice.discountPercent || invoice.discountAmount
-          ? { percent: invoice.discountPercent, amount: invoice.discountAmount, reason: invoice.discountReason }
+          ? { currency: invoice.currency, percent: invoice.discountPercent, amount: invoice.discountAmount, reason: invoice.discountReason }
           : null,
     }),
     totals: t.field({
       type: TotalsObject,
       resolve: (invoice) => ({
+        currency: invoice.currency,
         lineNet: invoice.lineNet,
         allowances: invoice.allowances,
         taxBasis: invoice.taxBasis,
@@ -205,7 +220,7 @@ builder.prismaObject('ClientInvoice', {
     payments: t.field({
       type: [PaymentObject],
       select: { payments: { orderBy: [{ paidAt: 'asc' }, { createdAt: 'asc' }] } },
-      resolve: (invoice) => invoice.payments,
+      resolve: (invoice) => inCurrency(invoice.payments, invoice.currency),
     }),
     issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true }),
     sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),

@@ -90,8 +90,8 @@ export function lineTax(
   return { taxCategory: category, taxRate: new Decimal(0), taxExemptionReason: reason };
 }
 
-/** The values of manual lines, numbered on from `firstPosition`. */
-export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine, path: string) => LineTax, firstPosition: number): LineValues[] {
+/** The values of manual lines, numbered on from `firstPosition`, in a currency of `digits` minor units. */
+export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine, path: string) => LineTax, firstPosition: number, digits = 2): LineValues[] {
   return lines.map((line, index) => {
     const quantity = new Decimal(line.quantity);
     const unitPrice = new Decimal(line.unitPrice);
@@ -106,7 +106,7 @@ export function manualLines(lines: readonly ManualLine[], tax: (line: ManualLine
       unit: line.unit,
       baseQuantity,
       unitPrice,
-      netAmount: lineNet(quantity, unitPrice, baseQuantity),
+      netAmount: lineNet(quantity, unitPrice, baseQuantity, digits),
       ...tax(line, `lines.${index}`),
       projectId: null,
       taskId: null,
@@ -216,7 +216,14 @@ function groupOf(entry: ClaimedEntry, groupBy: InvoiceGroupBy, names: LineNames,
  * cent and every line stays exact. A group billed at more than one rate names
  * its rate.
  */
-export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGroupBy, names: LineNames, timeZone: string, tax: LineTax): LineValues[] {
+export function timeLines(
+  entries: readonly ClaimedEntry[],
+  groupBy: InvoiceGroupBy,
+  names: LineNames,
+  timeZone: string,
+  tax: LineTax,
+  digits = 2,
+): LineValues[] {
   const sorted = [...entries].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.id.localeCompare(b.id));
   const lines = new Map<
     string,
@@ -266,7 +273,7 @@ export function timeLines(entries: readonly ClaimedEntry[], groupBy: InvoiceGrou
     const description = (ratesOfGroup.get(line.group)?.size ?? 1) > 1 ? `${line.description} (${line.rate.toFixed(2)}/h)` : line.description;
     const baseQuantity = baseQuantityOf('MIN');
     const quantity = new Decimal(line.minutes);
-    const netAmount = lineNet(quantity, line.rate, baseQuantity);
+    const netAmount = lineNet(quantity, line.rate, baseQuantity, digits);
     const ids = {
       projectId: line.same.projectId ? line.first.projectId : null,
       taskId: line.same.taskId ? line.first.taskId : null,

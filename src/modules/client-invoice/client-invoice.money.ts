@@ -2,6 +2,8 @@
  * An invoice's money, computed here and nowhere else (the service, the seed
  * and the bench all call it), as EN 16931 computes it, in decimals (never
  * floating point):
+ * - amounts are rounded to the currency's minor units (`digits`: EUR 2, JPY 0,
+ *   KWD 3), called cents below;
  * - every line's net is quantity x unit price / base quantity, rounded
  *   half-up to cents, so that any reader recomputes it (time is billed in
  *   minutes at an hourly rate: base quantity 60); the entries of the time
@@ -23,7 +25,8 @@ const Decimal = Prisma.Decimal;
 type Decimal = Prisma.Decimal;
 
 const zero = new Decimal(0);
-const cents = (value: Decimal): Decimal => value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+/** `value` half-up to the currency's minor units (2: cents). */
+const cents = (value: Decimal, digits = 2): Decimal => value.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
 
 /** A line as the arithmetic needs it. */
 export interface PricedLine {
@@ -67,36 +70,38 @@ export type DiscountProblem = { path: 'discount.amount' | 'discount.percent'; me
 export const baseQuantityOf = (unit: string): number => (unit === 'MIN' ? 60 : 1);
 
 /** A line's net: quantity x unit price / base quantity, half-up to cents (multiplied before divided: a half cent is exact). */
-export const lineNet = (quantity: Decimal, unitPrice: Decimal, baseQuantity = 1): Decimal => cents(quantity.mul(unitPrice).div(baseQuantity));
+export const lineNet = (quantity: Decimal, unitPrice: Decimal, baseQuantity = 1, digits = 2): Decimal =>
+  cents(quantity.mul(unitPrice).div(baseQuantity), digits);
 
-/** The whole discount in money: the amount, or the percent of `lineNet` half-up to cents. */
-export function discountTotal(lineNet: Decimal, discount: Discount | null | undefined): Decimal {
+/** The whole discount in money: the amount, or the percent of `lineNet` half-up to the currency's minor units. */
+export function discountTotal(lineNet: Decimal, discount: Discount | null | undefined, digits = 2): Decimal {
   if (!discount) return zero;
-  if (discount.amount) return cents(discount.amount);
-  if (discount.percent) return cents(lineNet.mul(discount.percent).div(100));
+  if (discount.amount) return cents(discount.amount, digits);
+  if (discount.percent) return cents(lineNet.mul(discount.percent).div(100), digits);
   return zero;
 }
 
 /** The discount is more than there is to discount. */
-export function discountProblem(lineNet: Decimal, discount: Discount | null | undefined): DiscountProblem {
-  const total = discountTotal(lineNet, discount);
+export function discountProblem(lineNet: Decimal, discount: Discount | null | undefined, digits = 2): DiscountProblem {
+  const total = discountTotal(lineNet, discount, digits);
   if (total.gt(lineNet)) {
     return discount?.amount
-      ? { path: 'discount.amount', message: `must not exceed the line nets (${lineNet.toFixed(2)})` }
+      ? { path: 'discount.amount', message: `must not exceed the line nets (${lineNet.toFixed(digits)})` }
       : { path: 'discount.percent', message: 'must not exceed 100' };
   }
   return null;
 }
 
 /** Shares `total` over `weights` in proportion, to the cent, the leftover cents to the largest remainders (ties: first). */
-export function allocate(total: Decimal, weights: readonly Decimal[]): Decimal[] {
+export function allocate(total: Decimal, weights: readonly Decimal[], digits = 2): Decimal[] {
   const sum = weights.reduce((acc, weight) => acc.add(weight), zero);
   if (sum.isZero() || total.isZero()) return weights.map(() => zero);
+  const cent = new Decimal(1).div(new Decimal(10).pow(digits));
   const exact = weights.map((weight) => total.mul(weight).div(sum));
-  const floors = exact.map((value) => value.toDecimalPlaces(2, Decimal.ROUND_DOWN));
+  const floors = exact.map((value) => value.toDecimalPlaces(digits, Decimal.ROUND_DOWN));
   let leftover = total
     .sub(floors.reduce((acc, value) => acc.add(value), zero))
-    .mul(100)
+    .div(cent)
     .round()
     .toNumber();
   const order = exact
@@ -105,7 +110,7 @@ export function allocate(total: Decimal, weights: readonly Decimal[]): Decimal[]
   const shares = [...floors];
   for (const { index } of order) {
     if (leftover <= 0) break;
-    shares[index] = (shares[index] as Decimal).add('0.01');
+    shares[index] = (shares[index] as Decimal).add(cent);
     leftover -= 1;
   }
   return shares;
@@ -127,18 +132,19 @@ function groupsOf(lines: readonly PricedLine[]): { category: TaxCategory; rate: 
   return [...groups.values()];
 }
 
-/** The totals of `lines` with `discount`, and `paid` so far. */
-export function invoiceTotals(lines: readonly PricedLine[], discount: Discount | null | undefined, paid: Decimal = zero): InvoiceTotals {
+/** The totals of `lines` with `discount`, and `paid` so far, in a currency of `digits` minor units. */
+export function invoiceTotals(lines: readonly PricedLine[], discount: Discount | null | undefined, paid: Decimal = zero, digits = 2): InvoiceTotals {
   const groups = groupsOf(lines);
   const lineNet = groups.reduce((acc, group) => acc.add(group.lineNet), zero);
   const shares = allocate(
-    discountTotal(lineNet, discount),
+    discountTotal(lineNet, discount, digits),
     groups.map((group) => group.lineNet),
+    digits,
   );
   const taxes = groups.map((group, index) => {
     const allowance = shares[index] as Decimal;
     const basis = group.lineNet.sub(allowance);
-    return { ...group, allowance, basis, amount: cents(basis.mul(group.rate).div(100)) };
+    return { ...group, allowance, basis, amount: cents(basis.mul(group.rate).div(100), digits) };
   });
   const allowances = taxes.reduce((acc, group) => acc.add(group.allowance), zero);
   const taxBasis = lineNet.sub(allowances);

@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { fixedDecimal, grouped, minorUnitsOf } from '../report/report.export.js';
+import { fixedDecimal, minorUnitsOf } from '../../lib/money.js';
+import { grouped } from '../report/report.export.js';
 import type { ClientInvoiceDocument, ClientInvoiceDocumentTax, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
 import { missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
 

@@ -7,6 +7,7 @@ import { recordEvent, withDays, type EventType } from '../../events/outbox.js';
 import { Prisma, type Client, type ClientInvoice } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
+import { assertMoneyScale, minorUnitsOf } from '../../lib/money.js';
 import { counterYear, formatNumber } from '../billing-profile/billing-profile.numbers.js';
 import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import { createClientInvoiceArchive } from './client-invoice.archive.js';
@@ -29,7 +30,6 @@ import { discountProblem, invoiceTotals, type Discount, type InvoiceTotals } fro
 import { settingsFor } from '../tenant/tenant.service.js';
 
 const Decimal = Prisma.Decimal;
-type Decimal = Prisma.Decimal;
 
 /** Issuing waits for the tenant's number counter behind other issuers: give it room under load. */
 const issueTransaction = { maxWait: 10_000, timeout: 20_000 };
@@ -70,8 +70,16 @@ const discountColumns = (discount: DiscountInput | null) => ({
   discountReason: discount?.reason ?? null,
 });
 
-/** The total columns and the tax breakdown, as stored. */
-function totalColumns(totals: InvoiceTotals) {
+/** 400 naming each manual line's price and the discount amount that have more decimals than the invoice's currency. */
+function assertInvoiceMoney(currency: string, input: { lines?: readonly ManualLine[] | undefined; discount?: DiscountInput | null | undefined }): void {
+  assertMoneyScale(currency, {
+    ...Object.fromEntries((input.lines ?? []).map((line, index) => [`lines.${index}.unitPrice`, line.unitPrice])),
+    'discount.amount': input.discount?.amount,
+  });
+}
+
+/** The total columns and the tax breakdown, as stored: amounts at the currency's `digits`, rates at 2. */
+function totalColumns(totals: InvoiceTotals, digits: number) {
   return {
     lineNet: totals.lineNet,
     allowances: totals.allowances,
@@ -83,19 +91,19 @@ function totalColumns(totals: InvoiceTotals) {
     taxes: totals.taxes.map((group) => ({
       category: group.category,
       rate: group.rate.toFixed(2),
-      lineNet: group.lineNet.toFixed(2),
-      allowance: group.allowance.toFixed(2),
-      basis: group.basis.toFixed(2),
-      amount: group.amount.toFixed(2),
+      lineNet: group.lineNet.toFixed(digits),
+      allowance: group.allowance.toFixed(digits),
+      basis: group.basis.toFixed(digits),
+      amount: group.amount.toFixed(digits),
       exemptionReason: group.exemptionReason,
     })),
   };
 }
 
-/** The totals of `lines` with `discount`, or 400 naming the discount when it exceeds them. */
-function checkedTotals(lines: readonly LineValues[], discount: Discount | null, paid?: Decimal): InvoiceTotals {
-  const totals = invoiceTotals(lines, discount, paid);
-  const problem = discountProblem(totals.lineNet, discount);
+/** The totals of `lines` with `discount` in a currency of `digits` minor units, or 400 naming the discount when it exceeds them. */
+function checkedTotals(lines: readonly LineValues[], discount: Discount | null, digits: number): InvoiceTotals {
+  const totals = invoiceTotals(lines, discount, undefined, digits);
+  const problem = discountProblem(totals.lineNet, discount, digits);
   if (problem) throw validationFailed([problem]);
   return totals;
 }
@@ -197,9 +205,9 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
     return { number: formatNumber(pattern, issueDate, sequence), numberYear: year, numberSequence: sequence };
   }
 
-  /** The manual lines with their tax, numbered after `after`. */
-  function manualLinesOf(lines: readonly ManualLine[], profile: BillingProfileView, client: ClientTax, after: number): LineValues[] {
-    return manualLines(lines, (line, path) => lineTax(profile, client, line, path), after + 1);
+  /** The manual lines with their tax, numbered after `after`, in a currency of `digits` minor units. */
+  function manualLinesOf(lines: readonly ManualLine[], profile: BillingProfileView, client: ClientTax, after: number, digits: number): LineValues[] {
+    return manualLines(lines, (line, path) => lineTax(profile, client, line, path), after + 1, digits);
   }
 
   function whereOf(filter: Omit<z.output<typeof ListClientInvoicesArgs>, 'tenantId' | 'limit' | 'offset'>) {
@@ -241,6 +249,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
       return db.$transaction(async (tx) => {
         const client = await findClient(tx, access, input.clientId);
+        assertInvoiceMoney(client.currency, input);
+        const digits = minorUnitsOf(client.currency);
         if (input.projectIds) {
           const owned = await tx.project.findMany({
             where: { id: { in: input.projectIds }, clientId: client.id, ...access.tenantWide('Project') },
@@ -288,12 +298,12 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         }
         const fromTime =
           entries.length > 0
-            ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'))
+            ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
             : [];
-        const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length)];
-        const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)));
+        const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
+        const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
         await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
-        const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals) });
+        const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
         await record(tx, access, 'client_invoice.created', created);
         return reread(tx, invoice.id, query, created);
       });
@@ -305,6 +315,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
       return db.$transaction(async (tx) => {
         const existing = await lockInvoice(tx, access, id);
         assertDraft(existing);
+        assertInvoiceMoney(existing.currency, input);
+        const digits = minorUnitsOf(existing.currency);
         const issueDate = input.issueDate === undefined ? existing.issueDate && dateText(existing.issueDate) : input.issueDate;
         const dueDate = input.dueDate === undefined ? existing.dueDate && dateText(existing.dueDate) : input.dueDate;
         if (issueDate && dueDate && dueDate < issueDate) throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
@@ -314,11 +326,11 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         if (input.lines !== undefined) {
           const profile = await billingProfileFor(tx, access);
           const client = await findClient(tx, access, existing.clientId);
-          lines = [...timeLinesKept, ...manualLinesOf(input.lines, profile, client, timeLinesKept.length)];
+          lines = [...timeLinesKept, ...manualLinesOf(input.lines, profile, client, timeLinesKept.length, digits)];
           if (lines.length === 0) throw validationFailed([{ path: 'lines', message: 'must leave the invoice at least one line' }]);
         }
         const discount = input.discount === undefined ? discountOf(existing) : discountOf(discountColumns(input.discount));
-        const totals = checkedTotals(lines, discount);
+        const totals = checkedTotals(lines, discount, digits);
         if (input.lines !== undefined) {
           await tx.clientInvoiceLine.deleteMany({ where: { clientInvoiceId: id, source: 'manual' } });
           const added = lines.filter((line) => line.source === 'manual');
@@ -332,7 +344,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
             ...(input.buyerReference === undefined ? {} : { buyerReference: input.buyerReference }),
             ...(input.notes === undefined ? {} : { notes: input.notes }),
             ...(input.discount === undefined ? {} : discountColumns(input.discount)),
-            ...totalColumns(totals),
+            ...totalColumns(totals, digits),
           },
         });
         await record(tx, access, 'client_invoice.updated', updated);
@@ -428,9 +440,12 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         if (existing.type === 'credit_note') throw clientInvoiceConflicts.refuse('CREDIT_NOTE', 'A credit note is not paid');
         if (existing.status === 'paid' || existing.due.lte(0))
           throw clientInvoiceConflicts.refuse('INVOICE_PAID', `The invoice ${existing.number} is paid in full`);
+        // A payment is in the invoice's currency: 10.005 on an invoice in EUR would leave half a cent due for ever.
+        assertMoneyScale(existing.currency, { amount: input.amount });
         const amount = input.amount === undefined ? existing.due : new Decimal(input.amount);
         if (amount.lte(0)) throw validationFailed([{ path: 'amount', message: 'must be above 0' }]);
-        if (amount.gt(existing.due)) throw validationFailed([{ path: 'amount', message: `must not exceed what is due (${existing.due.toFixed(2)})` }]);
+        if (amount.gt(existing.due))
+          throw validationFailed([{ path: 'amount', message: `must not exceed what is due (${existing.due.toFixed(minorUnitsOf(existing.currency))})` }]);
         const payment = await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dateColumn(input.paidAt), amount } });
         const paid = existing.paid.add(amount);
         const due = existing.gross.sub(paid);

@@ -7,8 +7,10 @@ import { recordEvent } from '../../events/outbox.js';
 import { Prisma, type Client } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+import { assertMoneyScale } from '../../lib/money.js';
 import { settingsFor } from '../tenant/tenant.service.js';
 import { clientEInvoiceFormats, peppolSchemes } from '../billing-profile/billing-profile.codes.js';
+import { assertRatesFit } from '../tenant/tenant.rates.js';
 import { AddressDto, email, ElectronicAddressDto, exemptionReason, isCurrencyCode, taxCategory, vatId } from '../billing-profile/billing-profile.fields.js';
 
 /** Why a write to a client is refused with 409. */
@@ -26,8 +28,8 @@ export const currencyCode = z
   .transform((code) => code.toUpperCase())
   .refine(isCurrencyCode, 'is not an ISO 4217 currency code in use')
   .describe('ISO 4217 currency code; entries of its projects are in it');
-/** A billable or cost rate per hour: a decimal string of at most two places, not negative. */
-export const hourlyRate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
+/** A billable or cost rate per hour: a decimal string of at most its currency's decimals, not negative. */
+export const hourlyRate = (what: string) => fields.money(`${what}, per hour`, { min: 0, max: 1_000_000 });
 const notes = z.string().trim().max(5000).describe('Free text (only those who manage clients read it)');
 
 /** Billing details (CONTRACT.md section 9): what invoices say of the client as buyer. Null clears one on update. */
@@ -110,11 +112,12 @@ export const UpdateClientArgs = args({ tenantId, id: clientId, input: UpdateClie
 
 export type ClientQuery = PrismaQuery<Prisma.ClientInclude, Prisma.ClientSelect>;
 
-/** A client of the tenant that may take new projects, or a 400 naming `path` (another tenant's reads as unknown). */
-export async function clientForWork(tx: Tx | Db, access: TenantAccess, id: string, path: string): Promise<void> {
-  const client = await tx.client.findFirst({ where: { id, ...access.scope('read', 'Client') }, select: { archived: true } });
+/** A client of the tenant that may take new projects (its currency), or a 400 naming `path` (another tenant's reads as unknown). */
+export async function clientForWork(tx: Tx | Db, access: TenantAccess, id: string, path: string): Promise<{ currency: string }> {
+  const client = await tx.client.findFirst({ where: { id, ...access.scope('read', 'Client') }, select: { archived: true, currency: true } });
   if (!client) throw validationFailed([{ path, message: 'is not a client of this tenant' }]);
   if (client.archived) throw validationFailed([{ path, message: 'is an archived client' }]);
+  return { currency: client.currency };
 }
 
 /** The JSON billing fields as Prisma writes them: null is the database's NULL. */
@@ -175,13 +178,18 @@ export function createClientService({ db }: { db: Db }) {
       return db.$transaction(async (tx) => {
         await assertNameFree(tx, access, data.name);
         const tenantCurrency = currency ?? (await settingsFor(tx, access)).currency;
+        assertMoneyScale(tenantCurrency, { hourlyRate: data.hourlyRate });
         const client = await tx.client.create({ data: access.stamp({ ...jsonColumns(data), currency: tenantCurrency }) });
         await recordEvent(tx, access, { type: 'client.created', subjectId: client.id, data: client });
         return reread(tx, client.id, query, client);
       });
     },
 
-    /** Changes a client (archiving included) and records `client.updated`; entries keep the currency they were recorded in. */
+    /**
+     * Changes a client (archiving included) and records `client.updated`; entries keep the currency they were recorded
+     * in. A new currency keeps the numbers of the rates in the client's currency (tenant.rates.ts): 400 naming
+     * `currency` when one has more decimals than it.
+     */
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateClientDto>, query: ClientQuery = {}): Promise<Client> {
       access.assert('update', 'Client');
       return db.$transaction(async (tx) => {
@@ -193,7 +201,9 @@ export function createClientService({ db }: { db: Db }) {
           einvoiceFormat: data.einvoiceFormat ?? existing.einvoiceFormat,
           electronicAddress: data.electronicAddress === undefined ? (existing.electronicAddress as { scheme: string } | null) : data.electronicAddress,
         });
+        assertMoneyScale(data.currency ?? existing.currency, { hourlyRate: data.hourlyRate });
         const client = await tx.client.update({ where: { id }, data: jsonColumns(data) });
+        if (client.currency !== existing.currency) await assertRatesFit(tx, access, { kind: 'client', clientId: id }, client.currency, 'currency');
         await recordEvent(tx, access, { type: 'client.updated', subjectId: id, data: client });
         return reread(tx, id, query, client);
       });

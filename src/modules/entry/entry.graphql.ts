@@ -1,6 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { rateField } from '../../graphql/rates.js';
+import { quantityExtensions } from '../../graphql/money.js';
+import type { Entry } from '../../generated/prisma/client.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import {
@@ -28,7 +30,7 @@ builder.prismaObject('Entry', {
     task: t.relation('task', { nullable: true }),
     vehicleId: t.exposeID('vehicleId', { nullable: true }),
     vehicle: t.relation('vehicle', { nullable: true }),
-    distanceKm: t.expose('distanceKm', { type: 'Decimal', nullable: true, description: 'Kilometres driven' }),
+    distanceKm: t.expose('distanceKm', { type: 'Decimal', nullable: true, description: 'Kilometres driven', extensions: quantityExtensions }),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true, description: 'Null while the timer runs' }),
     breakMinutes: t.exposeInt('breakMinutes'),
@@ -39,30 +41,25 @@ builder.prismaObject('Entry', {
     description: t.exposeString('description', { nullable: true }),
     billable: t.exposeBoolean('billable'),
     tags: t.exposeStringList('tags'),
-    hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable rate per hour: the first set of project member, project, client, member and tenant default, copied when the entry is created and when a draft or rejected entry changes its project, task or times. ${rateVisibility}`,
-      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.hourlyRate),
-    }),
-    costRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `The member's cost rate per hour, copied like hourlyRate. ${rateVisibility}`,
-      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.costRate),
-    }),
-    billableAmount: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `durationMinutes / 60 x hourlyRate when billable, else 0, rounded half-up to cents; null while running or without a rate. ${rateVisibility}`,
-      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.billableAmount),
-    }),
-    costAmount: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `durationMinutes / 60 x costRate, rounded half-up to cents; null while running or without a cost rate. ${rateVisibility}`,
-      resolve: (entry, _args, context) => visibleRate(context, entry.tenantId, entry.costAmount),
-    }),
+    hourlyRate: t.field(
+      rateField<'hourlyRate', Entry>(
+        'hourlyRate',
+        "Billable rate per hour: the first set of project member, project, client, member and tenant default, copied at the currency's scale when the entry is created and when a draft or rejected entry changes its project, task or times.",
+      ),
+    ),
+    costRate: t.field(rateField<'costRate', Entry>('costRate', "The member's cost rate per hour, copied like hourlyRate.")),
+    billableAmount: t.field(
+      rateField<'billableAmount', Entry>(
+        'billableAmount',
+        "durationMinutes / 60 x hourlyRate when billable, else 0, rounded half-up to the currency's minor units; null while running or without a rate.",
+      ),
+    ),
+    costAmount: t.field(
+      rateField<'costAmount', Entry>(
+        'costAmount',
+        "durationMinutes / 60 x costRate, rounded half-up to the currency's minor units; null while running or without a cost rate.",
+      ),
+    ),
     currency: t.exposeString('currency', { nullable: true, description: "ISO 4217: the client's currency, else the tenant's, when the rates were copied" }),
     status: t.expose('status', { type: graphqlEnum(entryStatus) }),
     clientInvoiceId: t.exposeID('clientInvoiceId', {

@@ -14,15 +14,18 @@
  *   skips its row ("zero length"), the seed makes none (`spanProblem`).
  * - The billable rate is the first set of: project member, project, client,
  *   member, tenant default; the cost rate is the member's; the currency the
- *   client's, else the tenant's. Rates are kept in cents, as their columns.
- * - Amounts are minutes / 60 x rate, rounded half-up to cents, in decimals
- *   (never floating point); the billable amount is 0 for non-billable time
+ *   client's, else the tenant's. Rates are kept at the currency's minor units
+ *   (EUR cents, whole JPY, KWD fils), half-up: a member's rate of 85.50 on a
+ *   client in JPY is copied as 86 (docs/decisions.md).
+ * - Amounts are minutes / 60 x rate, rounded half-up to the currency's minor
+ *   units, in decimals (never floating point); the billable amount is 0 for non-billable time
  *   and unknown without a rate; a running timer has none.
  * - An import's file wins where it says something itself: its rate, its
  *   amount (kept as written), its cost rate; an amount without a rate
  *   implies the rate it makes per hour (Toggl).
  */
 import { Prisma } from '../../generated/prisma/client.js';
+import { minorUnitsOf } from '../../lib/money.js';
 import type { TenantSettings } from '../tenant/tenant.service.js';
 
 const Decimal = Prisma.Decimal;
@@ -103,22 +106,27 @@ export interface RateSources {
   currency: string | null;
 }
 
-/** A rate as its column keeps it: in cents, half-up. */
-const inCents = (rate: Decimal | null): Decimal | null => (rate === null ? null : rate.toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
+/** A rate as an entry keeps it: at the currency's `digits` (cents), half-up. */
+const inCents = (rate: Decimal | null, digits: number): Decimal | null => (rate === null ? null : rate.toDecimalPlaces(digits, Decimal.ROUND_HALF_UP));
 
 /** The rates an entry copies: the first billable rate set, from the project member's down to the tenant's default. */
 export function copiedRates(sources: RateSources | undefined, tenant: Pick<TenantSettings, 'defaultHourlyRate' | 'currency'>): CopiedRates {
   const fallback = tenant.defaultHourlyRate === null ? null : new Decimal(tenant.defaultHourlyRate);
+  const currency = sources?.currency ?? tenant.currency;
+  const digits = minorUnitsOf(currency);
   return {
-    hourlyRate: inCents(sources?.memberRate ?? sources?.projectRate ?? sources?.clientRate ?? sources?.ownRate ?? fallback),
-    costRate: inCents(sources?.costRate ?? null),
-    currency: sources?.currency ?? tenant.currency,
+    hourlyRate: inCents(sources?.memberRate ?? sources?.projectRate ?? sources?.clientRate ?? sources?.ownRate ?? fallback, digits),
+    costRate: inCents(sources?.costRate ?? null, digits),
+    currency,
   };
 }
 
-/** `minutes` at `rate` per hour, rounded half-up to cents (multiplied before divided, so that a half cent is exact). */
-export function amountOf(minutes: number, rate: Decimal): Decimal {
-  return rate.mul(minutes).div(60).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+/**
+ * `minutes` at `rate` per hour, rounded half-up to the currency's `digits` (cents; multiplied before divided, so that
+ * a half cent is exact).
+ */
+export function amountOf(minutes: number, rate: Decimal, digits = 2): Decimal {
+  return rate.mul(minutes).div(60).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP);
 }
 
 /**
@@ -126,14 +134,22 @@ export function amountOf(minutes: number, rate: Decimal): Decimal {
  * amount is 0 for non-billable time and unknown without a rate, the cost
  * amount unknown without a cost rate.
  */
-export function amountsOf(entry: { durationMinutes: number | null; billable: boolean; hourlyRate: Decimal | null; costRate: Decimal | null }): {
+export function amountsOf(entry: {
+  durationMinutes: number | null;
+  billable: boolean;
+  hourlyRate: Decimal | null;
+  costRate: Decimal | null;
+  /** Of the amounts (their minor units); 2 decimals without one. */
+  currency?: string | null;
+}): {
   billableAmount: Decimal | null;
   costAmount: Decimal | null;
 } {
   if (entry.durationMinutes === null) return { billableAmount: null, costAmount: null };
+  const digits = minorUnitsOf(entry.currency);
   return {
-    billableAmount: !entry.billable ? new Decimal(0) : entry.hourlyRate === null ? null : amountOf(entry.durationMinutes, entry.hourlyRate),
-    costAmount: entry.costRate === null ? null : amountOf(entry.durationMinutes, entry.costRate),
+    billableAmount: !entry.billable ? new Decimal(0) : entry.hourlyRate === null ? null : amountOf(entry.durationMinutes, entry.hourlyRate, digits),
+    costAmount: entry.costRate === null ? null : amountOf(entry.durationMinutes, entry.costRate, digits),
   };
 }
 
@@ -183,13 +199,15 @@ export function entryValues<Currency extends string | null>(input: EntryValueInp
   const minutes = input.endedAt === null ? null : durationMinutes(input.startedAt, input.endedAt, input.breakMinutes, input.roundingMinutes);
   const { recorded } = input;
   if (!recorded) return { durationMinutes: minutes, ...input.rates, ...amountsOf({ durationMinutes: minutes, billable: input.billable, ...input.rates }) };
+  const digits = minorUnitsOf(input.rates.currency);
   const impliedRate =
     recorded.hourlyRate === null && recorded.billableAmount !== null && minutes !== null && minutes > 0
-      ? recorded.billableAmount.mul(60).div(minutes).toDecimalPlaces(2, Decimal.ROUND_HALF_UP)
+      ? recorded.billableAmount.mul(60).div(minutes).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP)
       : null;
-  const hourlyRate = inCents(recorded.hourlyRate) ?? impliedRate ?? input.rates.hourlyRate;
-  const costRate = inCents(recorded.costRate) ?? input.rates.costRate;
-  const derived = amountsOf({ durationMinutes: minutes, billable: input.billable, hourlyRate, costRate });
-  const billableAmount = input.billable && recorded.billableAmount !== null && minutes !== null ? inCents(recorded.billableAmount) : derived.billableAmount;
+  const hourlyRate = inCents(recorded.hourlyRate, digits) ?? impliedRate ?? input.rates.hourlyRate;
+  const costRate = inCents(recorded.costRate, digits) ?? input.rates.costRate;
+  const derived = amountsOf({ durationMinutes: minutes, billable: input.billable, hourlyRate, costRate, currency: input.rates.currency });
+  const billableAmount =
+    input.billable && recorded.billableAmount !== null && minutes !== null ? inCents(recorded.billableAmount, digits) : derived.billableAmount;
   return { durationMinutes: minutes, hourlyRate, costRate, currency: input.rates.currency, billableAmount, costAmount: derived.costAmount };
 }

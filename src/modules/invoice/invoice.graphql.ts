@@ -1,8 +1,13 @@
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
+import { moneyField, optionalMoneyField, optionalPercentField, priceField, quantityExtensions } from '../../graphql/money.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
-import type { InvoiceLine } from '../../generated/prisma/client.js';
+import type { Invoice, InvoiceLine } from '../../generated/prisma/client.js';
+
+/** A line with its invoice's currency (null: unknown, its amounts print with 2 decimals). */
+type Line = InvoiceLine & { currency: string | null };
+const lineCurrency = (line: Line) => line.currency;
 import {
   CreateInvoiceArgs,
   eInvoiceFormat,
@@ -16,22 +21,31 @@ import {
   type InvoiceQuery,
 } from './invoice.service.js';
 
-const InvoiceLineRef = builder.objectRef<InvoiceLine>('InvoiceLine').implement({
+const InvoiceLineRef = builder.objectRef<Line>('InvoiceLine').implement({
   description: 'A line of a received e-invoice (EN 16931 BG-25), as its XML states it.',
   fields: (t) => ({
     position: t.exposeInt('position', { description: '1, 2, ... in the order of the document' }),
     lineId: t.exposeString('lineId', { description: "The line's identifier in the document (BT-126)" }),
     name: t.exposeString('name', { description: 'Item name (BT-153)' }),
     description: t.exposeString('description', { nullable: true, description: 'Item description (BT-154)' }),
-    quantity: t.expose('quantity', { type: 'Decimal', description: 'Invoiced quantity (BT-129)' }),
+    quantity: t.expose('quantity', { type: 'Decimal', description: 'Invoiced quantity (BT-129)', extensions: quantityExtensions }),
     unitCode: t.exposeString('unitCode', { description: 'Its unit, UN/ECE recommendation 20 or 21 (BT-130), e.g. HUR, C62' }),
-    unitPrice: t.expose('unitPrice', { type: 'Decimal', nullable: true, description: 'Item net price (BT-146)' }),
-    priceBaseQuantity: t.expose('priceBaseQuantity', { type: 'Decimal', nullable: true, description: 'The quantity the price is for (BT-149); 1 when null' }),
-    netAmount: t.expose('netAmount', { type: 'Decimal', description: 'Line net amount (BT-131)' }),
+    unitPrice: t.field(
+      priceField<Line>("Item net price (BT-146): at least the currency's decimals, more when the document has more", (line) => line.unitPrice, lineCurrency),
+    ),
+    priceBaseQuantity: t.expose('priceBaseQuantity', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'The quantity the price is for (BT-149); 1 when null',
+      extensions: quantityExtensions,
+    }),
+    netAmount: t.field(moneyField<Line>('Line net amount (BT-131)', (line) => line.netAmount, lineCurrency)),
     taxCategory: t.exposeString('taxCategory', { nullable: true, description: 'VAT category code (BT-151): S, Z, E, AE, K, G, O, L or M' }),
-    taxRate: t.expose('taxRate', { type: 'Decimal', nullable: true, description: 'VAT rate in percent (BT-152)' }),
+    taxRate: t.field(optionalPercentField<Line>('VAT rate in percent (BT-152)', (line) => line.taxRate)),
   }),
 });
+
+const invoiceCurrency = (invoice: Invoice) => invoice.currency;
 
 builder.prismaObject('Invoice', {
   description:
@@ -45,9 +59,11 @@ builder.prismaObject('Invoice', {
     issueDate: t.expose('issueDate', { type: 'Date', nullable: true }),
     dueDate: t.expose('dueDate', { type: 'Date', nullable: true }),
     currency: t.exposeString('currency', { nullable: true, description: 'ISO 4217 code' }),
-    netAmount: t.expose('netAmount', { type: 'Decimal', nullable: true }),
-    taxAmount: t.expose('taxAmount', { type: 'Decimal', nullable: true }),
-    totalAmount: t.expose('totalAmount', { type: 'Decimal', nullable: true }),
+    netAmount: t.field(
+      optionalMoneyField<Invoice>('Net amount, at its currency’s scale (2 decimals without one)', (invoice) => invoice.netAmount, invoiceCurrency),
+    ),
+    taxAmount: t.field(optionalMoneyField<Invoice>('Tax amount', (invoice) => invoice.taxAmount, invoiceCurrency)),
+    totalAmount: t.field(optionalMoneyField<Invoice>('Total', (invoice) => invoice.totalAmount, invoiceCurrency)),
     type: t.expose('type', {
       type: graphqlEnum(invoiceType),
       description: 'invoice, or credit_note when its e-invoice says so (amounts stay as the document states them)',
@@ -63,7 +79,7 @@ builder.prismaObject('Invoice', {
       description: "The e-invoice's lines, in order; empty for any other invoice",
       // Loaded with the invoices in the same query, however many there are.
       select: { lines: { orderBy: { position: 'asc' } } },
-      resolve: (invoice) => invoice.lines,
+      resolve: (invoice) => invoice.lines.map((line) => ({ ...line, currency: invoice.currency })),
     }),
     projectId: t.exposeID('projectId', { nullable: true }),
     project: t.relation('project', { nullable: true }),

@@ -13,6 +13,7 @@ import { EInvoiceFormat, InvoiceSource, InvoiceStatus, InvoiceType, OcrStatus } 
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { AppError, conflictReasons, notFound } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
+import { assertMoneyScale } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { projectForWork } from '../project/project.service.js';
 import { readEInvoice, type ReceivedEInvoice } from './invoice.einvoice.js';
@@ -52,7 +53,12 @@ const currency = z
   .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO 4217 code like EUR')
   .transform((code) => code.toUpperCase())
   .describe('ISO 4217 code, e.g. EUR');
-const amount = (what: string) => fields.decimal(what, { min: -1e12, max: 1e12 });
+/** In the invoice's currency: at most its decimals (2 while it has none), checked where the currency is known. */
+const amount = (what: string) => fields.money(what, { min: -1e12, max: 1e12 });
+
+/** 400 naming each amount with more decimals than the invoice's currency has. */
+const assertAmountsFit = (currency: string | null | undefined, data: { netAmount?: string | null; taxAmount?: string | null; totalAmount?: string | null }) =>
+  assertMoneyScale(currency ?? null, { netAmount: data.netAmount, taxAmount: data.taxAmount, totalAmount: data.totalAmount });
 
 const invoiceFields = {
   number: text("The vendor's invoice number", 100),
@@ -222,6 +228,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     /** An invoice typed in by hand; records `invoice.created`. */
     async create(access: TenantAccess, { issueDate, dueDate, ...data }: z.output<typeof CreateInvoiceDto>, query: InvoiceQuery = {}): Promise<Invoice> {
       access.assert('create', 'Invoice');
+      assertAmountsFit(data.currency, data);
       return db.$transaction(async (tx) => {
         if (data.projectId) await projectForWork(tx, access, data.projectId, 'projectId');
         const invoice = await tx.invoice.create({
@@ -345,6 +352,13 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         await findVisible(tx, access, id, 'update');
         if (data.projectId) await projectForWork(tx, access, data.projectId, 'projectId');
         const invoice = await tx.invoice.update({ where: { id }, data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate) } });
+        // As the invoice now is: the amounts given, and all it keeps when its currency changes.
+        const text = (value: Prisma.Decimal | null) => value?.toString() ?? null;
+        const { netAmount, taxAmount, totalAmount } = invoice;
+        assertAmountsFit(
+          invoice.currency,
+          data.currency === undefined ? data : { netAmount: text(netAmount), taxAmount: text(taxAmount), totalAmount: text(totalAmount) },
+        );
         await recordEvent(tx, access, { type: 'invoice.updated', subjectId: id, data: eventData(invoice) });
         return reread(tx, id, query, invoice);
       });

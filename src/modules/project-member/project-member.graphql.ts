@@ -1,7 +1,13 @@
 import { builder } from '../../graphql/builder.js';
 import { tenantOperation } from '../../graphql/operations.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { currencyField, rateFieldBy } from '../../graphql/rates.js';
+import type { ProjectMember } from '../../generated/prisma/client.js';
+import type { GraphQLContext } from '../../graphql/context.js';
+import { projectCurrency } from '../project/project.graphql.js';
 import { AddProjectMemberArgs, ListProjectMembersArgs, ProjectMemberArgs, UpdateProjectMemberArgs, type ProjectMemberQuery } from './project-member.service.js';
+
+/** A project member's rate is in its project's currency (its client's, else the tenant's). */
+const currencyOf = (member: ProjectMember, context: GraphQLContext) => projectCurrency(context, member.tenantId, member.projectId);
 
 builder.prismaObject('ProjectMember', {
   description: 'Someone who works on a project, and at what billable rate.',
@@ -12,12 +18,10 @@ builder.prismaObject('ProjectMember', {
     project: t.relation('project'),
     tenantUserId: t.exposeID('tenantUserId', { description: 'Who works on it' }),
     tenantUser: t.relation('tenantUser', { description: 'Who works on it' }),
-    hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable rate on this project: the first the rate hierarchy looks at. ${rateVisibility}`,
-      resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.hourlyRate),
-    }),
+    hourlyRate: t.field(
+      rateFieldBy<ProjectMember>('Billable rate on this project: the first the rate hierarchy looks at.', (member) => member.hourlyRate, currencyOf),
+    ),
+    currency: t.field(currencyField<ProjectMember>("ISO 4217: the currency of the rate, the project's (its client's, else the tenant's)", currencyOf)),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -6,7 +6,9 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, ProjectMember } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
+import { assertMoneyScale } from '../../lib/money.js';
 import { hourlyRate } from '../client/client.service.js';
+import { projectCurrency } from '../project/project.service.js';
 import { activeMember } from '../user/user.service.js';
 
 /** Why a change to a project's members is refused with 409. */
@@ -14,7 +16,7 @@ export const projectMemberConflicts = conflictReasons('ProjectMember', {
   ALREADY_PROJECT_MEMBER: { code: 'CONFLICT', description: 'The person already works on this project; change their rate instead' },
 });
 
-const memberRate = hourlyRate("Billable rate on this project, before the project's own");
+const memberRate = hourlyRate("Billable rate on this project, before the project's own, in the project's currency");
 
 export const AddProjectMemberDto = dto('AddProjectMemberDto', 'Someone who works on the project, with an optional billable rate.', {
   tenantUserId: fields.id('An active member of the tenant'),
@@ -41,17 +43,21 @@ export type ProjectMemberQuery = PrismaQuery<Prisma.ProjectMemberInclude, Prisma
  * A rate changed here applies to entries from now on, never to those made.
  */
 export function createProjectMemberService({ db }: { db: Db }) {
-  /** The project, in the caller's tenant, or 404. */
-  async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<void> {
-    const project = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') }, select: { id: true } });
+  /** The project, in the caller's tenant, or 404: the currency of its members' rates. */
+  async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<{ currency: string }> {
+    const project = await tx.project.findFirst({
+      where: { id, ...access.scope('read', 'Project') },
+      select: { id: true, client: { select: { currency: true } } },
+    });
     if (!project) throw notFound('Project', id);
+    return { currency: projectCurrency(access, project.client) };
   }
 
-  async function findMember(tx: Tx | Db, access: TenantAccess, project: string, member: string): Promise<ProjectMember> {
-    await findProject(tx, access, project);
+  async function findMember(tx: Tx | Db, access: TenantAccess, project: string, member: string) {
+    const { currency } = await findProject(tx, access, project);
     const found = await tx.projectMember.findFirst({ where: { projectId: project, tenantUserId: member, ...access.scope('read', 'ProjectMember') } });
     if (!found) throw notFound('Project member', member);
-    return found;
+    return { found, currency };
   }
 
   const reread = (tx: Tx, id: string, query: ProjectMemberQuery, row: ProjectMember) =>
@@ -75,7 +81,8 @@ export function createProjectMemberService({ db }: { db: Db }) {
     async add(access: TenantAccess, project: string, data: z.output<typeof AddProjectMemberDto>, query: ProjectMemberQuery = {}): Promise<ProjectMember> {
       access.assert('create', 'ProjectMember');
       return db.$transaction(async (tx) => {
-        await findProject(tx, access, project);
+        const { currency } = await findProject(tx, access, project);
+        assertMoneyScale(currency, { hourlyRate: data.hourlyRate });
         await activeMember(tx, access, data.tenantUserId, 'tenantUserId');
         const existing = await tx.projectMember.findFirst({ where: { projectId: project, tenantUserId: data.tenantUserId }, select: { id: true } });
         if (existing) {
@@ -84,7 +91,7 @@ export function createProjectMemberService({ db }: { db: Db }) {
           });
         }
         const member = await tx.projectMember.create({ data: access.stamp({ ...data, projectId: project }) });
-        await recordEvent(tx, access, { type: 'project_member.added', subjectId: project, data: member });
+        await recordEvent(tx, access, { type: 'project_member.added', subjectId: project, data: { ...member, currency } });
         return reread(tx, member.id, query, member);
       });
     },
@@ -99,9 +106,10 @@ export function createProjectMemberService({ db }: { db: Db }) {
     ): Promise<ProjectMember> {
       access.assert('update', 'ProjectMember');
       return db.$transaction(async (tx) => {
-        const existing = await findMember(tx, access, project, member);
+        const { found: existing, currency } = await findMember(tx, access, project, member);
+        assertMoneyScale(currency, { hourlyRate: data.hourlyRate });
         const updated = await tx.projectMember.update({ where: { id: existing.id }, data });
-        await recordEvent(tx, access, { type: 'project_member.updated', subjectId: project, data: updated });
+        await recordEvent(tx, access, { type: 'project_member.updated', subjectId: project, data: { ...updated, currency } });
         return reread(tx, existing.id, query, updated);
       });
     },
@@ -110,9 +118,9 @@ export function createProjectMemberService({ db }: { db: Db }) {
     async remove(access: TenantAccess, project: string, member: string, query: ProjectMemberQuery = {}): Promise<ProjectMember> {
       access.assert('delete', 'ProjectMember');
       return db.$transaction(async (tx) => {
-        const existing = await findMember(tx, access, project, member);
+        const { found: existing, currency } = await findMember(tx, access, project, member);
         const removed = await tx.projectMember.delete({ ...query, where: { id: existing.id } });
-        await recordEvent(tx, access, { type: 'project_member.removed', subjectId: project, data: existing });
+        await recordEvent(tx, access, { type: 'project_member.removed', subjectId: project, data: { ...existing, currency } });
         return removed;
       });
     },

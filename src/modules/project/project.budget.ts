@@ -6,7 +6,10 @@
  * Spent counts every finished entry of the project whatever its status
  * (running timers are not spent yet): minutes against `budgetHours`, billable
  * amounts against `budgetAmount`, over the project's whole life (`total`) or
- * the calendar month in the tenant's time zone (`monthly`).
+ * the calendar month in the tenant's time zone (`monthly`). Amounts are those
+ * in the project's currency (its client's, else the tenant's): entries keep
+ * the currency they were made in, and amounts of two currencies are never
+ * added up (an entry from before a change of currency spends its minutes only).
  *
  * Once per threshold, metric and period, even under concurrent writers: the
  * check takes a per-project transaction lock, so a second writer sums after
@@ -19,6 +22,7 @@ import { fragment } from '../../db/parameters.js';
 import { recordEvent } from '../../events/outbox.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BudgetPeriod } from '../../generated/prisma/enums.js';
+import { currencyOfSettings, moneyText } from '../../lib/money.js';
 import { localDate, startOfDay } from '../../lib/time.js';
 
 export const budgetThresholds = [80, 100] as const;
@@ -68,9 +72,13 @@ export async function spentOf(
   const month = monthBounds(periodOf('monthly', at, timeZone), timeZone);
   const totals = projects.filter((project) => project.budgetPeriod === 'total').map((project) => project.id);
   const monthly = projects.filter((project) => project.budgetPeriod === 'monthly').map((project) => project.id);
+  const tenantCurrency = currencyOfSettings(access.tenant.settings);
   const rows = await db.$queryRaw<SpentRow[]>`
-    SELECT e."projectId", sum(e."durationMinutes") AS minutes, coalesce(sum(e."billableAmount"), 0) AS amount
+    SELECT e."projectId", sum(e."durationMinutes") AS minutes,
+           coalesce(sum(e."billableAmount") FILTER (WHERE coalesce(e.currency, c.currency, ${tenantCurrency}) = coalesce(c.currency, ${tenantCurrency})), 0) AS amount
       FROM entries e
+      JOIN projects p ON p.id = e."projectId"
+      LEFT JOIN clients c ON c.id = p."clientId"
      WHERE ${fragment((bind) => access.sqlTenantWide('Entry', 'e', bind))}
        AND e."endedAt" IS NOT NULL
        AND (e."projectId" = ANY(${totals}::text[])
@@ -100,12 +108,13 @@ export async function recordBudgetCrossings(
     seen.add(`${projectId} ${startedAt.getTime()}`);
     const project = await tx.project.findFirst({
       where: { id: projectId, OR: [{ budgetHours: { not: null } }, { budgetAmount: { not: null } }], ...access.tenantWide('Project') },
-      select: { id: true, name: true, budgetHours: true, budgetAmount: true, budgetPeriod: true },
+      select: { id: true, name: true, budgetHours: true, budgetAmount: true, budgetPeriod: true, client: { select: { currency: true } } },
     });
     if (!project) continue;
     // Writers of one project's entries take turns here: the second sums what the first committed.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('budget:' || ${project.id}))`;
     const period = periodOf(project.budgetPeriod, startedAt, timeZone);
+    const currency = project.client?.currency ?? currencyOfSettings(access.tenant.settings);
     const spent = (await spentOf(tx, access, timeZone, [project], startedAt)).get(project.id) ?? { minutes: 0, amount: new Prisma.Decimal(0) };
     const metrics = [
       ...(project.budgetHours === null ? [] : [{ metric: 'hours', spent: new Prisma.Decimal(spent.minutes).div(60), budget: project.budgetHours }]),
@@ -127,8 +136,10 @@ export async function recordBudgetCrossings(
             projectName: project.name,
             threshold,
             metric,
-            spent: metric === 'hours' ? used.toDecimalPlaces(2).toFixed(2) : used.toFixed(2),
-            budget: budget.toFixed(2),
+            // Hours with two decimals; money at its currency's scale, in that currency.
+            spent: metric === 'hours' ? used.toDecimalPlaces(2).toFixed(2) : moneyText(used, currency),
+            budget: metric === 'hours' ? budget.toFixed(2) : moneyText(budget, currency),
+            ...(metric === 'amount' ? { currency } : {}),
             period,
           },
         });

@@ -2,7 +2,8 @@ import DataLoader from 'dataloader';
 import { builder } from '../../graphql/builder.js';
 import type { GraphQLContext } from '../../graphql/context.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { quantityExtensions } from '../../graphql/money.js';
+import { currencyField, rateFieldBy } from '../../graphql/rates.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import { Prisma, type Project } from '../../generated/prisma/client.js';
 import type { Spent } from './project.budget.js';
@@ -24,6 +25,25 @@ function spentOf(context: GraphQLContext, project: Project): Promise<Spent> {
   return loader.load(project);
 }
 
+/**
+ * The currency of a project's rates (its client's; null: the tenant's), by a loader per request and tenant: one
+ * statement for a page of projects or of project members, none for projects without a client.
+ */
+export function projectCurrency(context: GraphQLContext, tenantId: string, projectId: string): Promise<string | null> {
+  const loader = context.once(
+    `project.currency ${tenantId}`,
+    () =>
+      new DataLoader<string, string | null>(async (ids) => {
+        const currencies = await context.services.projects.currencies(await context.tenantAccess(tenantId), ids);
+        return ids.map((id) => currencies.get(id) ?? null);
+      }),
+  );
+  return loader.load(projectId);
+}
+
+const clientCurrency = (project: Project, context: GraphQLContext) =>
+  project.clientId === null ? null : projectCurrency(context, project.tenantId, project.id);
+
 builder.prismaObject('Project', {
   description: 'Work for a client: entries, task lists and invoices belong to it.',
   fields: (t) => ({
@@ -36,30 +56,27 @@ builder.prismaObject('Project', {
     description: t.exposeString('description', { nullable: true }),
     color: t.exposeString('color', { nullable: true, description: '#rrggbb' }),
     billable: t.exposeBoolean('billable', { description: 'Time on it is billable by default' }),
-    hourlyRate: t.field({
+    currency: t.field(currencyField<Project>("ISO 4217: the currency of its rates, budget and spent amounts, its client's, else the tenant's", clientCurrency)),
+    hourlyRate: t.field(rateFieldBy<Project>("Billing rate per hour, after a project member's own.", (project) => project.hourlyRate, clientCurrency)),
+    budgetHours: t.expose('budgetHours', {
       type: 'Decimal',
       nullable: true,
-      description: `Billing rate per hour, after a project member's own. ${rateVisibility}`,
-      resolve: (project, _args, context) => visibleRate(context, project.tenantId, project.hourlyRate),
+      description: 'Budget in hours, per budget period',
+      extensions: quantityExtensions,
     }),
-    budgetHours: t.expose('budgetHours', { type: 'Decimal', nullable: true, description: 'Budget in hours, per budget period' }),
-    budgetAmount: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Budget in billable amounts, per budget period. ${rateVisibility}`,
-      resolve: (project, _args, context) => visibleRate(context, project.tenantId, project.budgetAmount),
-    }),
+    budgetAmount: t.field(rateFieldBy<Project>('Budget in billable amounts, per budget period.', (project) => project.budgetAmount, clientCurrency)),
     budgetPeriod: t.expose('budgetPeriod', { type: graphqlEnum(budgetPeriod) }),
     spentMinutes: t.int({
       description: 'Minutes of finished entries in the current budget period (whatever their status; running timers are not spent yet)',
       resolve: async (project, _args, context) => (await spentOf(context, project)).minutes,
     }),
-    spentAmount: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable amounts of finished entries in the current budget period. ${rateVisibility}`,
-      resolve: async (project, _args, context) => visibleRate(context, project.tenantId, (await spentOf(context, project)).amount),
-    }),
+    spentAmount: t.field(
+      rateFieldBy<Project>(
+        "Billable amounts of finished entries in the current budget period, those in the project's currency (entries from before a change of currency keep theirs and are not added).",
+        async (project, context) => (await spentOf(context, project)).amount,
+        clientCurrency,
+      ),
+    ),
     status: t.expose('status', { type: graphqlEnum(projectStatus) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),

@@ -3,15 +3,18 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import { newestFirst, tenantPage } from '../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../db/query.js';
+import { fragment } from '../../db/parameters.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Prisma, Project } from '../../generated/prisma/client.js';
 import { BudgetPeriod, ProjectStatus } from '../../generated/prisma/enums.js';
 import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
+import { assertMoneyScale, currencyOfSettings } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { clientForWork } from '../client/client.service.js';
 import { settingsOf } from '../tenant/tenant.service.js';
+import { assertRatesFit } from '../tenant/tenant.rates.js';
 import { spentOf, type Spent } from './project.budget.js';
 
 /** Why a write to a project is refused with 409. */
@@ -40,7 +43,8 @@ const color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like "#1e88e5"')
   .describe('Display colour, #rrggbb');
-const money = (what: string) => fields.decimal(what, { min: 0, max: 1_000_000_000 });
+const money = (what: string) => fields.money(`${what}, in the project's currency (its client's, else the tenant's)`, { min: 0, max: 1_000_000_000 });
+const hours = (what: string) => fields.decimal(what, { min: 0, max: 1_000_000_000 });
 const clientId = fields.id('The client the work is for (its currency and rate apply)');
 
 export const CreateProjectDto = dto('CreateProjectDto', 'A new project.', {
@@ -51,8 +55,8 @@ export const CreateProjectDto = dto('CreateProjectDto', 'A new project.', {
   color: color.optional(),
   billable: z.boolean().default(true).describe('Time on it is billable by default'),
   hourlyRate: money('Billing rate per hour; copied into entries, after a project member\u2019s own rate').optional(),
-  budgetHours: money('Budget in hours').optional(),
-  budgetAmount: money('Budget in billable amounts, in the project\u2019s currency').optional(),
+  budgetHours: hours('Budget in hours').optional(),
+  budgetAmount: money('Budget in billable amounts').optional(),
   budgetPeriod: budgetPeriod.schema('Default `total`').default('total'),
   status: projectStatus.schema('`archived` projects take no new entries').default('active'),
 });
@@ -65,7 +69,7 @@ export const UpdateProjectDto = dto('UpdateProjectDto', 'Changes to a project; n
   color: color.nullable().optional(),
   billable: z.boolean().optional().describe('Time on it is billable by default'),
   hourlyRate: money('Billing rate per hour').nullable().optional(),
-  budgetHours: money('Budget in hours').nullable().optional(),
+  budgetHours: hours('Budget in hours').nullable().optional(),
   budgetAmount: money('Budget in billable amounts').nullable().optional(),
   budgetPeriod: budgetPeriod.schema().optional(),
   status: projectStatus.schema('Archive a project instead of deleting it').optional(),
@@ -94,6 +98,11 @@ export async function projectForWork(tx: Tx | Db, access: TenantAccess, id: stri
   if (!project) throw validationFailed([{ path, message: 'is not a project of this tenant' }]);
   if (project.status === 'archived') throw validationFailed([{ path, message: 'is an archived project' }]);
   return project;
+}
+
+/** The currency of a project's rates and budget: its client's, else the tenant's. */
+export function projectCurrency(access: TenantAccess, client: { currency: string } | null | undefined): string {
+  return client?.currency ?? currencyOfSettings(access.tenant.settings);
 }
 
 /** The filter's conditions (the caller's scope is spread after them). */
@@ -142,6 +151,19 @@ export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
       return spentOf(db, access, timezone, projects, clock.now());
     },
 
+    /**
+     * The currency of each project's rates, budget and spent amount: its client's, null for one without a client (the
+     * tenant's). One statement for a page of projects (or of a project's members).
+     */
+    async currencies(access: TenantAccess, ids: readonly string[]): Promise<Map<string, string | null>> {
+      access.assert('read', 'Project');
+      const rows = await db.$queryRaw<{ id: string; currency: string }[]>`
+        SELECT p.id, c.currency FROM projects p JOIN clients c ON c.id = p."clientId"
+         WHERE p.id = ANY(${[...ids]}::text[]) AND ${fragment((bind) => access.sqlScope('read', 'Project', 'p', bind))}`;
+      const found = new Map(rows.map((row) => [row.id, row.currency]));
+      return new Map(ids.map((id) => [id, found.get(id) ?? null]));
+    },
+
     /** A page of projects for a Relay connection. */
     async page(access: TenantAccess, filter: ProjectFilter | undefined, query: ProjectPageQuery): Promise<Project[]> {
       return db.project.findMany({ ...query, where: { ...filterOf(filter), ...access.scope('read', 'Project') }, orderBy: newestFirst });
@@ -164,22 +186,32 @@ export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
       access.assert('create', 'Project');
       return db.$transaction(async (tx) => {
         await assertCodeFree(tx, access, data.code);
-        if (data.clientId) await clientForWork(tx, access, data.clientId, 'clientId');
+        const client = data.clientId ? await clientForWork(tx, access, data.clientId, 'clientId') : null;
+        const currency = projectCurrency(access, client);
+        assertMoneyScale(currency, { hourlyRate: data.hourlyRate, budgetAmount: data.budgetAmount });
         const project = await tx.project.create({ data: access.stamp(data) });
-        await recordEvent(tx, access, { type: 'project.created', subjectId: project.id, data: project });
+        await recordEvent(tx, access, { type: 'project.created', subjectId: project.id, data: { ...project, currency } });
         return reread(tx, project.id, query, project);
       });
     },
 
-    /** Changes a project (archiving included) and records `project.updated`. */
+    /**
+     * Changes a project (archiving included) and records `project.updated`. Moved to a client of another currency (or
+     * to none: the tenant's), its rates and budget keep their numbers, if they fit it (tenant.rates.ts).
+     */
     async update(access: TenantAccess, id: string, data: z.output<typeof UpdateProjectDto>, query: ProjectQuery = {}): Promise<Project> {
       access.assert('update', 'Project');
       return db.$transaction(async (tx) => {
-        await findProject(tx, access, id);
+        const existing = await findProject(tx, access, id);
         await assertCodeFree(tx, access, data.code, id);
+        const moved = data.clientId !== undefined && data.clientId !== existing.clientId;
         if (data.clientId) await clientForWork(tx, access, data.clientId, 'clientId');
-        const project = await tx.project.update({ where: { id }, data });
-        await recordEvent(tx, access, { type: 'project.updated', subjectId: id, data: project });
+        const { client, ...project } = await tx.project.update({ where: { id }, data, include: { client: { select: { currency: true } } } });
+        // Checked as the project now is (in the transaction that a refusal rolls back): a rate changed with a move is the new one.
+        const currency = projectCurrency(access, client);
+        assertMoneyScale(currency, { hourlyRate: data.hourlyRate, budgetAmount: data.budgetAmount });
+        if (moved) await assertRatesFit(tx, access, { kind: 'project', projectId: id }, currency, 'clientId');
+        await recordEvent(tx, access, { type: 'project.updated', subjectId: id, data: { ...project, currency } });
         return reread(tx, id, query, project);
       });
     },
@@ -188,7 +220,9 @@ export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
     async remove(access: TenantAccess, id: string, query: ProjectQuery = {}): Promise<Project> {
       access.assert('delete', 'Project');
       return db.$transaction(async (tx) => {
-        const existing = await findProject(tx, access, id);
+        const found = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') }, include: { client: { select: { currency: true } } } });
+        if (!found) throw notFound('Project', id);
+        const { client, ...existing } = found;
         const entries = await tx.entry.count({ where: { projectId: id, ...access.tenantWide('Entry') } });
         if (entries > 0) {
           throw projectConflicts.refuse(
@@ -197,7 +231,7 @@ export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
           );
         }
         const deleted = await tx.project.delete({ ...query, where: { id } });
-        await recordEvent(tx, access, { type: 'project.deleted', subjectId: id, data: existing });
+        await recordEvent(tx, access, { type: 'project.deleted', subjectId: id, data: { ...existing, currency: projectCurrency(access, client) } });
         return deleted;
       });
     },

@@ -100,10 +100,12 @@ export interface ReportPeriod {
 export interface ReportTotals {
   /** Whose totals: the Rate rule asks that tenant. */
   tenantId: string;
+  /** The currency of the amounts; null when the entries are in several (the amounts are null then: see totalsByCurrency). */
+  currency: string | null;
   entries: number;
   durationMinutes: number;
   billableMinutes: number;
-  /** Exact decimal text ("1234.5"); null only once the Rate rule has hidden it (in a file). */
+  /** Exact decimal text ("1234.5"); null in several currencies, or once the Rate rule has hidden it (in a file). */
   billableAmount: string | null;
   costAmount: string | null;
 }
@@ -113,6 +115,8 @@ export interface ReportGroup {
   key: string | null;
   label: string;
   totals: ReportTotals;
+  /** The totals of each currency, in currency order (none for a group without entries). */
+  totalsByCurrency: ReportTotals[];
   subGroups?: ReportGroup[];
 }
 
@@ -121,10 +125,12 @@ export interface ReportSummary {
   from: string;
   to: string;
   timezone: string;
-  currency: string;
+  /** The currency of every amount; null when the entries are in several. */
+  currency: string | null;
   groupBy: ReportDimension;
   subGroupBy: ReportDimension | null;
   totals: ReportTotals;
+  totalsByCurrency: ReportTotals[];
   groups: ReportGroup[];
 }
 

@@ -14,6 +14,7 @@ import { PassThrough, Readable } from 'node:stream';
 // exceljs and pdfkit (with its fonts) are loaded on the first export that needs them: a process that
 // never exports does not hold them (figures: docs/performance.md).
 import type ExcelJS from 'exceljs';
+import { fixedDecimal, minorUnitsOf } from '../../lib/money.js';
 import type { ExportRow, FileFormat, ReportGroup, ReportSummary, ReportTotals } from './report.contract.js';
 
 /**
@@ -44,39 +45,6 @@ export interface Table<Row> {
 }
 
 const isNumeric = (column: { kind: string }): boolean => column.kind !== 'text';
-
-const minorUnits = new Map<string, number>();
-
-/** How many decimals `currency` is written with (EUR 2, JPY 0, KWD 3), as ICU knows it; 2 for a code it does not. */
-export function minorUnitsOf(currency: string | null): number {
-  if (currency === null) return 2;
-  let digits = minorUnits.get(currency);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2;
-    }
-    minorUnits.set(currency, digits);
-  }
-  return digits;
-}
-
-/** Decimal text with exactly `digits` decimals, rounded half away from zero where it has more ("205.5" -> "205.50"). */
-export function fixedDecimal(value: string, digits: number): string {
-  const point = value.indexOf('.');
-  const decimals = point === -1 ? 0 : value.length - point - 1;
-  // Amounts are stored with two decimals: for most currencies the text is already right, or lacks zeros.
-  if (decimals === digits) return value;
-  if (decimals < digits) return `${value}${point === -1 ? '.' : ''}${'0'.repeat(digits - decimals)}`;
-  const negative = value.startsWith('-');
-  const whole = value.slice(negative ? 1 : 0, point);
-  const fraction = value.slice(point + 1);
-  const scaled = BigInt(`${whole}${fraction.slice(0, digits)}`) + ((fraction[digits] ?? '0') >= '5' ? 1n : 0n);
-  const padded = scaled.toString().padStart(digits + 1, '0');
-  const text = digits === 0 ? padded : `${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
-  return negative && scaled !== 0n ? `-${text}` : text;
-}
 
 /** For people: thousands grouped ("1,234.50"). */
 export const grouped = (text: string): string => text.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
@@ -130,16 +98,18 @@ export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Invoice', kind: 'text', value: (row) => row.invoice },
 ];
 
-/** A summary's groups as rows: each group, then its sub-groups, then the totals. */
+/**
+ * A summary's groups as rows: each group, then its sub-groups, then the totals; one row for each currency a group
+ * has entries in (amounts of two currencies are never added up), with its entries and minutes.
+ */
 export interface SummaryRow {
   level: 'group' | 'subGroup' | 'total';
   group: string;
   subGroup: string;
   totals: ReportTotals;
-  currency: string;
 }
 
-const summaryCurrency = (row: SummaryRow) => row.currency;
+const summaryCurrency = (row: SummaryRow) => row.totals.currency;
 
 export const summaryColumns: readonly Column<SummaryRow>[] = [
   // Files for programs repeat the group on each of its sub-groups; people read it once.
@@ -151,17 +121,22 @@ export const summaryColumns: readonly Column<SummaryRow>[] = [
   { header: 'Billable minutes', kind: 'count', value: (row) => row.totals.billableMinutes, pdfWidth: 55 },
   { header: 'Billable amount', kind: 'money', currency: summaryCurrency, value: (row) => row.totals.billableAmount, pdfWidth: 70 },
   { header: 'Cost amount', kind: 'money', currency: summaryCurrency, value: (row) => row.totals.costAmount, pdfWidth: 70 },
-  { header: 'Currency', kind: 'text', value: (row) => row.currency, pdfWidth: 50 },
+  { header: 'Currency', kind: 'text', value: (row) => row.totals.currency, pdfWidth: 50 },
 ];
+
+/** A group's totals per currency: those of each currency it has entries in, else its (empty) totals. */
+const perCurrency = (group: Pick<ReportGroup, 'totals' | 'totalsByCurrency'>): ReportTotals[] =>
+  group.totalsByCurrency.length > 0 ? group.totalsByCurrency : [group.totals];
 
 /** The summary's rows, as the caller sees the summary (amounts null without the Rate permission). */
 export function summaryRows(summary: ReportSummary): SummaryRow[] {
-  const { currency } = summary;
   const rows = summary.groups.flatMap((group: ReportGroup): SummaryRow[] => [
-    { level: 'group', group: group.label, subGroup: '', totals: group.totals, currency },
-    ...(group.subGroups ?? []).map((sub): SummaryRow => ({ level: 'subGroup', group: group.label, subGroup: sub.label, totals: sub.totals, currency })),
+    ...perCurrency(group).map((totals): SummaryRow => ({ level: 'group', group: group.label, subGroup: '', totals })),
+    ...(group.subGroups ?? []).flatMap((sub) =>
+      perCurrency(sub).map((totals): SummaryRow => ({ level: 'subGroup', group: group.label, subGroup: sub.label, totals })),
+    ),
   ]);
-  return [...rows, { level: 'total', group: 'Total', subGroup: '', totals: summary.totals, currency }];
+  return [...rows, ...perCurrency(summary).map((totals): SummaryRow => ({ level: 'total', group: 'Total', subGroup: '', totals }))];
 }
 
 /** Waits while the reader is behind: the writer never holds more than a buffer's worth. */

@@ -19,11 +19,15 @@ const ReportDimensionEnum = graphqlEnum(reportDimension);
 const ReportTotalsObject = builder.objectRef<ReportTotals>('ReportTotals').implement({
   description: 'What a set of entries adds up to.',
   fields: (t) => ({
+    currency: t.exposeString('currency', {
+      nullable: true,
+      description: 'ISO 4217: the currency of the amounts; null when the entries are in several (amounts are never added across currencies)',
+    }),
     entries: t.exposeInt('entries', { description: 'How many entries (an entry with two tags counts in each tag group, once in the totals)' }),
     durationMinutes: t.exposeInt('durationMinutes'),
     billableMinutes: t.exposeInt('billableMinutes', { description: 'Minutes of billable entries' }),
-    billableAmount: t.field(rateField<'billableAmount', ReportTotals>('billableAmount', 'Sum of billable amounts.')),
-    costAmount: t.field(rateField<'costAmount', ReportTotals>('costAmount', 'Sum of cost amounts.')),
+    billableAmount: t.field(rateField<'billableAmount', ReportTotals>('billableAmount', 'Sum of billable amounts; null in several currencies.')),
+    costAmount: t.field(rateField<'costAmount', ReportTotals>('costAmount', 'Sum of cost amounts; null in several currencies.')),
   }),
 });
 
@@ -38,6 +42,11 @@ ReportGroupObject.implement({
     }),
     label: t.exposeString('label', { description: 'A name, not an id ("No project" for entries without one)' }),
     totals: t.field({ type: ReportTotalsObject, resolve: (group) => group.totals }),
+    totalsByCurrency: t.field({
+      type: [ReportTotalsObject],
+      description: 'The totals of each currency the group has entries in, in currency order',
+      resolve: (group) => group.totalsByCurrency,
+    }),
     subGroups: t.field({ type: [ReportGroupObject], nullable: true, resolve: (group) => group.subGroups ?? null }),
   }),
 });
@@ -48,10 +57,22 @@ const ReportSummaryObject = builder.objectRef<ReportSummary>('ReportSummary').im
     from: t.expose('from', { type: 'Date' }),
     to: t.expose('to', { type: 'Date' }),
     timezone: t.exposeString('timezone', { description: 'The time zone days, weeks and months are counted in' }),
-    currency: t.exposeString('currency', { description: "The tenant's currency" }),
+    currency: t.exposeString('currency', {
+      nullable: true,
+      description: "The currency of every amount (the tenant's when there are none); null when the entries are in several: see totalsByCurrency",
+    }),
     groupBy: t.expose('groupBy', { type: ReportDimensionEnum }),
     subGroupBy: t.expose('subGroupBy', { type: ReportDimensionEnum, nullable: true }),
-    totals: t.field({ type: ReportTotalsObject, resolve: (summary) => summary.totals }),
+    totals: t.field({
+      type: ReportTotalsObject,
+      description: 'Amounts are null when the entries are in several currencies',
+      resolve: (summary) => summary.totals,
+    }),
+    totalsByCurrency: t.field({
+      type: [ReportTotalsObject],
+      description: 'The totals of each currency the entries are in, in currency order: amounts of two currencies are never added up',
+      resolve: (summary) => summary.totalsByCurrency,
+    }),
     groups: t.field({ type: [ReportGroupObject], resolve: (summary) => summary.groups }),
   }),
 });

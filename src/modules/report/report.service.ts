@@ -12,8 +12,10 @@ import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summary
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
 
-const emptyTotals = (tenantId: string): ReportTotals => ({
+/** The totals of no entries: nothing in the tenant's currency. */
+const emptyTotals = (tenantId: string, currency: string): ReportTotals => ({
   tenantId,
+  currency,
   entries: 0,
   durationMinutes: 0,
   billableMinutes: 0,
@@ -21,15 +23,36 @@ const emptyTotals = (tenantId: string): ReportTotals => ({
   costAmount: '0',
 });
 
-function totalsOf(tenantId: string, row: TotalsRow): ReportTotals {
+function currencyTotals(tenantId: string, row: TotalsRow): ReportTotals {
   return {
     tenantId,
+    currency: row.currency,
     entries: row.entries,
     durationMinutes: Number(row.durationMinutes ?? 0),
     billableMinutes: Number(row.billableMinutes ?? 0),
     billableAmount: row.billableAmount ?? '0',
     costAmount: row.costAmount ?? '0',
   };
+}
+
+/**
+ * The totals of a group from its rows, one per currency (in currency order): counts and minutes of them all;
+ * amounts and `currency` only when there is one currency (amounts of two are never added up), null otherwise.
+ */
+function totalsOf(tenantId: string, rows: readonly TotalsRow[], tenantCurrency: string): Pick<ReportGroup, 'totals' | 'totalsByCurrency'> {
+  if (rows.length === 0) return { totals: emptyTotals(tenantId, tenantCurrency), totalsByCurrency: [] };
+  const totalsByCurrency = rows.map((row) => currencyTotals(tenantId, row)).sort((a, b) => ((a.currency ?? '') < (b.currency ?? '') ? -1 : 1));
+  if (totalsByCurrency.length === 1) return { totals: totalsByCurrency[0] as ReportTotals, totalsByCurrency };
+  const totals: ReportTotals = {
+    tenantId,
+    currency: null,
+    entries: totalsByCurrency.reduce((sum, each) => sum + each.entries, 0),
+    durationMinutes: totalsByCurrency.reduce((sum, each) => sum + each.durationMinutes, 0),
+    billableMinutes: totalsByCurrency.reduce((sum, each) => sum + each.billableMinutes, 0),
+    billableAmount: null,
+    costAmount: null,
+  };
+  return { totals, totalsByCurrency };
 }
 
 /**
@@ -52,11 +75,15 @@ function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup
 }
 
 /** With `fillGaps`, every period of the range, the empty ones with zero totals. */
-function filled(dimension: ReportDimension, groups: ReportGroup[], range: ReportPeriod & { tenantId: string; weekStart: TenantSettings['weekStart'] }) {
+function filled(
+  dimension: ReportDimension,
+  groups: ReportGroup[],
+  range: ReportPeriod & { tenantId: string; currency: string; weekStart: TenantSettings['weekStart'] },
+) {
   if (!isTimeDimension(dimension)) return groups;
   const byKey = new Map(groups.map((group) => [group.key, group]));
   return bucketsBetween(dimension, range.from, range.to, range.weekStart).map(
-    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), totals: emptyTotals(range.tenantId) },
+    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), ...totalsOf(range.tenantId, [], range.currency) },
   );
 }
 
@@ -106,35 +133,49 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       };
       type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
       type SecondRow = FirstRow & { key1: string | null; label1: string | null };
-      let totalsRow: TotalsRow | undefined;
-      let firstRows: FirstRow[] = [];
-      let secondRows: SecondRow[] = [];
+      // Rows come one per group and currency: a group's rows are gathered under its keys.
+      const totalsRows: TotalsRow[] = [];
+      const firstRows = new Map<string, FirstRow[]>();
+      const secondRows = new Map<string, SecondRow[]>();
+      function gather<Row>(into: Map<string, Row[]>, key: string, row: Row): void {
+        const rows = into.get(key);
+        if (rows) rows.push(row);
+        else into.set(key, [row]);
+      }
+      // A null key (no project) is a key of its own, apart from any text.
+      const keyOf = (key: string | null) => (key === null ? '\u0000' : `k${key}`);
+      const pairKey = (row: SecondRow) => `${keyOf(row.key0)}\u0001${keyOf(row.key1)}`;
       if (groupBy === 'tag' || subGroupBy === 'tag') {
         // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
-        [totalsRow] = await run<TotalsRow>([]);
-        firstRows = await run<FirstRow>([groupBy]);
-        if (subGroupBy) secondRows = await run<SecondRow>([groupBy, subGroupBy]);
+        totalsRows.push(...(await run<TotalsRow>([])));
+        for (const row of await run<FirstRow>([groupBy])) gather(firstRows, keyOf(row.key0), row);
+        if (subGroupBy) for (const row of await run<SecondRow>([groupBy, subGroupBy])) gather(secondRows, pairKey(row), row);
       } else {
         // Otherwise one statement: the finest groups, rolled up into the groups and the totals.
         for (const row of await run<SecondRow & RolledUpRow>(subGroupBy ? [groupBy, subGroupBy] : [groupBy], true)) {
-          if (row.depth === 0) totalsRow = row;
-          else if (row.depth === 1) firstRows.push(row);
-          else secondRows.push(row);
+          if (row.depth === 0) totalsRows.push(row);
+          else if (row.depth === 1) gather(firstRows, keyOf(row.key0), row);
+          else gather(secondRows, pairKey(row), row);
         }
       }
+      const tenantCurrency = range.settings.currency;
       const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
         isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
-      const groups: ReportGroup[] = firstRows.map((row) => ({ key: row.key0, label: label(groupBy, row.key0, row.label0), totals: totalsOf(tenantId, row) }));
+      const groups: ReportGroup[] = [...firstRows.values()].map((rows) => {
+        const row = rows[0] as FirstRow;
+        return { key: row.key0, label: label(groupBy, row.key0, row.label0), ...totalsOf(tenantId, rows, tenantCurrency) };
+      });
       if (subGroupBy) {
         const byKey = new Map(groups.map((group) => [group.key, group]));
-        for (const row of secondRows) {
+        for (const rows of secondRows.values()) {
+          const row = rows[0] as SecondRow;
           const group = byKey.get(row.key0);
           if (!group) continue;
           group.subGroups ??= [];
-          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), totals: totalsOf(tenantId, row) });
+          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), ...totalsOf(tenantId, rows, tenantCurrency) });
         }
       }
-      const fill = { ...period, tenantId, weekStart: range.settings.weekStart };
+      const fill = { ...period, tenantId, currency: tenantCurrency, weekStart: range.settings.weekStart };
       let result = ordered(groupBy, groups);
       if (fillGaps) result = filled(groupBy, result, fill);
       if (subGroupBy) {
@@ -143,14 +184,16 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill);
         }
       }
+      const { totals, totalsByCurrency } = totalsOf(tenantId, totalsRows, tenantCurrency);
       return {
         from: period.from,
         to: period.to,
         timezone: range.timezone,
-        currency: range.settings.currency,
+        currency: totals.currency,
         groupBy,
         subGroupBy: subGroupBy ?? null,
-        totals: totalsRow ? totalsOf(tenantId, totalsRow) : emptyTotals(tenantId),
+        totals,
+        totalsByCurrency,
         groups: result,
       };
     },

@@ -37,6 +37,8 @@ export interface SummarySource {
   reads: string;
   /** The FROM item (a table, or a statement with its own parameters). */
   from(parameters: Parameters, range: ReportRange): string;
+  /** The currency of a row's amounts: the entries' own, the tenant's for those without one. */
+  currency(parameters: Parameters, range: ReportRange): string;
   /** The local date (or timestamp) a time dimension buckets. */
   local(parameters: Parameters, range: ReportRange): string;
   /** A project or task id, null for none. */
@@ -53,6 +55,8 @@ export interface SummarySource {
 }
 
 export type TotalsRow = {
+  /** Amounts of two currencies are never added up: each row is of one. */
+  currency: string;
   entries: number;
   durationMinutes: string | number | null;
   billableMinutes: string | number | null;
@@ -79,13 +83,14 @@ const totalsOfGroups = `coalesce(sum(g.entries), 0)::int AS entries,
   coalesce(sum(g."costAmount"), 0) AS "costAmount"`;
 
 /** The totals of `g` as they are returned: amounts as decimal text without trailing zeros. */
-const totalsReturned = `g.entries, g."durationMinutes", g."billableMinutes",
+const totalsReturned = `g.currency, g.entries, g."durationMinutes", g."billableMinutes",
   trim_scale(g."billableAmount")::text AS "billableAmount", trim_scale(g."costAmount")::text AS "costAmount"`;
 
 export const entriesSource: SummarySource = {
   name: 'entries',
   reads: 'entries',
   from: () => 'entries',
+  currency: (parameters, range) => `coalesce(e.currency, ${parameters.add(range.settings.currency)})`,
   local: (parameters, range) => `(e."startedAt" AT TIME ZONE ${parameters.add(range.timezone)}::text)`,
   id: (column) => `e."${column}"`,
   // An entry counts on the day it started; running timers are left out.
@@ -102,6 +107,8 @@ export const dayTotalsSource: SummarySource = {
   name: 'dayTotals',
   reads: 'entry_day_totals',
   from: () => 'entry_day_totals',
+  // '' is the key of "none" there too.
+  currency: (parameters, range) => `coalesce(nullif(e.currency, ''), ${parameters.add(range.settings.currency)})`,
   local: () => 'e.day',
   // '' is the key of "none" there.
   id: (column) => `nullif(e."${column}", '')`,
@@ -113,7 +120,7 @@ export const dayTotalsSource: SummarySource = {
 
 /** The columns the two totals tables share over `alias`, the day (or the week's first day) aside. */
 const totalsColumns = (alias: string): string =>
-  ['"tenantId"', '"projectId"', 'billable', 'status', 'entries', '"durationMinutes"', '"billableAmount"', '"costAmount"']
+  ['"tenantId"', '"projectId"', 'billable', 'status', 'currency', 'entries', '"durationMinutes"', '"billableAmount"', '"costAmount"']
     .map((column) => `${alias}.${column}`)
     .join(', ');
 
@@ -261,7 +268,8 @@ const keyText = (dimension: ReportDimension, key: string): string => {
  * With `rollUp`, the groups of each leading part of the dimensions and the
  * totals come in the same statement (`GROUP BY ROLLUP` over the grouped
  * rows), each row with its `depth`: 2 for a sub-group, 1 for a group, 0 for
- * the totals. The database adds the amounts up exactly, once, over the few
+ * the totals. Every row is of one currency (the grouping's finest key): a
+ * group in two currencies comes as two rows. The database adds the amounts up exactly, once, over the few
  * grouped rows; adding them up in JavaScript took Decimal objects by the
  * thousand (a 1M project x week summary has 5,353 sub-groups). Only for
  * dimensions where a group is the sum of its sub-groups: not with a tag
@@ -280,17 +288,17 @@ export function summaryStatement(
   const local = () => source.local(parameters, range);
   const sqls = dimensions.map((dimension) => dimensionSql(dimension, source, local, range.settings.weekStart));
   const inner = (['project', 'tag'] as const).filter((join) => sqls.some((dimension) => dimension.inner === join)).map((join) => innerJoins[join]);
-  const keys = sqls.map((dimension, index) => `${dimension.key} AS key${index}`);
+  const keys = [...sqls.map((dimension, index) => `${dimension.key} AS key${index}`), `${source.currency(parameters, range)} AS currency`];
   const where = reportWhere(access, source, parameters, range, filter);
   const grouped =
     `SELECT ${[...keys, source.totals].join(', ')} FROM ${source.from(parameters, range)} e ${inner.join(' ')} WHERE ${where}` +
-    (keys.length ? ` GROUP BY ${keys.map((_, index) => index + 1).join(', ')}` : '');
+    ` GROUP BY ${keys.map((_, index) => index + 1).join(', ')}`;
   if (dimensions.length === 0) return { text: `SELECT ${totalsReturned} FROM (${grouped}) g`, values: parameters.values };
   const groupKeys = dimensions.map((_, index) => `g.key${index}`);
-  // GROUPING(key) is 1 where a row adds that key's groups up.
+  // GROUPING(key) is 1 where a row adds that key's groups up; the currency is never added up.
   const rows = rollUp
-    ? `(SELECT ${groupKeys.join(', ')}, ${totalsOfGroups}, ${dimensions.length} - (${groupKeys.map((key) => `GROUPING(${key})`).join(' + ')}) AS depth
-         FROM (${grouped}) g GROUP BY ROLLUP (${groupKeys.join(', ')}))`
+    ? `(SELECT ${groupKeys.join(', ')}, g.currency, ${totalsOfGroups}, ${dimensions.length} - (${groupKeys.map((key) => `GROUPING(${key})`).join(' + ')}) AS depth
+         FROM (${grouped}) g GROUP BY g.currency, ROLLUP (${groupKeys.join(', ')}))`
     : `(${grouped})`;
   const labels = sqls.map((dimension, index) => dimension.label(`g.key${index}`, index));
   const columns = dimensions.flatMap((dimension, index) => [

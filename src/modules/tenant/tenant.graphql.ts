@@ -3,7 +3,7 @@ import { graphqlEnum } from '../../graphql/inputs.js';
 import { plainOperation, tenantOperation } from '../../graphql/operations.js';
 import type { Tenant } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { rateField } from '../../graphql/rates.js';
 import { WeekMinutesObject } from '../work-schedule/week-minutes.graphql.js';
 import { CreateTenantArgs, ListTenantsArgs, settingsOf, TenantArgs, UpdateTenantArgs, type TenantQuery, type TenantSettings } from './tenant.service.js';
 
@@ -17,12 +17,12 @@ const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: stri
     lockedUntil: t.expose('lockedUntil', { type: 'Date', nullable: true, description: 'Entries on or before this date are read-only' }),
     preventOverlap: t.exposeBoolean('preventOverlap', { description: 'Overlapping entries of one member are refused' }),
     roundingMinutes: t.exposeInt('roundingMinutes', { description: 'Durations are rounded to this many minutes (0: none)' }),
-    defaultHourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable rate per hour when no project member, project, client or member rate is set. ${rateVisibility}`,
-      resolve: (settings, _args, context) => visibleRate(context, settings.tenantId, settings.defaultHourlyRate),
-    }),
+    defaultHourlyRate: t.field(
+      rateField<'defaultHourlyRate', TenantSettings & { tenantId: string }>(
+        'defaultHourlyRate',
+        'Billable rate per hour when no project member, project, client or member rate is set, in the tenant’s currency.',
+      ),
+    ),
     membersSeeRates: t.exposeBoolean('membersSeeRates', { description: 'Members see rates and amounts (otherwise they read null)' }),
     defaultWorkSchedule: t.field({
       type: WeekMinutesObject,

@@ -9,9 +9,11 @@ import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
+import { assertMoneyScale, defaultCurrency, isCurrencyCode } from '../../lib/money.js';
 import { isTimeZone } from '../../lib/time.js';
 import { isHolidayRegion } from '../holiday/holiday.regions.js';
 import { standardWeek, WeekMinutesDto, type WeekMinutes } from '../work-schedule/work-schedule.week.js';
+import { assertRatesFit } from './tenant.rates.js';
 
 /** Why a write to a tenant is refused with 409. */
 export const tenantConflicts = conflictReasons('Tenant', {
@@ -23,7 +25,8 @@ const settingsFields = {
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')
-    .describe('ISO 4217 currency code'),
+    .refine(isCurrencyCode, 'is not an ISO 4217 currency code in use')
+    .describe("ISO 4217 currency code: of the tenant's own rates, and of clients created without one"),
   weekStart: enums.WeekStart.schema('First day of the week'),
   approvalRequired: z.boolean().describe('Entries must be submitted and approved (default true; false: submitting approves)'),
   lockedUntil: fields.date('Entries on or before this date are read-only').nullable(),
@@ -34,7 +37,7 @@ const settingsFields = {
     .refine((value) => [0, 1, 5, 6, 10, 15, 30, 60].includes(value), 'must be one of 0, 1, 5, 6, 10, 15, 30, 60')
     .describe('Round durations to this many minutes (0: no rounding)'),
   defaultHourlyRate: fields
-    .decimal('Billable rate per hour when no project member, project, client or member rate is set', { min: 0, max: 1_000_000 })
+    .money("Billable rate per hour when no project member, project, client or member rate is set, in the tenant's currency", { min: 0, max: 1_000_000 })
     .nullable(),
   membersSeeRates: z.boolean().describe('Members see rates and amounts (default false: they read null)'),
   // Described by its DTO (a described copy would lose the name the GraphQL input type and OpenAPI schema take).
@@ -63,7 +66,7 @@ export type TenantSettings = {
 
 export const defaultTenantSettings: TenantSettings = {
   timezone: 'UTC',
-  currency: 'EUR',
+  currency: defaultCurrency,
   weekStart: 'monday',
   // The spec: "entries have an approval step". A tenant that does not review time turns it off.
   approvalRequired: true,
@@ -127,11 +130,17 @@ export async function settingsFor(tx: Tx | Db, access: TenantAccess): Promise<Te
   return settingsOf(await tx.tenant.findUniqueOrThrow({ where: access.scope('read', 'Tenant'), select: { settings: true } }));
 }
 
+/** 400 naming `defaultHourlyRate` when it has more decimals than the settings' currency. */
+function assertRateFits(settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'>, path: string): void {
+  assertMoneyScale(settings.currency, { [path]: settings.defaultHourlyRate });
+}
+
 export function createTenantService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Creates a tenant, optionally inviting its owner. Superadmins and the system only. */
     async create(actor: Actor, { name, slug, ownerEmail, settings }: z.output<typeof CreateTenantDto>, query: TenantQuery = {}): Promise<Tenant> {
       requireSuperadmin(actor);
+      assertRateFits({ ...defaultTenantSettings, ...settings }, 'settings.defaultHourlyRate');
       return db.$transaction(async (tx) => {
         if (await tx.tenant.findUnique({ where: { slug }, select: { id: true } })) {
           throw tenantConflicts.refuse('SLUG_TAKEN', `The slug "${slug}" is already taken`, { errors: [{ path: 'slug', message: 'is already taken' }] });
@@ -167,12 +176,19 @@ export function createTenantService({ db, clock }: { db: Db; clock: Clock }) {
       const own = access.scope('update', 'Tenant');
       return db.$transaction(async (tx) => {
         const current = await tx.tenant.findUniqueOrThrow({ where: own });
+        const before = settingsOf(current);
+        const after = settings === undefined ? before : { ...before, ...settings };
+        if (settings !== undefined) {
+          assertRateFits(after, settings.defaultHourlyRate === undefined ? 'settings.currency' : 'settings.defaultHourlyRate');
+          // The tenant's own rates are in its currency: a new one keeps their numbers, if they fit it.
+          if (after.currency !== before.currency) await assertRatesFit(tx, access, { kind: 'tenant' }, after.currency, 'settings.currency');
+        }
         return tx.tenant.update({
           ...query,
           where: own,
           data: {
             ...(name === undefined ? {} : { name }),
-            ...(settings === undefined ? {} : { settings: { ...settingsOf(current), ...settings } }),
+            ...(settings === undefined ? {} : { settings: after }),
           },
         });
       });

@@ -2,7 +2,7 @@ import { actionEnum, subjectEnum, type Grant } from '../../auth/permissions.js';
 import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
-import { rateVisibility, visibleRate } from '../../graphql/rates.js';
+import { currencyField, rateField, rateFieldBy, tenantCurrency } from '../../graphql/rates.js';
 import type { TenantUser } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
 import { InviteUserArgs, ListUsersArgs, TenantArgs, UpdateUserArgs, UserArgs, type Membership, type TenantUserQuery } from './user.service.js';
@@ -23,18 +23,11 @@ builder.prismaObject('TenantUser', {
     name: t.exposeString('name', { nullable: true }),
     role: t.expose('role', { type: RoleEnum }),
     status: t.expose('status', { type: MemberStatusEnum }),
-    hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Billable rate per hour, after the project member's, project's and client's. ${rateVisibility}`,
-      resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.hourlyRate),
-    }),
-    costRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: `Cost rate per hour, copied onto the member's entries. ${rateVisibility}`,
-      resolve: (member, _args, context) => visibleRate(context, member.tenantId, member.costRate),
-    }),
+    hourlyRate: t.field(
+      rateField<'hourlyRate', TenantUser>('hourlyRate', "Billable rate per hour, after the project member's, project's and client's.", tenantCurrency),
+    ),
+    costRate: t.field(rateField<'costRate', TenantUser>('costRate', "Cost rate per hour, copied onto the member's entries.", tenantCurrency)),
+    currency: t.field(currencyField<TenantUser>("ISO 4217: the currency of the member's own rates, the tenant's", () => null)),
     holidayRegion: t.exposeString('holidayRegion', { nullable: true, description: "The member's own public-holiday region (DE-BY); null: the tenant's" }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -63,18 +56,9 @@ const MembershipObject = builder.objectRef<Membership>('Membership').implement({
     name: t.string({ nullable: true, resolve: (membership) => memberField(membership, 'name') }),
     role: t.expose('role', { type: RoleEnum, description: 'Effective role: an API key is admin, a superadmin owner' }),
     status: t.field({ type: MemberStatusEnum, nullable: true, resolve: (membership) => memberField(membership, 'status') }),
-    hourlyRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: rateVisibility,
-      resolve: (membership, _args, context) => visibleRate(context, membership.tenantId, memberField(membership, 'hourlyRate')),
-    }),
-    costRate: t.field({
-      type: 'Decimal',
-      nullable: true,
-      description: rateVisibility,
-      resolve: (membership, _args, context) => visibleRate(context, membership.tenantId, memberField(membership, 'costRate')),
-    }),
+    hourlyRate: t.field(rateFieldBy<Membership>('Billable rate per hour.', (membership) => memberField(membership, 'hourlyRate'), tenantCurrency)),
+    costRate: t.field(rateFieldBy<Membership>('Cost rate per hour.', (membership) => memberField(membership, 'costRate'), tenantCurrency)),
+    currency: t.field(currencyField<Membership>("ISO 4217: the currency of the member's own rates, the tenant's", () => null)),
     actorType: t.expose('actorType', { type: ActorTypeEnum, description: 'How the caller authenticated' }),
     permissions: t.field({ type: [PermissionObject], resolve: (membership) => [...membership.permissions] }),
     createdAt: t.field({ type: 'DateTime', nullable: true, resolve: (membership) => memberField(membership, 'createdAt') }),

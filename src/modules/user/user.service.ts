@@ -14,6 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
 import { conflictReasons, forbidden, notFound, validationFailed } from '../../lib/errors.js';
+import { assertMoneyScale, currencyOfSettings } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 
 const role = enums.TenantRole.schema('Role in the tenant');
@@ -26,7 +27,7 @@ export const userConflicts = conflictReasons('User', {
 });
 /** The statuses a member can be set to by hand (an invitation becomes active by signing in). */
 export const memberStatusChange = defineEnum('MemberStatusChange', ['active', 'deactivated']);
-const rate = (what: string) => fields.decimal(`${what}, per hour`, { min: 0, max: 1_000_000 });
+const rate = (what: string) => fields.money(`${what}, per hour, in the tenant's currency`, { min: 0, max: 1_000_000 });
 
 export const CreateUserDto = dto('CreateUserDto', 'Invite a person to the tenant by e-mail.', {
   email: z.email('must be an e-mail address').max(320).describe('They become a member when they sign in with this address'),
@@ -83,6 +84,9 @@ export interface NewMember {
   costRate?: string | undefined;
 }
 
+/** A member as events carry it: with the currency of its rates, the tenant's. */
+const withCurrency = (access: TenantAccess, member: TenantUser) => ({ ...member, currency: currencyOfSettings(access.tenant.settings) });
+
 /**
  * Adds a member inside the caller's transaction (invitations, imports, and
  * the owner of a new tenant). A person who already signed in with this
@@ -91,6 +95,8 @@ export interface NewMember {
  * new membership begins then (its `createdAt`, from which vacation is pro rata).
  */
 export async function addMember(tx: Tx, access: TenantAccess, member: NewMember, now: Date): Promise<TenantUser> {
+  // A member's own rates are in the tenant's currency.
+  assertMoneyScale(currencyOfSettings(access.tenant.settings), { hourlyRate: member.hourlyRate, costRate: member.costRate });
   const email = member.email.toLowerCase();
   // On the tenant's unique (tenantId, email): one membership per address, whoever reads it.
   const existing = await tx.tenantUser.findFirst({ where: { email, ...access.tenantWide('TenantUser') } });
@@ -113,7 +119,7 @@ export async function addMember(tx: Tx, access: TenantAccess, member: NewMember,
   const saved = existing
     ? await tx.tenantUser.update({ where: { id: existing.id }, data: values })
     : await tx.tenantUser.create({ data: access.stamp({ email, ...values, createdAt: now }) });
-  await recordEvent(tx, access, { type: 'user.added', subjectId: saved.id, data: saved });
+  await recordEvent(tx, access, { type: 'user.added', subjectId: saved.id, data: withCurrency(access, saved) });
   return saved;
 }
 
@@ -188,6 +194,7 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
         await lockTenant(tx, access);
         const member = await findMember(tx, access, id);
         if (Object.keys(data).length === 0) return reread(tx, id, query, member);
+        assertMoneyScale(currencyOfSettings(access.tenant.settings), { hourlyRate: data.hourlyRate, costRate: data.costRate });
         if (data.role !== undefined && data.role !== member.role) requireOwnerFor(access, member, data.role);
         if (data.status !== undefined && data.status !== member.status && member.role === 'owner') requireOwnerFor(access, member, undefined);
         if (data.status === 'active' && member.status === 'invited') {
@@ -200,7 +207,7 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
           throw userConflicts.refuse('LAST_OWNER', 'The last owner of a tenant cannot be demoted or deactivated; make someone else owner first');
         }
         const updated = await tx.tenantUser.update({ where: { id }, data });
-        await recordEvent(tx, access, { type: 'user.updated', subjectId: id, data: updated });
+        await recordEvent(tx, access, { type: 'user.updated', subjectId: id, data: withCurrency(access, updated) });
         return reread(tx, id, query, updated);
       });
     },
@@ -223,7 +230,7 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
           member.status === 'invited' && member.userId === null
             ? await tx.tenantUser.delete({ ...query, where: { id } })
             : await tx.tenantUser.update({ ...query, where: { id }, data: { status: 'deactivated' } });
-        await recordEvent(tx, access, { type: 'user.removed', subjectId: id, data: member });
+        await recordEvent(tx, access, { type: 'user.removed', subjectId: id, data: withCurrency(access, member) });
         return removed;
       });
     },
@@ -236,12 +243,17 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
       });
       for (const invitation of invitations) {
         await db.$transaction(async (tx) => {
-          const activated = await tx.tenantUser.update({
+          const { tenant, ...activated } = await tx.tenantUser.update({
             where: { id: invitation.id },
             data: { userId: user.id, status: 'active', name: invitation.name ?? user.name },
+            include: { tenant: { select: { settings: true } } },
           });
           // Before any access: the person is becoming a member of this tenant now.
-          await recordEvent(tx, { tenantId: invitation.tenantId, actor }, { type: 'user.updated', subjectId: invitation.id, data: activated });
+          await recordEvent(
+            tx,
+            { tenantId: invitation.tenantId, actor },
+            { type: 'user.updated', subjectId: invitation.id, data: { ...activated, currency: currencyOfSettings(tenant.settings) } },
+          );
         });
       }
       return invitations.length;
