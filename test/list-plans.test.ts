@@ -399,7 +399,11 @@ describe('the plan of every tenant list', () => {
     expect(response.status).toBe(200);
     const spent = statements.find((statement) => statement.sql.includes('sum(e."durationMinutes")'));
     expect(spent, 'the statement that sums what projects spent').toBeDefined();
-    expect(tenantScanProblems(await explain(spent as Statement), 'entries', 'projectId')).toEqual([]);
+    const plan = await explain(spent as Statement);
+    // By the project index; or, early in a month, when the monthly budget's days hold few of the entries, by the
+    // tenant's index on their start: both are bounded by what this tenant holds, never by the other tenant's rows.
+    const byProject = tenantScanProblems(plan, 'entries', 'projectId');
+    expect(byProject.length === 0 ? byProject : tenantScanProblems(plan, 'entries', 'tenantId'), JSON.stringify(plan)).toEqual([]);
   });
 
   it("reads a summary from the tenant's week and day totals by index, and a member's from their own entries", async () => {

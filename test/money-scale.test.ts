@@ -12,6 +12,7 @@ import type { ClientInvoice, Entry, Problem, Project } from './generated/openapi
 import { approvedEntry, billingTenant } from './helpers/billing.js';
 import { contractProblem } from './helpers/contract.js';
 import { download } from './helpers/files.js';
+import { eventually } from './helpers/eventually.js';
 import type { ApiClient, Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -244,7 +245,12 @@ describe('totals over several currencies', () => {
     });
     // The tenant's 85.50 is copied onto a yen entry as 86.
     expect([euros.body.billableAmount, yens.body.hourlyRate, yens.body.billableAmount]).toEqual(['85.50', '86', '86']);
-    const feed = await admin.api.get<{ type: string; subjectId: string; data: Json }[]>(`/tenants/${t}/events`, { query: { limit: 1000 } });
+    // The feed shows an event once every older transaction in the cluster has ended (other test files share it).
+    const feed = await eventually(async () => {
+      const read = await admin.api.get<{ type: string; subjectId: string; data: Json }[]>(`/tenants/${t}/events`, { query: { limit: 1000 } });
+      expect(read.body.map((event) => event.subjectId)).toContain(yens.body.id);
+      return read;
+    });
     const data = (subjectId: string) => feed.body.find((event) => event.subjectId === subjectId && event.type.endsWith('.created'))?.data;
     expect(data(euros.body.id)).toMatchObject({ currency: 'EUR', hourlyRate: '85.50', billableAmount: '85.50' });
     expect(data(yens.body.id)).toMatchObject({ currency: 'JPY', hourlyRate: '86', billableAmount: '86' });
