@@ -137,7 +137,8 @@ describe('tally serve with no configuration', () => {
 });
 
 describe('the tally CLI', () => {
-  it('creates a tenant, and explains bad input with an exit code', async () => {
+  // Five CLI processes one after another, each loading the application: with other test files beside it, over 30 s.
+  it('creates a tenant, and explains bad input with an exit code', { timeout: 90_000 }, async () => {
     const created = await run(['tenant', 'create', '--name', 'Acme', '--slug', 'acme', '--owner-email', 'boss@acme.test']);
     expect(created.code, created.output).toBe(0);
     expect(created.output).toMatch(/created tenant acme \(/);
