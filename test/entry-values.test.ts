@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeSeedEntries, type SeedEntry } from '../src/cli/seed.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { billableOf, type RateSources } from '../src/modules/entry/entry.values.js';
-import { settingsOf } from '../src/modules/tenant/tenant.service.js';
+import { settingsOf } from '../src/modules/tenant/tenant.settings.js';
 import { eventually } from './helpers/eventually.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seeder, type SeededMember, type SeededTenant } from './helpers/seed.js';

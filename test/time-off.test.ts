@@ -130,7 +130,7 @@ describe('holidays', () => {
     ]);
     expect(listed.body.find((day) => day.date === '2027-12-24')).toMatchObject({ date: '2027-12-24', fraction: 0.5, source: 'tenant' });
     const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2026-01-01' } });
-    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be at most 5 years after from' }]);
+    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be less than 5 years after from' }]);
     expect((await crew.admin.api.delete(`${path}/${added.body.id}`)).status).toBe(204);
 
     // A member in North Rhine-Westphalia has their own region: no Epiphany there.
@@ -500,7 +500,7 @@ describe('the time balance', () => {
     expect((await crew.colleague.api.get(path, { query: { from: '2027-01-01', to: '2027-01-31' } })).status).toBe(403);
     expect((await crew.admin.api.get(path, { query: { from: '2027-01-01', to: '2027-01-31' } })).status).toBe(200);
     const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2025-01-01' } });
-    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be at most 5 years after from' }] });
+    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be less than 5 years after from' }] });
     const backwards = await crew.member.api.get<Problem>(path, { query: { from: '2027-02-01', to: '2027-01-31' } });
     expect(backwards.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must not be before from' }] });
   });

@@ -27,7 +27,7 @@ import {
 } from '../modules/entry/entry.values.js';
 import { seedClientInvoices } from '../modules/client-invoice/client-invoice.seed.js';
 import type { Services } from '../modules/services.js';
-import { settingsOf, type TenantSettings } from '../modules/tenant/tenant.service.js';
+import { settingsOf, type TenantSettings } from '../modules/tenant/tenant.settings.js';
 
 export interface SeedOptions {
   tenants: number;

@@ -20,7 +20,7 @@ import pg from 'pg';
 import { systemActor } from '../../src/auth/actor.js';
 import { systemAccess, type TenantRecord } from '../../src/auth/tenant-access.js';
 import { summarySourceOf, summaryStatement } from '../../src/modules/report/report.sql.js';
-import { settingsOf } from '../../src/modules/tenant/tenant.service.js';
+import { settingsOf } from '../../src/modules/tenant/tenant.settings.js';
 
 const entryCount = Number(process.env.BENCH_REPORT_ENTRIES ?? 100_000);
 const bigEntryCount = Number(process.env.BENCH_REPORT_BIG_ENTRIES ?? 1_000_000);

@@ -12,6 +12,7 @@
  */
 import type { AbsenceStatus, HalfDay } from '../../generated/prisma/enums.js';
 import { conflictReasons, type FieldError } from '../../lib/errors.js';
+import { daysBetween } from '../../lib/day.js';
 
 /** Why a write to an absence is refused with 409. */
 export const absenceConflicts = conflictReasons('Absence', {
@@ -49,7 +50,7 @@ export function spanProblems(span: DaySpan, maxDays: number): FieldError[] {
   const problems: FieldError[] = [];
   if (span.halfDay !== null && span.endDate !== span.startDate)
     problems.push({ path: 'halfDay', message: 'is only for a one-day absence (startDate = endDate)' });
-  const days = (Date.parse(span.endDate) - Date.parse(span.startDate)) / 86_400_000 + 1;
+  const days = daysBetween(span.startDate, span.endDate) + 1;
   if (days > maxDays) problems.push({ path: 'endDate', message: `must be at most ${maxDays} days after startDate` });
   return problems;
 }

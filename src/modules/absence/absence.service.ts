@@ -7,9 +7,9 @@ import type { Absence, Prisma } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { absenceTypeOf } from '../absence-type/absence-type.service.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { activeMember } from '../user/user.service.js';
-import { dateColumn, dateOf } from '../work-schedule/work-schedule.service.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { activeMember } from '../user/user.members.js';
+import { dayColumn, dayText } from '../../lib/day.js';
 import {
   absenceOrder,
   maxAbsenceDays,
@@ -32,8 +32,8 @@ export interface BusyBlock {
 }
 
 const spanOf = (absence: Pick<Absence, 'startDate' | 'endDate' | 'halfDay'>): DaySpan => ({
-  startDate: dateOf(absence.startDate),
-  endDate: dateOf(absence.endDate),
+  startDate: dayText(absence.startDate),
+  endDate: dayText(absence.endDate),
   halfDay: absence.halfDay,
 });
 
@@ -52,8 +52,8 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
         ...(filter.tenantUserId ? [{ tenantUserId: filter.tenantUserId }] : []),
         ...(filter.status ? [{ status: filter.status }] : []),
         ...(filter.absenceTypeId ? [{ absenceTypeId: filter.absenceTypeId }] : []),
-        ...(filter.from ? [{ endDate: { gte: dateColumn(filter.from) } }] : []),
-        ...(filter.to ? [{ startDate: { lte: dateColumn(filter.to) } }] : []),
+        ...(filter.from ? [{ endDate: { gte: dayColumn(filter.from) } }] : []),
+        ...(filter.to ? [{ startDate: { lte: dayColumn(filter.to) } }] : []),
       ],
       ...visible,
     };
@@ -75,8 +75,8 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
       where: {
         tenantUserId,
         status: { in: ['pending', 'approved'] },
-        startDate: { lte: dateColumn(span.endDate) },
-        endDate: { gte: dateColumn(span.startDate) },
+        startDate: { lte: dayColumn(span.endDate) },
+        endDate: { gte: dayColumn(span.startDate) },
         ...(except ? { NOT: { id: except } } : {}),
         ...access.tenantWide('Absence'),
       },
@@ -151,7 +151,7 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
       access.assert('read', 'Absence');
       if (input.to < input.from) throw validationFailed([{ path: 'to', message: 'must not be before from' }]);
       const rows = await db.absence.findMany({
-        where: { status: 'approved', startDate: { lte: dateColumn(input.to) }, endDate: { gte: dateColumn(input.from) }, ...access.tenantWide('Absence') },
+        where: { status: 'approved', startDate: { lte: dayColumn(input.to) }, endDate: { gte: dayColumn(input.from) }, ...access.tenantWide('Absence') },
         select: { tenantUserId: true, startDate: true, endDate: true, halfDay: true },
         orderBy: [{ startDate: 'asc' }, { id: 'asc' }],
       });
@@ -178,8 +178,8 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
           data: access.stamp({
             tenantUserId: owner,
             absenceTypeId: type.id,
-            startDate: dateColumn(span.startDate),
-            endDate: dateColumn(span.endDate),
+            startDate: dayColumn(span.startDate),
+            endDate: dayColumn(span.endDate),
             halfDay: span.halfDay,
             note: data.note ?? null,
             status: approvedAtOnce ? 'approved' : 'pending',
@@ -210,8 +210,8 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
           data: {
             ...(data.absenceTypeId === undefined ? {} : { absenceTypeId: data.absenceTypeId }),
             ...(data.note === undefined ? {} : { note: data.note }),
-            startDate: dateColumn(span.startDate),
-            endDate: dateColumn(span.endDate),
+            startDate: dayColumn(span.startDate),
+            endDate: dayColumn(span.endDate),
             halfDay: span.halfDay,
           },
         });
@@ -249,7 +249,7 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
         assertStep(absence.status, 'cancel');
         if (absence.status === 'approved') {
           const today = clock.today((await settingsFor(tx, access)).timezone);
-          if (dateOf(absence.startDate) <= today) {
+          if (dayText(absence.startDate) <= today) {
             if (!access.canAny('reopen', 'Absence')) throw forbidden('The absence is approved and has begun; only an admin may cancel it');
           } else if (!access.canAny('cancel', 'Absence')) {
             throw forbidden('The absence is approved; ask a manager or an admin to cancel it');

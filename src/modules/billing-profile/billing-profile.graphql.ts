@@ -2,29 +2,9 @@ import { builder } from '../../graphql/builder.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { tenantOperation } from '../../graphql/operations.js';
 import { optionalPercentField } from '../../graphql/money.js';
-import { taxCategory, type Address, type ElectronicAddress } from './billing-profile.fields.js';
+import { taxCategory } from '../party/party.fields.js';
+import { AddressObject, ElectronicAddressObject } from '../party/party.graphql.js';
 import { BillingProfileArgs, UpdateBillingProfileArgs, type BillingProfileView } from './billing-profile.service.js';
-
-/** A postal address, of a seller or a buyer. */
-export const AddressObject = builder.objectRef<Address>('Address').implement({
-  description: 'A postal address.',
-  fields: (t) => ({
-    line1: t.exposeString('line1', { description: 'Street and number' }),
-    line2: t.string({ nullable: true, resolve: (address) => address.line2 ?? null }),
-    postcode: t.exposeString('postcode'),
-    city: t.exposeString('city'),
-    countryCode: t.exposeString('countryCode', { description: 'ISO 3166-1 alpha-2' }),
-  }),
-});
-
-/** Where e-invoices go. */
-export const ElectronicAddressObject = builder.objectRef<ElectronicAddress>('ElectronicAddress').implement({
-  description: 'An electronic address for e-invoices: an EAS scheme and an id in it.',
-  fields: (t) => ({
-    scheme: t.exposeString('scheme', { description: 'EAS code, e.g. 0088, 0208, 9930, EM (Peppol takes the numeric ones)' }),
-    id: t.exposeString('id'),
-  }),
-});
 
 const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfile').implement({
   description: "The seller on the tenant's client invoices: legal data, bank details, number pattern, payment terms and default tax.",

@@ -19,7 +19,7 @@ import {
   vatId,
   type Address,
   type ElectronicAddress,
-} from './billing-profile.fields.js';
+} from '../party/party.fields.js';
 import { numberPatternMaxLength, numberPatternProblem } from './billing-profile.numbers.js';
 
 const text = (max: number, description: string) => z.string().trim().min(1).max(max).describe(description);

@@ -11,10 +11,9 @@ import type { Clock } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { args, fields } from '../../lib/dto.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
-import { nextDate } from '../../lib/time.js';
 import { holidaysIn } from '../holiday/holiday.service.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { dateColumn, dateOf } from '../work-schedule/work-schedule.service.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { addDays, dayColumn, dayText, nextDay } from '../../lib/day.js';
 
 export const CalendarTokenArgs = args({ tenantId: fields.id('Tenant id') });
 
@@ -38,7 +37,6 @@ const daysBack = 366;
 const daysAhead = 2 * 366;
 
 const asDateArray = (date: string): [number, number, number] => date.split('-').map(Number) as [number, number, number];
-const addDays = (date: string, days: number): string => new Date(dateColumn(date).getTime() + days * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Calendar feeds: each member may have one secret URL (`/calendar/{token}.ics`,
@@ -97,8 +95,8 @@ export function createCalendarService({ db, config, clock }: { db: Db; config: C
         db.absence.findMany({
           where: {
             status: 'approved',
-            startDate: { lte: dateColumn(to) },
-            endDate: { gte: dateColumn(from) },
+            startDate: { lte: dayColumn(to) },
+            endDate: { gte: dayColumn(from) },
             ...(seesTeam ? {} : { tenantUserId: member.id }),
             ...access.tenantWide('Absence'),
           },
@@ -116,8 +114,8 @@ export function createCalendarService({ db, config, clock }: { db: Db; config: C
           return {
             uid: `absence-${absence.id}@${host}`,
             title: own ? `${absence.absenceType.name}${half}` : `${who}: ${absence.absenceType.name}${half}`,
-            start: asDateArray(dateOf(absence.startDate)),
-            end: asDateArray(nextDate(dateOf(absence.endDate))),
+            start: asDateArray(dayText(absence.startDate)),
+            end: asDateArray(nextDay(dayText(absence.endDate))),
             busyStatus: own ? 'OOF' : 'FREE',
             transp: own ? 'OPAQUE' : 'TRANSPARENT',
             categories: ['Absence'],
@@ -128,7 +126,7 @@ export function createCalendarService({ db, config, clock }: { db: Db; config: C
             uid: `holiday-${holiday.date}-${holiday.id ?? holiday.region ?? 'public'}@${host}`,
             title: holiday.fraction < 1 ? `${holiday.name} (half day)` : holiday.name,
             start: asDateArray(holiday.date),
-            end: asDateArray(nextDate(holiday.date)),
+            end: asDateArray(nextDay(holiday.date)),
             busyStatus: 'FREE',
             transp: 'TRANSPARENT',
             categories: ['Holiday'],

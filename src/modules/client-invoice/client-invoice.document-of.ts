@@ -15,6 +15,7 @@ import type {
   SellerSnapshot,
   TaxCategory,
 } from './client-invoice.document.js';
+import { daysBetweenColumns, dayText } from '../../lib/day.js';
 
 /** A tax group as the invoice's `taxes` column keeps it. */
 export interface StoredTaxGroup {
@@ -39,7 +40,7 @@ export interface StoredClientInvoice {
   buyer: BuyerSnapshot;
 }
 
-const day = (value: Date | null): string | null => (value ? value.toISOString().slice(0, 10) : null);
+const day = (value: Date | null): string | null => (value ? dayText(value) : null);
 
 /** The stored invoice as a `ClientInvoiceDocument`. */
 export function toClientInvoiceDocument({ invoice, lines, creditNoteFor, paymentTermsDays, seller, buyer }: StoredClientInvoice): ClientInvoiceDocument {
@@ -95,8 +96,6 @@ export function toClientInvoiceDocument({ invoice, lines, creditNoteFor, payment
   };
 }
 
-const dayMs = 86_400_000;
-
 /**
  * An issued invoice or credit note as its files show it: the document as it was issued, from the columns and
  * snapshots the database keeps unchanged (migration 20261128171345_issued_documents_are_records) and nothing
@@ -114,7 +113,7 @@ export function issuedClientInvoiceDocument({
     invoice: { ...invoice, paid: new Prisma.Decimal(0), due: invoice.gross },
     lines,
     creditNoteFor,
-    paymentTermsDays: issueDate && dueDate ? Math.round((dueDate.getTime() - issueDate.getTime()) / dayMs) : 0,
+    paymentTermsDays: issueDate && dueDate ? daysBetweenColumns(issueDate, dueDate) : 0,
     seller: invoice.seller as unknown as SellerSnapshot,
     buyer: invoice.buyer as unknown as BuyerSnapshot,
   });

@@ -9,7 +9,7 @@ import { ClientInvoiceStatus, ClientInvoiceType, InvoiceGroupBy, InvoiceLineUnit
 import { args, dto, fields, namedInputs, pagination } from '../../lib/dto.js';
 import { conflictReasons } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { exemptionReason, taxCategory, taxRate } from '../billing-profile/billing-profile.fields.js';
+import { exemptionReason, taxCategory, taxRate } from '../party/party.fields.js';
 
 export const clientInvoiceStatus = defineEnum('ClientInvoiceStatus', ClientInvoiceStatus, 'draft, issued, sent, paid or void');
 export const clientInvoiceType = defineEnum('ClientInvoiceType', ClientInvoiceType, 'invoice, or credit_note (what voiding an invoice issues)');

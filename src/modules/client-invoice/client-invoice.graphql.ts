@@ -4,8 +4,8 @@ import { moneyField, optionalMoneyField, optionalPercentField, percentField, qua
 import { tenantOperation } from '../../graphql/operations.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import type { ClientInvoiceLine, ClientInvoicePayment } from '../../generated/prisma/client.js';
-import { taxCategory } from '../billing-profile/billing-profile.fields.js';
-import { AddressObject, ElectronicAddressObject } from '../billing-profile/billing-profile.graphql.js';
+import { taxCategory } from '../party/party.fields.js';
+import { AddressObject, ElectronicAddressObject } from '../party/party.graphql.js';
 import type { BuyerSnapshot, SellerSnapshot } from './client-invoice.document.js';
 import type { StoredTaxGroup } from './client-invoice.document-of.js';
 import {

@@ -8,7 +8,7 @@
  */
 import type { Client } from '../../generated/prisma/client.js';
 import type { FieldError } from '../../lib/errors.js';
-import type { Address, ElectronicAddress } from '../billing-profile/billing-profile.fields.js';
+import type { Address, ElectronicAddress } from '../party/party.fields.js';
 import type { BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import type { BuyerSnapshot, ClientInvoiceDocument, SellerSnapshot } from './client-invoice.document.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';

@@ -8,10 +8,11 @@ import type { Tx } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { InvoiceGroupBy, InvoiceLineSource, InvoiceLineUnit, TaxCategory } from '../../generated/prisma/enums.js';
 import { validationFailed } from '../../lib/errors.js';
-import { localDate, nextDate, startOfDay } from '../../lib/time.js';
+import { localDate, startOfDay } from '../../lib/time.js';
 import type { BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import { clientInvoiceConflicts, type ManualLine } from './client-invoice.dto.js';
 import { baseQuantityOf, defaultExemptionReasons, exemptCategories, lineNet, smallBusinessReason } from './client-invoice.money.js';
+import { nextDay } from '../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
 type Decimal = Prisma.Decimal;
@@ -153,7 +154,7 @@ export async function claimEntries(tx: Tx, access: TenantAccess, scope: ClaimSco
     scope.invoiceId,
     scope.clientId,
     startOfDay(scope.periodFrom, scope.timeZone),
-    startOfDay(nextDate(scope.periodTo), scope.timeZone),
+    startOfDay(nextDay(scope.periodTo), scope.timeZone),
     scope.currency,
   ];
   const bind = (value: unknown) => `$${values.push(value)}`;

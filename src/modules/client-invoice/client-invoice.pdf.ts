@@ -12,9 +12,10 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fixedDecimal, minorUnitsOf } from '../../lib/money.js';
-import { grouped } from '../report/report.export.js';
+import { grouped } from '../../lib/money.js';
 import type { ClientInvoiceDocument, ClientInvoiceDocumentTax, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
 import { missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
+import { dayColumn } from '../../lib/day.js';
 
 export type ClientInvoicePdfFormat = 'pdf' | 'facturx';
 
@@ -71,11 +72,11 @@ const categoryLabels: Record<TaxCategory, string> = {
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 /** `2026-11-02` as `2 November 2026`. */
-const longDate = (date: string): string => dateFormat.format(new Date(`${date}T00:00:00Z`));
+const longDate = (date: string): string => dateFormat.format(dayColumn(date));
 
 const shortDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 /** `2026-10-01` as `1 Oct 2026`. */
-const shortDate = (date: string): string => shortDateFormat.format(new Date(`${date}T00:00:00Z`));
+const shortDate = (date: string): string => shortDateFormat.format(dayColumn(date));
 
 const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const countryName = (code: string): string => countryNames.of(code) ?? code;
@@ -189,7 +190,7 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
   const xml = facturX ? await writeEInvoice(document, 'cii') : undefined;
   const { default: PDFDocument } = await import('pdfkit');
   const faces = fontsOnce();
-  const issued = document.issueDate ? new Date(`${document.issueDate}T00:00:00Z`) : new Date();
+  const issued = document.issueDate ? dayColumn(document.issueDate) : new Date();
   const kindTitle = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
   const pdf: PDFKit.PDFDocument = new PDFDocument({
     size: 'A4',

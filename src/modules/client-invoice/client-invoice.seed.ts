@@ -7,6 +7,7 @@
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import { AppError } from '../../lib/errors.js';
 import type { Services } from '../services.js';
+import { dayText } from '../../lib/day.js';
 
 const states = ['paid', 'void', 'sent', 'partly paid', 'issued', 'draft'] as const;
 
@@ -14,7 +15,7 @@ const states = ['paid', 'void', 'sent', 'partly paid', 'issued', 'draft'] as con
 function month(now: Date, monthsAgo: number): { periodFrom: string; periodTo: string } {
   const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsAgo, 1));
   const last = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsAgo + 1, 0));
-  return { periodFrom: first.toISOString().slice(0, 10), periodTo: last.toISOString().slice(0, 10) };
+  return { periodFrom: dayText(first), periodTo: dayText(last) };
 }
 
 /** Bills `clientIds` for the months before the last one (before `now`, the clock's), one invoice in each state; returns how many were made. */

@@ -27,7 +27,8 @@ import {
 } from './client-invoice.dto.js';
 import { claimEntries, lineTax, manualLines, namesOf, timeLines, type ClientTax, type LineValues } from './client-invoice.lines.js';
 import { discountProblem, invoiceTotals, type Discount, type InvoiceTotals } from './client-invoice.money.js';
-import { settingsFor } from '../tenant/tenant.service.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { addDays, dayColumn, dayText, optionalDayColumn } from '../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
 
@@ -53,10 +54,6 @@ function inLine<Result>(queues: Map<string, Promise<unknown>>, key: string, run:
   });
   return result;
 }
-
-const dateColumn = (value: string): Date => new Date(`${value}T00:00:00Z`);
-const dateText = (value: Date): string => value.toISOString().slice(0, 10);
-const addDays = (date: string, days: number): string => dateText(new Date(dateColumn(date).getTime() + days * 86_400_000));
 
 /** The discount of an invoice, as its columns keep it. */
 const discountOf = (invoice: Pick<ClientInvoice, 'discountPercent' | 'discountAmount' | 'discountReason'>): Discount | null =>
@@ -211,7 +208,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
   }
 
   function whereOf(filter: Omit<z.output<typeof ListClientInvoicesArgs>, 'tenantId' | 'limit' | 'offset'>) {
-    const issueDate = { ...(filter.from ? { gte: dateColumn(filter.from) } : {}), ...(filter.to ? { lte: dateColumn(filter.to) } : {}) };
+    const issueDate = { ...(filter.from ? { gte: dayColumn(filter.from) } : {}), ...(filter.to ? { lte: dayColumn(filter.to) } : {}) };
     return {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.clientId ? { clientId: filter.clientId } : {}),
@@ -270,11 +267,11 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
             clientId: client.id,
             clientName: client.name,
             currency: client.currency,
-            periodFrom: dateColumn(input.periodFrom),
-            periodTo: dateColumn(input.periodTo),
+            periodFrom: dayColumn(input.periodFrom),
+            periodTo: dayColumn(input.periodTo),
             groupBy: input.groupBy,
-            issueDate: input.issueDate ? dateColumn(input.issueDate) : null,
-            dueDate: input.dueDate ? dateColumn(input.dueDate) : null,
+            issueDate: optionalDayColumn(input.issueDate ?? null),
+            dueDate: optionalDayColumn(input.dueDate ?? null),
             buyerReference: input.buyerReference ?? client.buyerReference,
             notes: input.notes ?? null,
             ...discountColumns(input.discount ?? null),
@@ -317,8 +314,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         assertDraft(existing);
         assertInvoiceMoney(existing.currency, input);
         const digits = minorUnitsOf(existing.currency);
-        const issueDate = input.issueDate === undefined ? existing.issueDate && dateText(existing.issueDate) : input.issueDate;
-        const dueDate = input.dueDate === undefined ? existing.dueDate && dateText(existing.dueDate) : input.dueDate;
+        const issueDate = input.issueDate === undefined ? existing.issueDate && dayText(existing.issueDate) : input.issueDate;
+        const dueDate = input.dueDate === undefined ? existing.dueDate && dayText(existing.dueDate) : input.dueDate;
         if (issueDate && dueDate && dueDate < issueDate) throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
         const current = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
         const timeLinesKept = current.filter((line) => line.source !== 'manual');
@@ -339,8 +336,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         const updated = await tx.clientInvoice.update({
           where: { id },
           data: {
-            ...(input.issueDate === undefined ? {} : { issueDate: input.issueDate === null ? null : dateColumn(input.issueDate) }),
-            ...(input.dueDate === undefined ? {} : { dueDate: input.dueDate === null ? null : dateColumn(input.dueDate) }),
+            issueDate: optionalDayColumn(input.issueDate),
+            dueDate: optionalDayColumn(input.dueDate),
             ...(input.buyerReference === undefined ? {} : { buyerReference: input.buyerReference }),
             ...(input.notes === undefined ? {} : { notes: input.notes }),
             ...(input.discount === undefined ? {} : discountColumns(input.discount)),
@@ -394,16 +391,16 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
             buyer: buyerOf(client),
           });
           assertIssuable(prospect, client.einvoiceFormat);
-          const issueDate = existing.issueDate ? dateText(existing.issueDate) : clock.today(settings.timezone);
-          const dueDate = existing.dueDate ? dateText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
+          const issueDate = existing.issueDate ? dayText(existing.issueDate) : clock.today(settings.timezone);
+          const dueDate = existing.dueDate ? dayText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
           const issued = await tx.clientInvoice.update({
             where: { id },
             data: {
               status: 'issued',
               ...number,
-              issueDate: dateColumn(issueDate),
-              dueDate: dateColumn(dueDate),
+              issueDate: dayColumn(issueDate),
+              dueDate: dayColumn(dueDate),
               buyerReference,
               seller: sellerOf(profile) as unknown as Prisma.InputJsonValue,
               buyer: buyerOf(client) as unknown as Prisma.InputJsonValue,
@@ -446,18 +443,18 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         if (amount.lte(0)) throw validationFailed([{ path: 'amount', message: 'must be above 0' }]);
         if (amount.gt(existing.due))
           throw validationFailed([{ path: 'amount', message: `must not exceed what is due (${existing.due.toFixed(minorUnitsOf(existing.currency))})` }]);
-        const payment = await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dateColumn(input.paidAt), amount } });
+        const payment = await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dayColumn(input.paidAt), amount } });
         const paid = existing.paid.add(amount);
         const due = existing.gross.sub(paid);
         const updated = await tx.clientInvoice.update({
           where: { id },
-          data: { paid, due, ...(due.isZero() ? { status: 'paid', paidAt: dateColumn(input.paidAt) } : {}) },
+          data: { paid, due, ...(due.isZero() ? { status: 'paid', paidAt: dayColumn(input.paidAt) } : {}) },
         });
         // The payment itself, beside the invoice it changed: the feed is the trail of every payment, partial ones too.
         await recordEvent(tx, access, {
           type: 'client_invoice.paid',
           subjectId: id,
-          data: { ...updated, payment: { id: payment.id, paidAt: dateText(payment.paidAt), amount: payment.amount } },
+          data: { ...updated, payment: { id: payment.id, paidAt: dayText(payment.paidAt), amount: payment.amount } },
         });
         return reread(tx, id, query, updated);
       });
@@ -492,7 +489,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
               creditNoteForId: id,
               status: 'draft',
               ...number,
-              issueDate: dateColumn(issueDate),
+              issueDate: dayColumn(issueDate),
               dueDate: null,
               seller: (existing.seller ?? Prisma.DbNull) as Prisma.InputJsonValue,
               buyer: (existing.buyer ?? Prisma.DbNull) as Prisma.InputJsonValue,

@@ -2,9 +2,9 @@ import { builder } from '../../graphql/builder.js';
 import { rateField } from '../../graphql/rates.js';
 import { graphqlEnum } from '../../graphql/inputs.js';
 import { restrictedField, visibleTo } from '../../graphql/visibility.js';
-import type { Address, ElectronicAddress } from '../billing-profile/billing-profile.fields.js';
-import { taxCategory } from '../billing-profile/billing-profile.fields.js';
-import { AddressObject, ElectronicAddressObject } from '../billing-profile/billing-profile.graphql.js';
+import type { Address, ElectronicAddress } from '../party/party.fields.js';
+import { taxCategory } from '../party/party.fields.js';
+import { AddressObject, ElectronicAddressObject } from '../party/party.graphql.js';
 import { resourceFields } from '../../graphql/resource-fields.js';
 import { ClientArgs, CreateClientArgs, ListClientsArgs, UpdateClientArgs } from './client.service.js';
 

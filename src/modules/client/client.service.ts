@@ -8,10 +8,10 @@ import { Prisma, type Client } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { assertMoneyScale } from '../../lib/money.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { clientEInvoiceFormats, peppolSchemes } from '../billing-profile/billing-profile.codes.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { clientEInvoiceFormats, peppolSchemes } from '../party/party.codes.js';
 import { assertRatesFit } from '../tenant/tenant.rates.js';
-import { AddressDto, email, ElectronicAddressDto, exemptionReason, isCurrencyCode, taxCategory, vatId } from '../billing-profile/billing-profile.fields.js';
+import { AddressDto, email, ElectronicAddressDto, exemptionReason, isCurrencyCode, taxCategory, vatId } from '../party/party.fields.js';
 
 /** Why a write to a client is refused with 409. */
 export const clientConflicts = conflictReasons('Client', {

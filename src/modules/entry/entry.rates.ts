@@ -9,7 +9,7 @@
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Tx } from '../../db/client.js';
 import { fragment } from '../../db/parameters.js';
-import type { TenantSettings } from '../tenant/tenant.service.js';
+import type { TenantSettings } from '../tenant/tenant.settings.js';
 import { copiedRates, type CopiedRates, type RateSources } from './entry.values.js';
 
 interface RateRow extends RateSources {

@@ -6,11 +6,11 @@ import { recordEvent, type EventType } from '../../events/outbox.js';
 import type { Entry, Prisma } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { notFound, validationFailed } from '../../lib/errors.js';
-import { isDate, nextDate, startOfDay } from '../../lib/time.js';
+import { startOfDay } from '../../lib/time.js';
 import { projectForWork } from '../project/project.service.js';
 import { taskForWork } from '../task/task.service.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { activeMember } from '../user/user.service.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { activeMember } from '../user/user.members.js';
 import { vehicleForWork } from '../vehicle/vehicle.service.js';
 import { recordBudgetCrossings } from '../project/project.budget.js';
 import {
@@ -25,6 +25,7 @@ import {
 import { ratesFor } from './entry.rates.js';
 import { entryConflicts, isLocked, statusAfterEdit, transition, type EntryTransition } from './entry.rules.js';
 import { billableOf, entryValues, spanProblem } from './entry.values.js';
+import { isDay, nextDay } from '../../lib/day.js';
 
 /** A running timer may have started at most this long in the future (clocks differ a little). */
 const clockSkewMs = 60_000;
@@ -40,14 +41,14 @@ const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', rej
 export function createEntryService({ db, clock }: { db: Db; clock: Clock }) {
   /** The instant a `from`/`to` bound stands for; `to` as a date means the end of that day. */
   function bound(value: string, timeZone: string, end: boolean): Date {
-    if (!isDate(value)) return new Date(value);
-    return startOfDay(end ? nextDate(value) : value, timeZone);
+    if (!isDay(value)) return new Date(value);
+    return startOfDay(end ? nextDay(value) : value, timeZone);
   }
 
   async function whereOf(access: TenantAccess, filter: EntryFilter | undefined): Promise<Prisma.EntryWhereInput> {
     const visible = access.scope('read', 'Entry');
     if (!filter) return visible;
-    const needsZone = [filter.from, filter.to].some((value) => value !== undefined && isDate(value));
+    const needsZone = [filter.from, filter.to].some((value) => value !== undefined && isDay(value));
     const timeZone = needsZone ? (await settingsFor(db, access)).timezone : 'UTC';
     const startedAt = {
       ...(filter.from ? { gte: bound(filter.from, timeZone, false) } : {}),

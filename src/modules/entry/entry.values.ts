@@ -26,7 +26,7 @@
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import { minorUnitsOf } from '../../lib/money.js';
-import type { TenantSettings } from '../tenant/tenant.service.js';
+import type { TenantSettings } from '../tenant/tenant.settings.js';
 
 const Decimal = Prisma.Decimal;
 type Decimal = Prisma.Decimal;

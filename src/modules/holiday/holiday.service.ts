@@ -5,10 +5,12 @@ import { recordEvent } from '../../events/outbox.js';
 import type { Holiday as HolidayRow } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields } from '../../lib/dto.js';
-import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { dateColumn, dateOf, memberOf } from '../work-schedule/work-schedule.service.js';
-import { publicHolidays } from './holiday.regions.js';
+import { conflictReasons, notFound } from '../../lib/errors.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { dayColumn, dayText } from '../../lib/day.js';
+import { memberOf } from '../user/user.members.js';
+import { publicHolidays } from '../../lib/holiday-regions.js';
+import { assertPeriod } from '../../lib/period.js';
 
 /** Why a write to a holiday is refused with 409. */
 export const holidayConflicts = conflictReasons('Holiday', {
@@ -49,17 +51,10 @@ export const ListHolidaysArgs = args({
 export const CreateHolidayArgs = args({ tenantId, input: CreateHolidayDto });
 export const HolidayArgs = args({ tenantId, id: fields.id('Holiday id') });
 
-/** A period's bounds, checked: `to` not before `from`, and at most five years of days (2027-03-01 to 2032-02-29 at most). */
-export function checkPeriod(from: string, to: string): void {
-  if (to < from) throw validationFailed([{ path: 'to', message: 'must not be before from' }]);
-  const fiveYearsOn = `${String(Number(from.slice(0, 4)) + 5).padStart(4, '0')}${from.slice(4)}`;
-  if (to >= fiveYearsOn) throw validationFailed([{ path: 'to', message: 'must be at most 5 years after from' }]);
-}
-
 const ownHoliday = (row: HolidayRow): Holiday => ({
   id: row.id,
   tenantId: row.tenantId,
-  date: dateOf(row.date),
+  date: dayText(row.date),
   name: row.name,
   fraction: row.fraction,
   source: 'tenant',
@@ -79,10 +74,10 @@ export async function holidaysIn(tx: Tx | Db, access: TenantAccess, region: stri
     }
   }
   const own = await tx.holiday.findMany({
-    where: { date: { gte: dateColumn(from), lte: dateColumn(to) }, ...access.scope('read', 'Holiday') },
+    where: { date: { gte: dayColumn(from), lte: dayColumn(to) }, ...access.scope('read', 'Holiday') },
     orderBy: { date: 'asc' },
   });
-  for (const row of own) byDate.set(dateOf(row.date), ownHoliday(row));
+  for (const row of own) byDate.set(dayText(row.date), ownHoliday(row));
   return byDate;
 }
 
@@ -106,7 +101,7 @@ export function createHolidayService({ db, clock }: { db: Db; clock: Clock }) {
       const settings = await settingsFor(db, access);
       const from = input.from ?? `${clock.today(settings.timezone).slice(0, 4)}-01-01`;
       const to = input.to ?? `${from.slice(0, 4)}-12-31`;
-      checkPeriod(from, to);
+      assertPeriod(from, to);
       const region = await regionOf(db, access, input.tenantUserId);
       return [...(await holidaysIn(db, access, region, from, to)).values()].sort((a, b) => a.date.localeCompare(b.date));
     },
@@ -115,7 +110,7 @@ export function createHolidayService({ db, clock }: { db: Db; clock: Clock }) {
     async create(access: TenantAccess, input: z.output<typeof CreateHolidayDto>): Promise<Holiday> {
       access.assert('create', 'Holiday');
       return db.$transaction(async (tx) => {
-        const date = dateColumn(input.date);
+        const date = dayColumn(input.date);
         const taken = await tx.holiday.findFirst({ where: { date, ...access.tenantWide('Holiday') }, select: { id: true } });
         if (taken) {
           throw holidayConflicts.refuse('HOLIDAY_DATE_TAKEN', `Holiday ${taken.id} is on ${input.date} already`, {

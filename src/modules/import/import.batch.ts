@@ -14,7 +14,7 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Tx } from '../../db/client.js';
 import { recordEvents } from '../../events/outbox.js';
 import { Prisma, type Entry, type EntryStatus } from '../../generated/prisma/client.js';
-import type { TenantSettings } from '../tenant/tenant.service.js';
+import type { TenantSettings } from '../tenant/tenant.settings.js';
 import { billableOf, entryValues, textWithinLimits, type RecordedMoney } from '../entry/entry.values.js';
 import type { ImportedEntry, ParsedRow } from './import.formats.js';
 import type { Clock } from '../../lib/clock.js';

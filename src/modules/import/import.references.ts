@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Tx } from '../../db/client.js';
 import { recordEvent } from '../../events/outbox.js';
-import type { TenantSettings } from '../tenant/tenant.service.js';
+import type { TenantSettings } from '../tenant/tenant.settings.js';
 import { addMember } from '../user/user.service.js';
 import { rateKey, ratesForMany } from '../entry/entry.rates.js';
 import type { CopiedRates } from '../entry/entry.values.js';

@@ -15,7 +15,7 @@ import { AppError, notFound, validationFailed } from '../../lib/errors.js';
 import { createLocalFileStorage, type FileStorage, type StagedFile } from '../../lib/file-storage.js';
 import { isTimeZone } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { settingsFor } from '../tenant/tenant.service.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
 import { checkHeader, looksLikeCsv } from './import.formats.js';
 import { checkMapping, type GenericMapping } from './import.generic.js';
 import { ImportFileError } from './import.source.js';

@@ -3,8 +3,9 @@
  * import.clockify.ts, import.harvest.ts, import.kimai.ts, import.generic.ts),
  * what it makes of a row, and the checks and spans they share.
  */
-import { nextDate, zonedInstant } from '../../lib/time.js';
+import { zonedInstant } from '../../lib/time.js';
 import { RowError, textOf } from './import.cells.js';
+import { nextDay } from '../../lib/day.js';
 
 /** What a format makes of a row, before the shared rules (zero length, fingerprint) apply. */
 export interface RowValues {
@@ -74,7 +75,7 @@ export function span(
   end: { date: string; seconds: number } | { seconds: number; nextDayWhenNotAfter: true },
 ): { startedAt: Date; endedAt: Date } {
   const startedAt = zonedInstant(start.date, start.seconds, timeZone);
-  const endDate = 'date' in end ? end.date : end.seconds <= start.seconds ? nextDate(start.date) : start.date;
+  const endDate = 'date' in end ? end.date : end.seconds <= start.seconds ? nextDay(start.date) : start.date;
   const endedAt = zonedInstant(endDate, end.seconds, timeZone);
   if (endedAt.getTime() < startedAt.getTime()) throw new RowError('ends before it starts');
   return { startedAt, endedAt };

@@ -17,7 +17,7 @@ import { recordEvent, type EventOrigin } from '../../events/outbox.js';
 import type { Import, Prisma } from '../../generated/prisma/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { WorkDependencies } from '../module.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsOf } from '../tenant/tenant.settings.js';
 import { createBatchWriter, type BatchContext, type BatchResult, type RowProblem } from './import.batch.js';
 import { readImportRows, type ParsedRow } from './import.formats.js';
 import type { GenericMapping } from './import.generic.js';

@@ -15,6 +15,7 @@
  */
 import { Prisma } from '../../generated/prisma/client.js';
 import { readXml, UnreadableXml, type XmlElement as Element } from './invoice.xml.js';
+import { isCalendarDay } from '../../lib/day.js';
 
 export type EInvoiceSyntax = 'cii' | 'ubl';
 
@@ -133,7 +134,7 @@ class Terms {
     if (value === undefined) return null;
     const match = (format ?? '102') === '102' ? /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value) : null;
     const day = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
-    if (!day || Number.isNaN(Date.parse(`${day}T00:00:00Z`)) || new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day) {
+    if (!day || !isCalendarDay(day)) {
       this.problems.push(
         `${term} "${value.slice(0, 40)}" is not a date${format && format !== '102' ? ` (format ${format.slice(0, 10)}; EN 16931 uses 102)` : ''}`,
       );

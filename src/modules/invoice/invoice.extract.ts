@@ -5,6 +5,7 @@
  * and OCR fills only what is still empty, so a wrong guess never overwrites
  * what a person typed.
  */
+import { isCalendarDay } from '../../lib/day.js';
 
 export interface ExtractedFields {
   number?: string;
@@ -49,8 +50,7 @@ export function parseDate(written: string | undefined): string | undefined {
   const [year, month, day] = yearFirst ? [yearFirst[1], yearFirst[2], yearFirst[3]] : dayFirst ? [dayFirst[3], dayFirst[2], dayFirst[1]] : [];
   if (!year || !month || !day) return undefined;
   const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-  const date = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso ? undefined : iso;
+  return isCalendarDay(iso) ? iso : undefined;
 }
 
 const codeOf = (code: string | undefined): string | undefined => (code && currencyCodes.has(code) ? code : undefined);

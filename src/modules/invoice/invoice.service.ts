@@ -22,6 +22,7 @@ import { ocrQueue } from './invoice.jobs.js';
 
 export { uploadTypes, xmlType };
 import { maxXmlBytes, UnreadableXml } from './invoice.xml.js';
+import { dayColumn, optionalDayColumn } from '../../lib/day.js';
 
 export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
 export const invoiceSource = defineEnum('InvoiceSource', InvoiceSource);
@@ -41,7 +42,7 @@ export const invoiceConflicts = conflictReasons('Invoice', {
 function fromEInvoice({ format, invoice }: ReadEInvoice) {
   const { syntax: _syntax, lines, issueDate, dueDate, ...fields } = invoice;
   return {
-    fields: { ...fields, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate), eInvoiceFormat: format },
+    fields: { ...fields, issueDate: optionalDayColumn(issueDate), dueDate: optionalDayColumn(dueDate), eInvoiceFormat: format },
     lines: { createMany: { data: lines } },
   };
 }
@@ -142,9 +143,6 @@ export interface FileOrigin {
   emailMessageId?: string;
 }
 
-export const dateOf = (value: string | null | undefined): Date | null | undefined =>
-  value === undefined || value === null ? value : new Date(`${value}T00:00:00Z`);
-
 /** Only what makes sense in a Content-Disposition and a log line: no path, no control characters. */
 export function safeFileName(name: string | undefined, mimeType: string): string {
   const base = path
@@ -202,7 +200,7 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       query: InvoiceQuery = {},
     ): Promise<Invoice[]> {
       const readable = access.scope('read', 'Invoice');
-      const issued = from || to ? { issueDate: { ...(from ? { gte: dateOf(from) } : {}), ...(to ? { lte: dateOf(to) } : {}) } } : {};
+      const issued = from || to ? { issueDate: { ...(from ? { gte: dayColumn(from) } : {}), ...(to ? { lte: dayColumn(to) } : {}) } } : {};
       return db.invoice.findMany({
         ...query,
         ...tenantPage(
@@ -234,8 +232,8 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
         const invoice = await tx.invoice.create({
           data: access.stamp({
             ...data,
-            issueDate: dateOf(issueDate),
-            dueDate: dateOf(dueDate),
+            issueDate: optionalDayColumn(issueDate),
+            dueDate: optionalDayColumn(dueDate),
             source: 'manual',
             uploadedById: access.tenantUserId,
           }),
@@ -283,8 +281,8 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
               // What the uploader typed wins over the file, as it does over OCR.
               ...read?.fields,
               ...rest,
-              ...(issueDate ? { issueDate: dateOf(issueDate) } : {}),
-              ...(dueDate ? { dueDate: dateOf(dueDate) } : {}),
+              ...(issueDate ? { issueDate: dayColumn(issueDate) } : {}),
+              ...(dueDate ? { dueDate: dayColumn(dueDate) } : {}),
               ...(read ? { lines: read.lines } : {}),
               source: origin.source,
               syncId: origin.syncId ?? null,
@@ -351,7 +349,10 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
       return db.$transaction(async (tx) => {
         await findVisible(tx, access, id, 'update');
         if (data.projectId) await projectForWork(tx, access, data.projectId, 'projectId');
-        const invoice = await tx.invoice.update({ where: { id }, data: { ...data, issueDate: dateOf(issueDate), dueDate: dateOf(dueDate) } });
+        const invoice = await tx.invoice.update({
+          where: { id },
+          data: { ...data, issueDate: optionalDayColumn(issueDate), dueDate: optionalDayColumn(dueDate) },
+        });
         // As the invoice now is: the amounts given, and all it keeps when its currency changes.
         const text = (value: Prisma.Decimal | null) => value?.toString() ?? null;
         const { netAmount, taxAmount, totalAmount } = invoice;

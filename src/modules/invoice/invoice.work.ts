@@ -12,7 +12,8 @@ import type { OcrStatus } from '../../generated/prisma/enums.js';
 import type { Logger } from '../../lib/logger.js';
 import type { WorkDependencies } from '../module.js';
 import { readFile, UnreadableFile, type ReadResult } from './invoice.ocr.js';
-import { dateOf, eventData, invoiceFileStorage } from './invoice.service.js';
+import { eventData, invoiceFileStorage } from './invoice.service.js';
+import { dayColumn } from '../../lib/day.js';
 
 /** Who records what OCR made of an invoice: the `ocr` system actor, in the invoice's tenant. */
 const ocrOf = (invoice: Invoice): EventOrigin => ({ tenantId: invoice.tenantId, actor: systemActor('ocr') });
@@ -53,7 +54,7 @@ export function createInvoiceWork({ db, config }: Pick<WorkDependencies, 'db' | 
       const filled: Prisma.InvoiceUpdateInput = {};
       for (const [name, value] of Object.entries(result.fields) as [keyof ReadResult['fields'], string | undefined][]) {
         if (value === undefined || current[name] !== null) continue;
-        (filled as Record<string, unknown>)[name] = name === 'issueDate' || name === 'dueDate' ? dateOf(value) : value;
+        (filled as Record<string, unknown>)[name] = name === 'issueDate' || name === 'dueDate' ? dayColumn(value) : value;
       }
       const updated = await tx.invoice.update({
         where: { id: invoice.id },

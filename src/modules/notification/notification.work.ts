@@ -6,7 +6,7 @@
 import type { Tx } from '../../db/client.js';
 import type { OutboxEvent } from '../../events/dispatcher.js';
 import type { TenantRole } from '../../generated/prisma/enums.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsOf } from '../tenant/tenant.settings.js';
 import { namedRecipients, notificationsFor, notifiedRoles, type Audience, type Member } from './notification.rules.js';
 
 const memberSelect = { id: true, tenantId: true, userId: true, role: true, status: true, name: true, email: true } as const;

@@ -9,7 +9,7 @@ import { conflictReasons, notFound } from '../../lib/errors.js';
 import { assertMoneyScale } from '../../lib/money.js';
 import { hourlyRate } from '../client/client.service.js';
 import { projectCurrency } from '../project/project.service.js';
-import { activeMember } from '../user/user.service.js';
+import { activeMember } from '../user/user.members.js';
 
 /** Why a change to a project's members is refused with 409. */
 export const projectMemberConflicts = conflictReasons('ProjectMember', {

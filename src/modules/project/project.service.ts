@@ -13,7 +13,7 @@ import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js
 import { assertMoneyScale, currencyOfSettings } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { clientForWork } from '../client/client.service.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsOf } from '../tenant/tenant.settings.js';
 import { assertRatesFit } from '../tenant/tenant.rates.js';
 import { spentOf, type Spent } from './project.budget.js';
 

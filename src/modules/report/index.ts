@@ -3,16 +3,9 @@ import { contentDisposition } from '../../lib/content-disposition.js';
 import type { HttpResult } from '../../lib/problem.js';
 import { nativeRoute } from '../../rest/route.js';
 import { defineModule } from '../module.js';
-import {
-  DetailedParameters,
-  type ExportRow,
-  type FileFormat,
-  mediaTypes,
-  type ReportFilter,
-  type ReportSummary,
-  SummaryParameters,
-} from './report.contract.js';
-import { entryColumns, fileOf, summaryColumns, summaryRows, type Table } from './report.export.js';
+import { fileOf, type FileFormat, mediaTypes, type Table } from '../../lib/table-file.js';
+import { DetailedParameters, type ExportRow, type ReportFilter, type ReportSummary, SummaryParameters } from './report.contract.js';
+import { entryColumns, summaryColumns, summaryRows } from './report.export.js';
 import { createReportService, type ReportService } from './report.service.js';
 import './report.graphql.js';
 

@@ -1,7 +1,7 @@
 /**
  * What reports are, declared once: the dimensions they group by, the filters
- * and the period they take (REST parameters and GraphQL arguments alike), the
- * file formats they export to, and the records they answer with. The
+ * and the period they take (REST parameters and GraphQL arguments alike, the
+ * period by lib/period.ts), and the records they answer with. The
  * service, its SQL, the GraphQL types and the exports all import from here,
  * and from nothing of each other's.
  *
@@ -14,27 +14,16 @@
 import { z } from 'zod';
 import type { Prisma, Entry } from '../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { isDate, isTimeZone } from '../../lib/time.js';
+import { isTimeZone } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { entryStatus } from '../entry/entry.dto.js';
+import { isDay } from '../../lib/day.js';
+import { periodProblems } from '../../lib/period.js';
+import { exportFormats } from '../../lib/table-file.js';
 
 export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];
 export const reportDimension = defineEnum('ReportDimension', reportDimensions, 'What a report groups entries by');
-
-/** json, or a file: what `format` may ask for. */
-export const exportFormats = ['json', 'csv', 'xlsx', 'pdf'] as const;
-export type ExportFormat = (typeof exportFormats)[number];
-export type FileFormat = Exclude<ExportFormat, 'json'>;
-
-export const mediaTypes: Record<FileFormat, string> = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pdf: 'application/pdf',
-};
-
-/** The longest range a report covers. */
-const maxYears = 5;
 
 const filterFields = {
   projectId: fields.id('Only entries of this project').optional(),
@@ -54,16 +43,12 @@ const periodFields = {
 };
 
 /**
- * `to` not before `from`, and less than five years after it. Zod runs this even when `from` or `to` failed its own
- * check (a refinement of the object sees the raw text), so it compares only text shaped like dates, as text: no Date
- * is built from what a client sent.
+ * The period rule (lib/period.ts). Zod runs this even when `from` or `to` failed its own check (a refinement of the
+ * object sees the raw text), so it checks only text shaped like days: no Date is built from what a client sent.
  */
 function checkRange(period: { from: string; to: string }, context: z.RefinementCtx): void {
-  if (!isDate(period.from) || !isDate(period.to)) return;
-  if (period.to < period.from) context.addIssue({ code: 'custom', path: ['to'], message: 'must not be before from' });
-  const limitYear = Number(period.from.slice(0, 4)) + maxYears;
-  const limit = `${String(limitYear).padStart(4, '0')}${period.from.slice(4)}`;
-  if (limitYear <= 9999 && period.to >= limit) context.addIssue({ code: 'custom', path: ['to'], message: `must be less than ${maxYears} years after from` });
+  if (!isDay(period.from) || !isDay(period.to)) return;
+  for (const problem of periodProblems(period.from, period.to)) context.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
 }
 
 export const ReportFilterDto = dto('ReportFilter', 'Which entries a report covers (besides its period).', filterFields);

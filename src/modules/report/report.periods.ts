@@ -5,21 +5,18 @@
  * (`fillGaps`) and the labels, from the same keys: `2026-03-02` for a day
  * and for the week starting that day, `2026-03` for a month.
  */
+import { addDays, dayOfWeek, nextDay } from '../../lib/day.js';
+
 export type TimeDimension = 'day' | 'week' | 'month';
 export type WeekStart = 'monday' | 'sunday' | 'saturday';
 
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const weekdayOf: Record<WeekStart, number> = { sunday: 0, monday: 1, saturday: 6 };
 
-const dayOf = (date: string): Date => new Date(`${date}T00:00:00Z`);
-const isoDay = (date: Date): string => date.toISOString().slice(0, 10);
-const addDays = (date: Date, days: number): Date => new Date(date.getTime() + days * 86_400_000);
-
 /** The first day of the week `date` (`2026-03-04`) is in. */
 export function weekOf(date: string, weekStart: WeekStart): string {
-  const day = dayOf(date);
-  const back = (day.getUTCDay() - weekdayOf[weekStart] + 7) % 7;
-  return isoDay(addDays(day, -back));
+  const back = (dayOfWeek(date) - weekdayOf[weekStart] + 7) % 7;
+  return addDays(date, -back);
 }
 
 /**
@@ -28,9 +25,9 @@ export function weekOf(date: string, weekStart: WeekStart): string {
  */
 export function wholeWeeksBetween(from: string, to: string, weekStart: WeekStart): { first: string; afterLast: string } | undefined {
   const startOfFrom = weekOf(from, weekStart);
-  const first = startOfFrom === from ? from : isoDay(addDays(dayOf(startOfFrom), 7));
+  const first = startOfFrom === from ? from : addDays(startOfFrom, 7);
   // The weeks that end by `to` are those that start before the week holding the day after it.
-  const afterLast = weekOf(isoDay(addDays(dayOf(to), 1)), weekStart);
+  const afterLast = weekOf(nextDay(to), weekStart);
   return first < afterLast ? { first, afterLast } : undefined;
 }
 
@@ -48,7 +45,7 @@ export function bucketsBetween(dimension: TimeDimension, from: string, to: strin
     return keys;
   }
   const step = dimension === 'day' ? 1 : 7;
-  for (let day = dayOf(dimension === 'day' ? from : weekOf(from, weekStart)); isoDay(day) <= to; day = addDays(day, step)) keys.push(isoDay(day));
+  for (let day = dimension === 'day' ? from : weekOf(from, weekStart); day <= to; day = addDays(day, step)) keys.push(day);
   return keys;
 }
 

@@ -2,12 +2,13 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Sql } from '../../db/client.js';
 import { Parameters } from '../../db/parameters.js';
 import type { Prisma, Entry } from '../../generated/prisma/client.js';
-import { nextDate, startOfDay } from '../../lib/time.js';
+import { startOfDay } from '../../lib/time.js';
 import { entryOrder, type EntryPageQuery } from '../entry/entry.dto.js';
-import { settingsOf, type TenantSettings } from '../tenant/tenant.service.js';
+import { settingsOf, type TenantSettings } from '../tenant/tenant.settings.js';
 import type { ExportRow, ReportDimension, ReportEntry, ReportFilter, ReportGroup, ReportPeriod, ReportSummary, ReportTotals } from './report.contract.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
 import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
+import { nextDay } from '../../lib/day.js';
 
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
@@ -107,7 +108,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       settings,
       timezone,
       fromInstant: startOfDay(period.from, timezone),
-      toInstant: startOfDay(nextDate(period.to), timezone),
+      toInstant: startOfDay(nextDay(period.to), timezone),
     };
   }
 

@@ -16,7 +16,7 @@
  */
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import { Parameters } from '../../db/parameters.js';
-import type { TenantSettings } from '../tenant/tenant.service.js';
+import type { TenantSettings } from '../tenant/tenant.settings.js';
 import { wholeWeeksBetween } from './report.periods.js';
 import type { ReportDimension, ReportFilter } from './report.contract.js';
 

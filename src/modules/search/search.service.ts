@@ -6,7 +6,7 @@ import { Parameters } from '../../db/parameters.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { args, fields } from '../../lib/dto.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { settingsOf } from '../tenant/tenant.service.js';
+import { settingsOf } from '../tenant/tenant.settings.js';
 
 export const searchTypes = ['entries', 'invoices', 'projects', 'clients', 'clientInvoices'] as const;
 export type SearchType = (typeof searchTypes)[number];

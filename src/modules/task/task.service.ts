@@ -11,7 +11,8 @@ import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { forbidden, notFound, validationFailed } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 import { taskListOfTenant } from '../task-list/task-list.service.js';
-import { activeMember } from '../user/user.service.js';
+import { activeMember } from '../user/user.members.js';
+import { optionalDayColumn } from '../../lib/day.js';
 
 export const taskStatus = defineEnum('TaskStatus', TaskStatus);
 
@@ -63,8 +64,6 @@ type TaskFilter = z.output<typeof TaskFilterDto>;
 
 /** Tasks in list order, as every task list shows them. */
 export const listOrder: Prisma.TaskOrderByWithRelationInput[] = [{ position: 'asc' }, { id: 'asc' }];
-
-const dateOf = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(`${value}T00:00:00Z`));
 
 /** `completedAt` follows `done`: set when a task gets there, cleared when it leaves. */
 function completion(before: Task['status'] | undefined, after: Task['status'] | undefined, now: Date): { completedAt?: Date | null } {
@@ -138,7 +137,7 @@ export function createTaskService({ db, clock }: { db: Db; clock: Clock }) {
         const task = await tx.task.create({
           data: access.stamp({
             ...data,
-            dueDate: dateOf(data.dueDate),
+            dueDate: optionalDayColumn(data.dueDate),
             taskListId,
             ...(data.status === 'done' ? { completedAt: clock.now() } : {}),
           }),
@@ -171,7 +170,7 @@ export function createTaskService({ db, clock }: { db: Db; clock: Clock }) {
         if (data.assigneeId) await activeMember(tx, access, data.assigneeId, 'assigneeId');
         const task = await tx.task.update({
           where: { id },
-          data: { ...data, dueDate: dateOf(data.dueDate), ...completion(existing.status, data.status, clock.now()) },
+          data: { ...data, dueDate: optionalDayColumn(data.dueDate), ...completion(existing.status, data.status, clock.now()) },
         });
         const assigned = task.assigneeId !== null && task.assigneeId !== existing.assigneeId;
         const completed = task.status === 'done' && existing.status !== 'done';

@@ -4,8 +4,9 @@ import { plainOperation, tenantOperation } from '../../graphql/operations.js';
 import type { Tenant } from '../../generated/prisma/client.js';
 import { enums } from '../../lib/enums.js';
 import { rateField } from '../../graphql/rates.js';
-import { WeekMinutesObject } from '../work-schedule/week-minutes.graphql.js';
-import { CreateTenantArgs, ListTenantsArgs, settingsOf, TenantArgs, UpdateTenantArgs, type TenantQuery, type TenantSettings } from './tenant.service.js';
+import { WeekMinutesObject } from './week-minutes.graphql.js';
+import { CreateTenantArgs, ListTenantsArgs, TenantArgs, UpdateTenantArgs, type TenantQuery } from './tenant.service.js';
+import { settingsOf, type TenantSettings } from './tenant.settings.js';
 
 const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: string }>('TenantSettings').implement({
   description: 'How a tenant tracks time.',

@@ -1,91 +1,21 @@
 import { z } from 'zod';
 import { requireSuperadmin, type Actor } from '../../auth/actor.js';
 import { systemAccess, type TenantAccess } from '../../auth/tenant-access.js';
-import type { Db, Tx } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { addMember } from '../user/user.service.js';
 import type { Prisma, Tenant } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
-import { enums } from '../../lib/enums.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
-import { assertMoneyScale, defaultCurrency, isCurrencyCode } from '../../lib/money.js';
-import { isTimeZone } from '../../lib/time.js';
-import { isHolidayRegion } from '../holiday/holiday.regions.js';
-import { standardWeek, WeekMinutesDto, type WeekMinutes } from '../work-schedule/work-schedule.week.js';
+import { assertMoneyScale } from '../../lib/money.js';
+import { defaultTenantSettings, settingsOf, TenantSettingsDto, type TenantSettings } from './tenant.settings.js';
 import { assertRatesFit } from './tenant.rates.js';
 
 /** Why a write to a tenant is refused with 409. */
 export const tenantConflicts = conflictReasons('Tenant', {
   SLUG_TAKEN: { code: 'CONFLICT', description: 'Another tenant has this slug' },
 });
-
-const settingsFields = {
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin').describe('IANA time zone'),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR')
-    .refine(isCurrencyCode, 'is not an ISO 4217 currency code in use')
-    .describe("ISO 4217 currency code: of the tenant's own rates, and of clients created without one"),
-  weekStart: enums.WeekStart.schema('First day of the week'),
-  approvalRequired: z.boolean().describe('Entries must be submitted and approved (default true; false: submitting approves)'),
-  lockedUntil: fields.date('Entries on or before this date are read-only').nullable(),
-  preventOverlap: z.boolean().describe('Refuse overlapping entries of one member'),
-  roundingMinutes: z
-    .number()
-    .int()
-    .refine((value) => [0, 1, 5, 6, 10, 15, 30, 60].includes(value), 'must be one of 0, 1, 5, 6, 10, 15, 30, 60')
-    .describe('Round durations to this many minutes (0: no rounding)'),
-  defaultHourlyRate: fields
-    .money("Billable rate per hour when no project member, project, client or member rate is set, in the tenant's currency", { min: 0, max: 1_000_000 })
-    .nullable(),
-  membersSeeRates: z.boolean().describe('Members see rates and amounts (default false: they read null)'),
-  // Described by its DTO (a described copy would lose the name the GraphQL input type and OpenAPI schema take).
-  defaultWorkSchedule: WeekMinutesDto,
-  holidayRegion: z
-    .string()
-    .trim()
-    .refine(isHolidayRegion, 'must be a holiday region of date-holidays such as DE, DE-BY or US-CA')
-    .nullable()
-    .describe('Public holidays of this region reduce expected time (a date-holidays code such as DE-BY); null: none'),
-};
-
-export type TenantSettings = {
-  timezone: string;
-  currency: string;
-  weekStart: 'monday' | 'sunday' | 'saturday';
-  approvalRequired: boolean;
-  lockedUntil: string | null;
-  preventOverlap: boolean;
-  roundingMinutes: number;
-  defaultHourlyRate: string | null;
-  membersSeeRates: boolean;
-  defaultWorkSchedule: WeekMinutes;
-  holidayRegion: string | null;
-};
-
-export const defaultTenantSettings: TenantSettings = {
-  timezone: 'UTC',
-  currency: defaultCurrency,
-  weekStart: 'monday',
-  // The spec: "entries have an approval step". A tenant that does not review time turns it off.
-  approvalRequired: true,
-  lockedUntil: null,
-  preventOverlap: false,
-  roundingMinutes: 0,
-  defaultHourlyRate: null,
-  membersSeeRates: false,
-  defaultWorkSchedule: standardWeek,
-  holidayRegion: null,
-};
-
-export const TenantSettingsDto = dto(
-  'TenantSettingsDto',
-  'Tenant settings; fields left out keep their value.',
-  Object.fromEntries(Object.entries(settingsFields).map(([key, schema]) => [key, schema.optional()])) as {
-    [Key in keyof typeof settingsFields]: z.ZodOptional<(typeof settingsFields)[Key]>;
-  },
-);
 
 const slugSchema = z
   .string()
@@ -113,22 +43,6 @@ export const CreateTenantArgs = args({ input: CreateTenantDto });
 export const UpdateTenantArgs = args({ tenantId, input: UpdateTenantDto });
 
 export type TenantQuery = PrismaQuery<Prisma.TenantInclude, Prisma.TenantSelect>;
-
-/** Stored settings merged over the defaults; unknown or invalid stored keys fall back to the default. */
-export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
-  const stored = (tenant.settings ?? {}) as Record<string, unknown>;
-  const settings: Record<string, unknown> = { ...defaultTenantSettings };
-  for (const [key, schema] of Object.entries(settingsFields)) {
-    const parsed = schema.safeParse(stored[key]);
-    if (parsed.success) settings[key] = parsed.data;
-  }
-  return settings as TenantSettings;
-}
-
-/** The tenant's settings as they are now (read in `tx`, so a transaction sees its own changes). */
-export async function settingsFor(tx: Tx | Db, access: TenantAccess): Promise<TenantSettings> {
-  return settingsOf(await tx.tenant.findUniqueOrThrow({ where: access.scope('read', 'Tenant'), select: { settings: true } }));
-}
 
 /** 400 naming `defaultHourlyRate` when it has more decimals than the settings' currency. */
 function assertRateFits(settings: Pick<TenantSettings, 'currency' | 'defaultHourlyRate'>, path: string): void {

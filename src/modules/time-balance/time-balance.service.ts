@@ -3,14 +3,15 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Sql } from '../../db/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { args, fields } from '../../lib/dto.js';
-import { nextDate, startOfDay } from '../../lib/time.js';
+import { startOfDay } from '../../lib/time.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { checkPeriod } from '../holiday/holiday.service.js';
-import { settingsFor } from '../tenant/tenant.service.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
 import { vacationAccount, type Vacation } from '../vacation/vacation.service.js';
-import { memberOf } from '../work-schedule/work-schedule.service.js';
-import { dayFacts, type DayFacts } from './time-balance.days.js';
-import { memberDays } from './time-balance.inputs.js';
+import { memberOf } from '../user/user.members.js';
+import { dayFacts, type DayFacts } from '../member-days/member-days.facts.js';
+import { memberDays } from '../member-days/member-days.inputs.js';
+import { nextDay } from '../../lib/day.js';
+import { assertPeriod } from '../../lib/period.js';
 
 export const balanceGrouping = defineEnum('BalanceGrouping', ['day', 'month']);
 
@@ -77,7 +78,7 @@ export async function workedByDay(
   to: string,
   timezone: string,
 ): Promise<Map<string, number>> {
-  const values: unknown[] = [tenantUserId, startOfDay(from, timezone), startOfDay(nextDate(to), timezone), timezone];
+  const values: unknown[] = [tenantUserId, startOfDay(from, timezone), startOfDay(nextDay(to), timezone), timezone];
   const inTenant = access.sqlTenantWide('Entry', 'e', (value) => `$${values.push(value)}`);
   const rows = await sql.query<{ day: string; minutes: number }>(
     `SELECT to_char(e."startedAt" AT TIME ZONE $4, 'YYYY-MM-DD') AS day, sum(e."durationMinutes")::int AS minutes
@@ -98,7 +99,7 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
   return {
     /** A member's balance over a period (at most five years). */
     async balance(access: TenantAccess, input: z.output<typeof TimeBalanceArgs>): Promise<TimeBalance> {
-      checkPeriod(input.from, input.to);
+      assertPeriod(input.from, input.to);
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'TimeBalance', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);

@@ -1,8 +1,7 @@
 import { contentDisposition } from '../../lib/content-disposition.js';
 import { nativeRoute } from '../../rest/route.js';
 import { defineModule } from '../module.js';
-import { mediaTypes } from '../report/report.contract.js';
-import { fileOf, type Column } from '../report/report.export.js';
+import { type Column, fileOf, mediaTypes } from '../../lib/table-file.js';
 import { createTimesheetService, TimesheetParameters, type Timesheet, type TimesheetDay, type TimesheetService } from './timesheet.service.js';
 import './timesheet.graphql.js';
 

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Sql } from '../../db/client.js';
 import { args, fields } from '../../lib/dto.js';
-import { nextDate, startOfDay } from '../../lib/time.js';
-import { exportFormats } from '../report/report.contract.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { dayFacts } from '../time-balance/time-balance.days.js';
-import { memberDays } from '../time-balance/time-balance.inputs.js';
-import { memberOf } from '../work-schedule/work-schedule.service.js';
-import { weekdayOf } from '../work-schedule/work-schedule.week.js';
+import { startOfDay } from '../../lib/time.js';
+import { exportFormats } from '../../lib/table-file.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { dayFacts } from '../member-days/member-days.facts.js';
+import { memberDays } from '../member-days/member-days.inputs.js';
+import { memberOf } from '../user/user.members.js';
+import { weekdayOf } from '../../lib/week.js';
+import { dayText, nextDay } from '../../lib/day.js';
 
 const month = z
   .string()
@@ -54,7 +55,7 @@ const weekdayNames = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri
 /** The last day of a month (`2028-02` -> `2028-02-29`). */
 function lastDayOf(monthText: string): string {
   const [year, monthNumber] = monthText.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, monthNumber, 0)).toISOString().slice(0, 10);
+  return dayText(new Date(Date.UTC(year, monthNumber, 0)));
 }
 
 /**
@@ -72,7 +73,7 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
       const settings = await settingsFor(db, access);
       const from = `${input.month}-01`;
       const to = lastDayOf(input.month);
-      const values: unknown[] = [member.id, startOfDay(from, settings.timezone), startOfDay(nextDate(to), settings.timezone), settings.timezone];
+      const values: unknown[] = [member.id, startOfDay(from, settings.timezone), startOfDay(nextDay(to), settings.timezone), settings.timezone];
       const inTenant = access.sqlTenantWide('Entry', 'e', (value) => `$${values.push(value)}`);
       const [inputs, rows] = await Promise.all([
         memberDays(db, access, member, settings, from, to),

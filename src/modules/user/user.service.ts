@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHolidayRegion } from '../holiday/holiday.regions.js';
+import { isHolidayRegion } from '../../lib/holiday-regions.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Grant } from '../../auth/permissions.js';
 import type { TenantAccess } from '../../auth/tenant-access.js';
@@ -13,7 +13,7 @@ import type { TenantRole, TenantUserStatus } from '../../generated/prisma/enums.
 import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { enums } from '../../lib/enums.js';
-import { conflictReasons, forbidden, notFound, validationFailed } from '../../lib/errors.js';
+import { conflictReasons, forbidden, notFound } from '../../lib/errors.js';
 import { assertMoneyScale, currencyOfSettings } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
 
@@ -262,11 +262,3 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
 }
 
 export type UserService = ReturnType<typeof createUserService>;
-
-/** An active member of the tenant, or a 400 naming `path` (assignees, an entry's owner). */
-export async function activeMember(tx: Tx | Db, access: TenantAccess, tenantUserId: string, path: string): Promise<TenantUser> {
-  const member = await tx.tenantUser.findFirst({ where: { id: tenantUserId, ...access.scope('read', 'TenantUser') } });
-  if (!member) throw validationFailed([{ path, message: 'is not a member of this tenant' }]);
-  if (member.status !== 'active') throw validationFailed([{ path, message: `is a member who is ${member.status}, not active` }]);
-  return member;
-}

@@ -8,10 +8,11 @@ import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields } from '../../lib/dto.js';
 import { validationFailed } from '../../lib/errors.js';
 import { localDate } from '../../lib/time.js';
-import { settingsFor, type TenantSettings } from '../tenant/tenant.service.js';
-import { dayFacts } from '../time-balance/time-balance.days.js';
-import { memberDays } from '../time-balance/time-balance.inputs.js';
-import { dateColumn, dateOf, memberOf } from '../work-schedule/work-schedule.service.js';
+import { settingsFor, type TenantSettings } from '../tenant/tenant.settings.js';
+import { dayFacts } from '../member-days/member-days.facts.js';
+import { memberDays } from '../member-days/member-days.inputs.js';
+import { dayColumn, dayText } from '../../lib/day.js';
+import { memberOf } from '../user/user.members.js';
 
 const days = (description: string, min: number) => fields.decimal(description, { min, max: 366 });
 
@@ -117,7 +118,7 @@ export async function vacationAccount(
     const row = allowances.find((allowance) => allowance.year === current);
     const allowanceDays = row ? Number(row.allowanceDays) : 0;
     const carriedOverDays = row?.carriedOverDays != null ? Number(row.carriedOverDays) : carried;
-    const carryOverExpires = row?.carryOverExpires ? dateOf(row.carryOverExpires) : `${current}-03-31`;
+    const carryOverExpires = row?.carryOverExpires ? dayText(row.carryOverExpires) : `${current}-03-31`;
     let takenDays = 0;
     let plannedDays = 0;
     let usedByExpiry = 0;
@@ -181,7 +182,7 @@ export function createVacationService({ db, clock }: { db: Db; clock: Clock }) {
         const values = {
           allowanceDays: input.allowanceDays,
           carriedOverDays: input.carriedOverDays ?? null,
-          carryOverExpires: input.carryOverExpires ? dateColumn(input.carryOverExpires) : null,
+          carryOverExpires: input.carryOverExpires ? dayColumn(input.carryOverExpires) : null,
         };
         if (values.carryOverExpires && !input.carryOverExpires?.startsWith(`${year}-`)) {
           throw validationFailed([{ path: 'carryOverExpires', message: `must be a day of ${year}` }]);

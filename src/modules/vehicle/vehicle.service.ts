@@ -9,7 +9,7 @@ import { VehicleStatus } from '../../generated/prisma/enums.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../lib/errors.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { activeMember } from '../user/user.service.js';
+import { activeMember } from '../user/user.members.js';
 
 /** Why a write to a vehicle is refused with 409. */
 export const vehicleConflicts = conflictReasons('Vehicle', {

@@ -1,8 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { tenantOperation } from '../../graphql/operations.js';
-import { WeekMinutesObject } from './week-minutes.graphql.js';
+import { WeekMinutesObject } from '../tenant/week-minutes.graphql.js';
 import { CreateWorkScheduleArgs, ListWorkSchedulesArgs, WorkScheduleArgs, type WorkScheduleQuery } from './work-schedule.service.js';
-import { weekOf } from './work-schedule.week.js';
+import { weekOf } from '../../lib/week.js';
 
 builder.prismaObject('WorkSchedule', {
   description: 'What a member is expected to work per weekday from `validFrom` on, until a later schedule takes over.',

@@ -1,14 +1,16 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../auth/tenant-access.js';
-import type { Db, Tx } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { shapesResult, type PrismaQuery } from '../../db/query.js';
 import { recordEvent } from '../../events/outbox.js';
-import type { Prisma, TenantUser, WorkSchedule } from '../../generated/prisma/client.js';
+import type { Prisma, WorkSchedule } from '../../generated/prisma/client.js';
 import type { Clock } from '../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../lib/dto.js';
 import { conflictReasons, notFound } from '../../lib/errors.js';
-import { settingsFor } from '../tenant/tenant.service.js';
-import { columnOf, WeekMinutesDto, weekOf } from './work-schedule.week.js';
+import { dayColumn, dayText } from '../../lib/day.js';
+import { settingsFor } from '../tenant/tenant.settings.js';
+import { memberOf } from '../user/user.members.js';
+import { columnOf, WeekMinutesDto, weekOf } from '../../lib/week.js';
 
 /** Why a write to a work schedule is refused with 409. */
 export const workScheduleConflicts = conflictReasons('WorkSchedule', {
@@ -29,20 +31,8 @@ export const WorkScheduleArgs = args({ tenantId, tenantUserId, id: fields.id('Wo
 
 export type WorkScheduleQuery = PrismaQuery<Prisma.WorkScheduleInclude, Prisma.WorkScheduleSelect>;
 
-/** A calendar date as a `@db.Date` column takes it. */
-export const dateColumn = (date: string): Date => new Date(`${date}T00:00:00Z`);
-/** A `@db.Date` column's value as a calendar date. */
-export const dateOf = (column: Date): string => column.toISOString().slice(0, 10);
-
 /** A schedule as the API shows it, for its events: the day, and the week by name. */
-const eventData = (schedule: WorkSchedule) => ({ ...schedule, validFrom: dateOf(schedule.validFrom), minutes: weekOf(schedule.minutes) });
-
-/** A member of the access's tenant (any status: a former member's history stays readable), or 404. */
-export async function memberOf(tx: Tx | Db, access: TenantAccess, id: string): Promise<TenantUser> {
-  const member = await tx.tenantUser.findFirst({ where: { id, ...access.tenantWide('TenantUser') } });
-  if (!member) throw notFound('TenantUser', id);
-  return member;
-}
+const eventData = (schedule: WorkSchedule) => ({ ...schedule, validFrom: dayText(schedule.validFrom), minutes: weekOf(schedule.minutes) });
 
 /**
  * Work schedules: a member's expected minutes per weekday, valid from a day
@@ -70,7 +60,7 @@ export function createWorkScheduleService({ db, clock }: { db: Db; clock: Clock 
       access.assert('create', 'WorkSchedule');
       return db.$transaction(async (tx) => {
         await memberOf(tx, access, owner);
-        const validFrom = dateColumn(input.validFrom);
+        const validFrom = dayColumn(input.validFrom);
         const taken = await tx.workSchedule.findFirst({
           where: { tenantUserId: owner, validFrom, ...access.tenantWide('WorkSchedule') },
           select: { id: true },
@@ -92,8 +82,8 @@ export function createWorkScheduleService({ db, clock }: { db: Db; clock: Clock 
         const schedule = await tx.workSchedule.findFirst({ where: { id, tenantUserId: owner, ...access.scope('delete', 'WorkSchedule') } });
         if (!schedule) throw notFound('WorkSchedule', id);
         const today = clock.today((await settingsFor(tx, access)).timezone);
-        if (dateOf(schedule.validFrom) <= today) {
-          throw workScheduleConflicts.refuse('SCHEDULE_IN_EFFECT', `The schedule is in effect since ${dateOf(schedule.validFrom)}; add a new one instead`);
+        if (dayText(schedule.validFrom) <= today) {
+          throw workScheduleConflicts.refuse('SCHEDULE_IN_EFFECT', `The schedule is in effect since ${dayText(schedule.validFrom)}; add a new one instead`);
         }
         const deleted = await tx.workSchedule.delete({ ...query, where: { id } });
         await recordEvent(tx, access, { type: 'work_schedule.deleted', subjectId: id, data: eventData(schedule) });

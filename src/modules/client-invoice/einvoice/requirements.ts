@@ -6,7 +6,7 @@
  * list for an issued invoice (naming what the frozen invoice lacks). Each requirement names the rule it comes
  * from: the EN 16931 business rules (BR-*), XRechnung's (BR-DE-*) and Peppol's (PEPPOL-EN16931-*, DE-R-*, NL-R-*).
  */
-import { type ClientEInvoiceFormat, clientEInvoiceFormats, peppolSchemes } from '../../billing-profile/billing-profile.codes.js';
+import { type ClientEInvoiceFormat, clientEInvoiceFormats, peppolSchemes } from '../../party/party.codes.js';
 import type { ClientInvoiceDocument, TaxCategory } from '../client-invoice.document.js';
 
 /** The XML formats of `GET .../e-invoice`. */

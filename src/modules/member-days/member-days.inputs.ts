@@ -7,10 +7,10 @@ import type { TenantAccess } from '../../auth/tenant-access.js';
 import type { Db, Tx } from '../../db/client.js';
 import type { AbsenceStatus } from '../../generated/prisma/enums.js';
 import { holidaysIn } from '../holiday/holiday.service.js';
-import type { TenantSettings } from '../tenant/tenant.service.js';
-import { dateColumn, dateOf } from '../work-schedule/work-schedule.service.js';
-import { weekOf } from '../work-schedule/work-schedule.week.js';
-import type { AbsenceSpan, DayInputs, HolidayOn } from './time-balance.days.js';
+import type { TenantSettings } from '../tenant/tenant.settings.js';
+import { dayColumn, dayText } from '../../lib/day.js';
+import { weekOf } from '../../lib/week.js';
+import type { AbsenceSpan, DayInputs, HolidayOn } from './member-days.facts.js';
 
 export interface MemberDays extends DayInputs {
   absences: (AbsenceSpan & { status: AbsenceStatus; typeName: string })[];
@@ -29,15 +29,15 @@ export async function memberDays(
   const [schedules, absences, holidays] = await Promise.all([
     // Every schedule up to `to`: the one in effect on `from` may have started long before.
     tx.workSchedule.findMany({
-      where: { tenantUserId: member.id, validFrom: { lte: dateColumn(to) }, ...access.tenantWide('WorkSchedule') },
+      where: { tenantUserId: member.id, validFrom: { lte: dayColumn(to) }, ...access.tenantWide('WorkSchedule') },
       select: { validFrom: true, minutes: true },
     }),
     tx.absence.findMany({
       where: {
         tenantUserId: member.id,
         status: { in: [...statuses] },
-        startDate: { lte: dateColumn(to) },
-        endDate: { gte: dateColumn(from) },
+        startDate: { lte: dayColumn(to) },
+        endDate: { gte: dayColumn(from) },
         ...access.tenantWide('Absence'),
       },
       select: {
@@ -53,12 +53,12 @@ export async function memberDays(
   ]);
   return {
     defaultWeek: settings.defaultWorkSchedule,
-    schedules: schedules.map((schedule) => ({ validFrom: dateOf(schedule.validFrom), week: weekOf(schedule.minutes) })),
+    schedules: schedules.map((schedule) => ({ validFrom: dayText(schedule.validFrom), week: weekOf(schedule.minutes) })),
     holidays: new Map<string, HolidayOn>([...holidays].map(([date, holiday]) => [date, { name: holiday.name, fraction: holiday.fraction }])),
     absences: absences.map((absence) => ({
       id: absence.id,
-      startDate: dateOf(absence.startDate),
-      endDate: dateOf(absence.endDate),
+      startDate: dayText(absence.startDate),
+      endDate: dayText(absence.endDate),
       halfDay: absence.halfDay,
       status: absence.status,
       typeName: absence.absenceType.name,

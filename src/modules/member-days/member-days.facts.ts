@@ -3,7 +3,7 @@
  * expected of them, what holidays and absences take off or credit, and the
  * vacation days an absence uses. Every reader of working time (the balance,
  * the vacation account, the timesheet) goes through `dayFacts`, so a day
- * counts the same everywhere (time-balance.days.test.ts).
+ * counts the same everywhere (member-days.facts.test.ts).
  *
  * - The schedule of a day is the latest one valid from that day or before,
  *   else the tenant's default week.
@@ -19,8 +19,8 @@
  * changes do not move anything here (worked minutes are counted per day in
  * the tenant's zone by the database).
  */
-import { nextDate } from '../../lib/time.js';
-import { weekdayOf, type WeekMinutes } from '../work-schedule/work-schedule.week.js';
+import { weekdayOf, type WeekMinutes } from '../../lib/week.js';
+import { nextDay } from '../../lib/day.js';
 
 export interface ScheduleFrom {
   validFrom: string;
@@ -78,7 +78,7 @@ export function dayFacts(from: string, to: string, inputs: DayInputs): DayFacts[
   let scheduleIndex = -1;
   while (scheduleIndex + 1 < schedules.length && (schedules[scheduleIndex + 1] as ScheduleFrom).validFrom <= from) scheduleIndex++;
   const days: DayFacts[] = [];
-  for (let date = from; date <= to; date = nextDate(date)) {
+  for (let date = from; date <= to; date = nextDay(date)) {
     while (scheduleIndex + 1 < schedules.length && (schedules[scheduleIndex + 1] as ScheduleFrom).validFrom <= date) scheduleIndex++;
     const week = scheduleIndex >= 0 ? (schedules[scheduleIndex] as ScheduleFrom).week : inputs.defaultWeek;
     const scheduledMinutes = week[weekdayOf(date)];

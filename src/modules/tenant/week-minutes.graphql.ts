@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.js';
-import type { WeekMinutes } from './work-schedule.week.js';
+import type { WeekMinutes } from '../../lib/week.js';
 
 /** A week of expected minutes: the tenant's default schedule and each work schedule show it. */
 export const WeekMinutesObject = builder.objectRef<WeekMinutes>('WeekMinutes').implement({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { standardWeek, type WeekMinutes } from '../work-schedule/work-schedule.week.js';
-import { dayFacts, type AbsenceSpan, type DayInputs, type HolidayOn } from './time-balance.days.js';
+import { standardWeek, type WeekMinutes } from '../../lib/week.js';
+import { dayFacts, type AbsenceSpan, type DayInputs, type HolidayOn } from './member-days.facts.js';
 
 const partTime: WeekMinutes = { mon: 360, tue: 360, wed: 360, thu: 360, fri: 0, sat: 0, sun: 0 };
 const inputs = (overrides: Partial<DayInputs> = {}): DayInputs => ({

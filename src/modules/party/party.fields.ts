@@ -12,7 +12,7 @@ import { TaxCategory } from '../../generated/prisma/enums.js';
 import { fields, namedInputs, type StrictObject } from '../../lib/dto.js';
 import { isCurrencyCode } from '../../lib/money.js';
 import { defineEnum } from '../../lib/vocabulary.js';
-import { easSchemes, icdSchemes } from './billing-profile.codes.js';
+import { easSchemes, icdSchemes } from './party.codes.js';
 
 export const taxCategory = defineEnum(
   'TaxCategory',

@@ -1,11 +1,13 @@
 /**
  * A week of expected minutes, Monday first, as the API shows it
  * (`{mon, tue, wed, thu, fri, sat, sun}`) and as the table stores it (an
- * array of seven). Pure: the balance, the vacation days and the timesheet
- * read the minutes of a day through `minutesOn`.
+ * array of seven): a tenant's default schedule and each member's work
+ * schedule. Pure: the balance, the vacation days and the timesheet read the
+ * minutes of a day by its `weekdayOf`.
  */
 import { z } from 'zod';
-import { dto } from '../../lib/dto.js';
+import { dayOfWeek } from './day.js';
+import { dto } from './dto.js';
 
 export const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof weekdays)[number];
@@ -31,8 +33,4 @@ export const weekOf = (minutes: readonly number[]): WeekMinutes => Object.fromEn
 export const columnOf = (week: WeekMinutes): number[] => weekdays.map((day) => week[day]);
 
 /** The weekday of a calendar date (`YYYY-MM-DD`), whatever the machine's zone. */
-export function weekdayOf(date: string): Weekday {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  // getUTCDay: 0 is Sunday.
-  return weekdays[(new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7] as Weekday;
-}
+export const weekdayOf = (date: string): Weekday => weekdays[(dayOfWeek(date) + 6) % 7] as Weekday;
