@@ -20,7 +20,7 @@ import {
   eInvoiceFileName,
   missingEInvoiceFields,
   writeEInvoice,
-} from '../src/modules/client-invoice/client-invoice.einvoice.js';
+} from '../src/modules/billing/client-invoice/client-invoice.einvoice.js';
 
 /** Every value `expression` selects in `xml`, read by libxml2's xmllint (not by the writer's library). */
 function values(xml: string, expression: string): string[] {

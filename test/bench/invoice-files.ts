@@ -6,8 +6,8 @@
  * rounds. The goal is absolute (a download's time): the XML rows say whether their median met it (the
  * slowest call of a round on a shared machine is mostly its neighbours').
  */
-import { eInvoiceFormats, writeEInvoice } from '../../src/modules/client-invoice/client-invoice.einvoice.js';
-import { renderClientInvoicePdf } from '../../src/modules/client-invoice/client-invoice.pdf.js';
+import { eInvoiceFormats, writeEInvoice } from '../../src/modules/billing/client-invoice/client-invoice.einvoice.js';
+import { renderClientInvoicePdf } from '../../src/modules/billing/client-invoice/client-invoice.pdf.js';
 import { manyLineInvoice } from '../helpers/client-invoice-documents.js';
 
 const lineCount = Number(process.env.BENCH_INVOICE_LINES ?? 500);
