@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
 import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
-import { eInvoiceFormats, missingEInvoiceFields, writeEInvoice } from '../src/modules/billing/client-invoice/client-invoice.einvoice.js';
+import { writtenEInvoiceFormats, missingEInvoiceFields, writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
 import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
 
 /** pdftotext's reading, with runs of spaces (its layout) as one. */
@@ -138,7 +138,7 @@ describe('the files of an issued document', () => {
     const files: Record<string, Buffer> = {};
     for (const format of ['pdf', 'facturx'] as const) files[format] = await modules.pdf.renderClientInvoicePdf(document, { format });
     // Every format the document has what it needs for (Peppol asks for electronic addresses this one lacks).
-    for (const format of eInvoiceFormats.filter((each) => missingEInvoiceFields(document, each).length === 0)) {
+    for (const format of writtenEInvoiceFormats.filter((each) => missingEInvoiceFields(document, each).length === 0)) {
       files[format] = Buffer.from(await writeEInvoice(document, format), 'utf8');
     }
     return files;

@@ -2,12 +2,12 @@ import { builder } from '../../../graphql/builder.js';
 import { tenantOperation } from '../../../graphql/operations.js';
 import { args, fields } from '../../../lib/dto.js';
 import type { ClientInvoiceFile } from './client-invoice.archive.js';
-import { eInvoiceFile, eInvoiceFormat, eInvoiceFormatOf } from './client-invoice.files.js';
+import { eInvoiceFile, writtenEInvoiceFormat, writtenEInvoiceFormatOf } from './client-invoice.files.js';
 
 const EInvoiceArgs = args({
   tenantId: fields.id('Tenant id'),
   id: fields.id('Client invoice id'),
-  format: eInvoiceFormat.schema('cii or ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0)'),
+  format: writtenEInvoiceFormat.schema('cii or ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0)'),
 });
 
 const EInvoiceObject = builder.objectRef<ClientInvoiceFile>('EInvoiceFile').implement({
@@ -28,6 +28,6 @@ builder.queryField('clientInvoiceEInvoice', (t) =>
       'An issued invoice (or credit note) as an EN 16931 e-invoice, the same XML as REST’s `GET .../e-invoice`: ' +
       'INVOICE_DRAFT for a draft, EINVOICE_INCOMPLETE naming what the invoice as issued lacks for the format.',
     ...readEInvoice.field(t),
-    resolve: readEInvoice.resolve((input, access, { services }) => eInvoiceFile(services, access, input.id, eInvoiceFormatOf(input.format))),
+    resolve: readEInvoice.resolve((input, access, { services }) => eInvoiceFile(services, access, input.id, writtenEInvoiceFormatOf(input.format))),
   }),
 );

@@ -22,20 +22,24 @@ import {
   availableEInvoiceFormats,
   eInvoiceContentTypes,
   eInvoiceFileName,
-  eInvoiceFormats,
-  type EInvoiceFormat,
+  writtenEInvoiceFormats,
+  type WrittenEInvoiceFormat,
   missingFor,
   writeEInvoice,
-} from './client-invoice.einvoice.js';
+} from './einvoice/writer.js';
 import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
 
-/** GraphQL's names of the formats: an enum value cannot hold a hyphen, so `xrechnung_cii` is REST's `xrechnung-cii`. */
-export const eInvoiceFormat = defineEnum(
+/**
+ * The written formats as GraphQL names them (its enum `ClientEInvoiceFormat`): an enum value cannot hold a hyphen, so
+ * `xrechnung_cii` is REST's `xrechnung-cii`.
+ */
+export const writtenEInvoiceFormat = defineEnum(
   'ClientEInvoiceFormat',
   ['cii', 'ubl', 'xrechnung_cii', 'xrechnung_ubl', 'peppol'],
   'cii, ubl (EN 16931), xrechnung_cii or xrechnung_ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0)',
 );
-export const eInvoiceFormatOf = (name: (typeof eInvoiceFormat.values)[number]): EInvoiceFormat => name.replace('_', '-') as EInvoiceFormat;
+export const writtenEInvoiceFormatOf = (name: (typeof writtenEInvoiceFormat.values)[number]): WrittenEInvoiceFormat =>
+  name.replace('_', '-') as WrittenEInvoiceFormat;
 
 /**
  * 409 unless an issued `document` can be written as `format`. Its seller and buyer were frozen at issue (and
@@ -43,7 +47,7 @@ export const eInvoiceFormatOf = (name: (typeof eInvoiceFormat.values)[number]): 
  * help it: the answer names what the invoice as issued lacks, the formats it has, and that voiding it and issuing
  * a new one (after setting the client's einvoiceFormat) is the way to this format.
  */
-function assertEInvoiceable(document: ClientInvoiceDocument, format: EInvoiceFormat | 'facturx'): void {
+function assertEInvoiceable(document: ClientInvoiceDocument, format: WrittenEInvoiceFormat | 'facturx'): void {
   if (document.status === 'draft') {
     throw clientInvoiceConflicts.refuse('INVOICE_DRAFT', 'A draft has no number yet: issue it, then ask for its e-invoice');
   }
@@ -84,7 +88,7 @@ async function fileOf(
 }
 
 /** The invoice's EN 16931 XML in `format`: 409 for a draft, or naming the fields the format still needs. */
-export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: EInvoiceFormat): Promise<ClientInvoiceFile> {
+export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: WrittenEInvoiceFormat): Promise<ClientInvoiceFile> {
   return fileOf(services, access, id, format, async (document) => {
     assertEInvoiceable(document, format);
     return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
@@ -118,7 +122,7 @@ const PdfParameters = z.strictObject({
 const EInvoiceParameters = z.strictObject({
   ...invoiceParameters,
   format: z
-    .enum(eInvoiceFormats as [EInvoiceFormat, ...EInvoiceFormat[]], { error: `must be one of: ${eInvoiceFormats.join(', ')}` })
+    .enum(writtenEInvoiceFormats as [WrittenEInvoiceFormat, ...WrittenEInvoiceFormat[]], { error: `must be one of: ${writtenEInvoiceFormats.join(', ')}` })
     .describe('cii or ubl (EN 16931), xrechnung-cii or xrechnung-ubl (XRechnung 3.0), peppol (Peppol BIS Billing 3.0, UBL)'),
 });
 

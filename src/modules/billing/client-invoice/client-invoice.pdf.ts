@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { fixedDecimal, minorUnitsOf } from '../../../lib/money.js';
 import { grouped } from '../../../lib/money.js';
 import type { ClientInvoiceDocument, ClientInvoiceDocumentTax, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
-import { missingEInvoiceFields, writeEInvoice } from './client-invoice.einvoice.js';
+import { missingEInvoiceFields, writeEInvoice } from './einvoice/writer.js';
 import { dayColumn } from '../../../lib/day.js';
 
 export type ClientInvoicePdfFormat = 'pdf' | 'facturx';

@@ -14,7 +14,7 @@ import { createClientInvoiceArchive } from './client-invoice.archive.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { issuedClientInvoiceDocument, toClientInvoiceDocument } from './client-invoice.document-of.js';
 import { assertIssuable, assertSellerComplete, buyerOf, sellerOf } from './client-invoice.issuable.js';
-import { availableEInvoiceFormats } from './client-invoice.einvoice.js';
+import { availableEInvoiceFormats } from './einvoice/writer.js';
 import {
   clientInvoiceConflicts,
   type ClientInvoiceQuery,

@@ -70,7 +70,8 @@ export async function holidaysIn(tx: Tx | Db, access: TenantAccess, region: stri
   const byDate = new Map<string, Holiday>();
   if (region) {
     for (const holiday of publicHolidays(region, from, to)) {
-      byDate.set(holiday.date, access.stamp({ id: null, ...holiday, fraction: 1, source: 'public' as const, region }));
+      // A public holiday is no record of the tenant's: its view names the tenant that reads it.
+      byDate.set(holiday.date, { id: null, tenantId: access.tenantId, ...holiday, fraction: 1, source: 'public', region });
     }
   }
   const own = await tx.holiday.findMany({

@@ -9,7 +9,8 @@ import './timesheet.graphql.js';
 type SheetRow = Partial<TimesheetDay> &
   Pick<TimesheetDay, 'breakMinutes' | 'workedMinutes' | 'expectedMinutes' | 'creditedMinutes' | 'holidayMinutes' | 'balanceMinutes'>;
 
-const hoursOf = (minutes: number): string =>
+/** Minutes as `h:mm` text (`-1:30` for -90). */
+const hoursAndMinutes = (minutes: number): string =>
   `${minutes < 0 ? '-' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 
 /** Minutes in CSV and XLSX (numbers to add up); h:mm on the page. */
@@ -18,7 +19,7 @@ const minutes = (header: string, value: (row: SheetRow) => number, pdfWidth: num
   kind: 'count',
   value,
   pdfWidth,
-  printed: (row) => hoursOf(value(row)),
+  printed: (row) => hoursAndMinutes(value(row)),
 });
 
 const columns: readonly Column<SheetRow>[] = [
@@ -72,7 +73,7 @@ export const timesheetModule = defineModule({
             title: `Timesheet ${sheet.month}: ${sheet.memberName}`,
             details: [
               `Tenant: ${access.tenant.name}. Times in ${sheet.timezone}; durations in minutes in CSV and XLSX, in hours:minutes in the PDF`,
-              `Balance of the month: ${hoursOf(sheet.totals.balanceMinutes)} (worked ${hoursOf(sheet.totals.workedMinutes)} + credited ${hoursOf(sheet.totals.creditedMinutes)} - expected ${hoursOf(sheet.totals.expectedMinutes)})`,
+              `Balance of the month: ${hoursAndMinutes(sheet.totals.balanceMinutes)} (worked ${hoursAndMinutes(sheet.totals.workedMinutes)} + credited ${hoursAndMinutes(sheet.totals.creditedMinutes)} - expected ${hoursAndMinutes(sheet.totals.expectedMinutes)})`,
             ],
             columns,
             batches: [[...sheet.days, sheet.totals]],

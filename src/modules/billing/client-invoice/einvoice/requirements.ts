@@ -9,10 +9,14 @@
 import { type ClientEInvoiceFormat, clientEInvoiceFormats, peppolSchemes } from '../../../tracking/party/party.codes.js';
 import type { ClientInvoiceDocument, TaxCategory } from '../client-invoice.document.js';
 
-/** The XML formats of `GET .../e-invoice`. */
-export type EInvoiceFormat = 'cii' | 'ubl' | 'xrechnung-cii' | 'xrechnung-ubl' | 'peppol';
+/**
+ * The XML formats billing writes a client invoice in (`GET .../e-invoice`). Not what a client is set to receive
+ * (ClientEInvoiceFormat: these, none or facturx), nor what a received invoice is read from (the inbox's
+ * ReceivedEInvoiceFormat: cii, ubl, facturx).
+ */
+export type WrittenEInvoiceFormat = 'cii' | 'ubl' | 'xrechnung-cii' | 'xrechnung-ubl' | 'peppol';
 
-export const eInvoiceFormats: readonly EInvoiceFormat[] = ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl', 'peppol'];
+export const writtenEInvoiceFormats: readonly WrittenEInvoiceFormat[] = ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl', 'peppol'];
 
 export { type ClientEInvoiceFormat, clientEInvoiceFormats };
 
@@ -20,7 +24,7 @@ export { type ClientEInvoiceFormat, clientEInvoiceFormats };
  * Every format a requirement can hold for: the XML formats, Factur-X (the CII inside a PDF), and `pdf`, the
  * invoice itself, whose few requirements (what § 14 UStG asks of a seller, and how to pay) every format shares.
  */
-export type RequirementFormat = EInvoiceFormat | 'facturx' | 'pdf';
+export type RequirementFormat = WrittenEInvoiceFormat | 'facturx' | 'pdf';
 
 /** A field the document lacks for a format. */
 export interface MissingField {
@@ -259,7 +263,7 @@ export function missingForAll(document: ClientInvoiceDocument, formats: readonly
 }
 
 /** The e-invoice formats `document` can be written in now: none for a draft, else those it has every field for. */
-export function availableEInvoiceFormats(document: ClientInvoiceDocument): EInvoiceFormat[] {
+export function availableEInvoiceFormats(document: ClientInvoiceDocument): WrittenEInvoiceFormat[] {
   if (document.status === 'draft') return [];
-  return eInvoiceFormats.filter((format) => missingFor(document, format).length === 0);
+  return writtenEInvoiceFormats.filter((format) => missingFor(document, format).length === 0);
 }

@@ -4,18 +4,25 @@ import { fields } from '../../../lib/dto.js';
 import { validationFailed } from '../../../lib/errors.js';
 import { crud, nativeRoute } from '../../../rest/route.js';
 import { defineModule, job, type JobContext } from '../../module.js';
-import { abandonedOcrQueue, ocrQueue } from './invoice.jobs.js';
-import { stopOcrEngine } from './invoice.ocr.js';
-import { invoiceConflicts, createInvoiceService, UploadInvoiceFields, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './invoice.service.js';
-import { createInvoiceWork, type InvoiceWork } from './invoice.work.js';
-import './invoice.graphql.js';
+import { abandonedOcrQueue, ocrQueue } from './received-invoice.jobs.js';
+import { stopOcrEngine } from './received-invoice.ocr.js';
+import {
+  invoiceConflicts,
+  createInvoiceService,
+  UploadInvoiceFields,
+  uploadTypes,
+  type IncomingInvoiceFile,
+  type InvoiceService,
+} from './received-invoice.service.js';
+import { createInvoiceWork, type InvoiceWork } from './received-invoice.work.js';
+import './received-invoice.graphql.js';
 
 const invoices = '/tenants/{tenantId}/invoices';
 const tenantId = fields.id('Tenant id');
 const invoiceId = fields.id('Invoice id');
 
 /** Invoices: typed in, uploaded (multipart) or imported from a mailbox; OCR in the background. */
-export const invoiceModule = defineModule({
+export const receivedInvoiceModule = defineModule({
   name: 'invoices',
   createService: createInvoiceService,
   tag: { name: 'Invoices', description: 'Received invoices and receipts: EN 16931 e-invoices read exactly, other files with OCR' },

@@ -14,7 +14,7 @@
  * a required term, is an `UnreadableXml` naming what is missing.
  */
 import { Prisma } from '../../../generated/prisma/client.js';
-import { readXml, UnreadableXml, type XmlElement as Element } from './invoice.xml.js';
+import { readXml, UnreadableXml, type XmlElement as Element } from './received-invoice.xml.js';
 import { isCalendarDay } from '../../../lib/day.js';
 
 export type EInvoiceSyntax = 'cii' | 'ubl';

@@ -4,8 +4,8 @@
  * encodings, and every way a file is refused (with words naming why).
  */
 import { describe, expect, it } from 'vitest';
-import { readEInvoice } from './invoice.einvoice.js';
-import { maxXmlDepth, maxXmlElements, UnreadableXml } from './invoice.xml.js';
+import { readEInvoice } from './received-invoice.einvoice-reader.js';
+import { maxXmlDepth, maxXmlElements, UnreadableXml } from './received-invoice.xml.js';
 
 const cii = ({
   typeCode = '380',

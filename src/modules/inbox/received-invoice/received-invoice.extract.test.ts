@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractFields, parseAmount, parseDate } from './invoice.extract.js';
+import { extractFields, parseAmount, parseDate } from './received-invoice.extract.js';
 
 describe('invoice field extraction', () => {
   it('reads an English invoice, skipping the VAT rate before the VAT amount', () => {

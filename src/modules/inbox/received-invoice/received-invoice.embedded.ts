@@ -2,14 +2,14 @@
  * The EN 16931 XML a PDF carries (Factur-X, ZUGFeRD 2.x, XRechnung in a
  * PDF), read without letting the PDF decide what it costs: the structure is
  * read and the one file inflated (to at most the XML limit) by
- * invoice.pdf-attachment.ts, in a worker thread under a memory and time
+ * received-invoice.pdf-attachment.ts, in a worker thread under a memory and time
  * budget (lib/bounded-worker.ts). A PDF whose e-invoice, or whose structure,
  * needs more than that is `too-large`: the upload is refused (400 naming
  * `file`, docs/decisions.md "Hostile files").
  */
 import { BudgetExceeded, runBounded } from '../../../lib/bounded-worker.js';
-import type { PdfAttachment } from './invoice.pdf-attachment.js';
-import { maxXmlBytes } from './invoice.xml.js';
+import type { PdfAttachment } from './received-invoice.pdf-attachment.js';
+import { maxXmlBytes } from './received-invoice.xml.js';
 
 /** What a PDF carries, or that reading it went over the budget. */
 export type EmbeddedInvoice = PdfAttachment | { kind: 'over-budget'; resource: 'memory' | 'time' };
@@ -21,7 +21,7 @@ export type EmbeddedInvoice = PdfAttachment | { kind: 'over-budget'; resource: '
  */
 const budget = { memoryBytes: 80 * 1024 * 1024, heapMb: 48, timeMs: 10_000 };
 
-const attachmentModule = new URL(`./invoice.pdf-attachment${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const attachmentModule = new URL(`./received-invoice.pdf-attachment${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
 
 /** The e-invoice embedded in `pdf` (whose buffer is handed to the worker: do not use it afterwards). */
 export async function embeddedInvoice(pdf: Buffer): Promise<EmbeddedInvoice> {

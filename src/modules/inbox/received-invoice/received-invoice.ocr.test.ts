@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFile, stopOcrEngine, UnreadableFile } from './invoice.ocr.js';
+import { readFile, stopOcrEngine, UnreadableFile } from './received-invoice.ocr.js';
 
 afterAll(async () => {
   await stopOcrEngine();

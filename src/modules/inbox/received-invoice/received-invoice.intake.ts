@@ -4,12 +4,12 @@
  * from its XML (a 400 naming `file` for XML that is no readable e-invoice,
  * and for a PDF whose e-invoice or structure is over what one file may cost).
  */
-import type { EInvoiceFormat } from '../../../generated/prisma/enums.js';
+import type { EInvoiceFormat as ReceivedEInvoiceFormat } from '../../../generated/prisma/enums.js';
 import { AppError, validationFailed } from '../../../lib/errors.js';
 import type { StagedFile } from '../../../lib/file-storage.js';
-import { readEInvoice, type ReceivedEInvoice } from './invoice.einvoice.js';
-import { embeddedInvoice, type EmbeddedInvoice } from './invoice.embedded.js';
-import { maxXmlBytes, UnreadableXml } from './invoice.xml.js';
+import { readEInvoice, type ReceivedEInvoice } from './received-invoice.einvoice-reader.js';
+import { embeddedInvoice, type EmbeddedInvoice } from './received-invoice.embedded.js';
+import { maxXmlBytes, UnreadableXml } from './received-invoice.xml.js';
 
 /** The type an XML e-invoice is stored and served with (whatever it was declared as: `text/xml` is the same). */
 export const xmlType = 'application/xml';
@@ -34,7 +34,7 @@ function looksLikeXml(head: Buffer): boolean {
 
 /** What a file that is (or carries) an e-invoice became: read from its XML, exactly, with no OCR. */
 export interface ReadEInvoice {
-  format: EInvoiceFormat;
+  format: ReceivedEInvoiceFormat;
   invoice: ReceivedEInvoice;
 }
 

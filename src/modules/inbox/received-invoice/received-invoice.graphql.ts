@@ -10,7 +10,7 @@ type Line = InvoiceLine & { currency: string | null };
 const lineCurrency = (line: Line) => line.currency;
 import {
   CreateInvoiceArgs,
-  eInvoiceFormat,
+  receivedEInvoiceFormat,
   invoiceType,
   InvoiceArgs,
   ListInvoicesArgs,
@@ -19,7 +19,7 @@ import {
   invoiceStatus,
   ocrStatus,
   type InvoiceQuery,
-} from './invoice.service.js';
+} from './received-invoice.service.js';
 
 const InvoiceLineRef = builder.objectRef<Line>('InvoiceLine').implement({
   description: 'A line of a received e-invoice (EN 16931 BG-25), as its XML states it.',
@@ -70,7 +70,7 @@ builder.prismaObject('Invoice', {
     }),
     vendorVatId: t.exposeString('vendorVatId', { nullable: true, description: "The vendor's VAT identifier, from an e-invoice (BT-31)" }),
     eInvoiceFormat: t.expose('eInvoiceFormat', {
-      type: graphqlEnum(eInvoiceFormat),
+      type: graphqlEnum(receivedEInvoiceFormat),
       nullable: true,
       description: 'Set when it was read from an EN 16931 e-invoice: cii, ubl, or facturx (the XML a PDF carries: Factur-X / ZUGFeRD); no OCR runs then',
     }),

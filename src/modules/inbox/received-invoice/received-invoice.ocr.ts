@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Scheduler } from 'tesseract.js';
-import { extractFields, type ExtractedFields } from './invoice.extract.js';
+import { extractFields, type ExtractedFields } from './received-invoice.extract.js';
 
 export type { ExtractedFields };
 

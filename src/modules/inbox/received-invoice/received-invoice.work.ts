@@ -11,8 +11,8 @@ import type { Invoice, Prisma } from '../../../generated/prisma/client.js';
 import type { OcrStatus } from '../../../generated/prisma/enums.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { WorkDependencies } from '../../module.js';
-import { readFile, UnreadableFile, type ReadResult } from './invoice.ocr.js';
-import { eventData, invoiceFileStorage } from './invoice.service.js';
+import { readFile, UnreadableFile, type ReadResult } from './received-invoice.ocr.js';
+import { eventData, invoiceFileStorage } from './received-invoice.service.js';
 import { dayColumn } from '../../../lib/day.js';
 
 /** Who records what OCR made of an invoice: the `ocr` system actor, in the invoice's tenant. */
