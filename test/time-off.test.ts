@@ -327,6 +327,9 @@ describe('absences', () => {
     expect((await crew.member.api.get(`${path}/${theirs.body.id}`)).status).toBe(404);
     const busy = await crew.member.api.get<Json[]>(`${path}/busy`, { query: { from: '2099-07-01', to: '2099-07-31' } });
     expect(busy.body).toEqual([{ tenantUserId: crew.colleague.id, startDate: '2099-07-01', endDate: '2099-07-03', halfDay: null }]);
+    // Busy days are a period like the holidays: at most five years of days (docs/decisions.md).
+    const tooLong = await crew.member.api.get<Problem>(`${path}/busy`, { query: { from: '2099-01-01', to: '2104-01-01' } });
+    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be less than 5 years after from' }] });
     expect((await crew.manager.api.get<Absence[]>(path)).body).toHaveLength(2);
     expect(
       (

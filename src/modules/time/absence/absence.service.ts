@@ -10,6 +10,7 @@ import { absenceTypeOf } from '../absence-type/absence-type.service.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import { activeMember } from '../../platform/user/user.members.js';
 import { dayColumn, dayText } from '../../../lib/day.js';
+import { assertPeriod } from '../../../lib/period.js';
 import {
   absenceOrder,
   maxAbsenceDays,
@@ -149,7 +150,7 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
     /** Who is off when: every member's approved absences in a period, as days without their type or note. */
     async busyBlocks(access: TenantAccess, input: z.output<typeof BusyBlocksArgs>): Promise<BusyBlock[]> {
       access.assert('read', 'Absence');
-      if (input.to < input.from) throw validationFailed([{ path: 'to', message: 'must not be before from' }]);
+      assertPeriod(input.from, input.to);
       const rows = await db.absence.findMany({
         where: { status: 'approved', startDate: { lte: dayColumn(input.to) }, endDate: { gte: dayColumn(input.from) }, ...access.tenantWide('Absence') },
         select: { tenantUserId: true, startDate: true, endDate: true, halfDay: true },
