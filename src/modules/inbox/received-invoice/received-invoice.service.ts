@@ -19,19 +19,16 @@ import { projectForWork } from '../../tracking/project/project.service.js';
 import { readEInvoice, type ReceivedEInvoice } from './received-invoice.einvoice-reader.js';
 import { assertUploadType, readStagedEInvoice, type ReadEInvoice, uploadTypes, xmlType } from './received-invoice.intake.js';
 import { ocrQueue } from './received-invoice.jobs.js';
-
-export { uploadTypes, xmlType };
 import { maxXmlBytes, UnreadableXml } from './received-invoice.xml.js';
 import { dayColumn, optionalDayColumn } from '../../../lib/day.js';
+
+export { uploadTypes, xmlType };
 
 export const invoiceStatus = defineEnum('InvoiceStatus', InvoiceStatus);
 export const invoiceSource = defineEnum('InvoiceSource', InvoiceSource);
 export const ocrStatus = defineEnum('OcrStatus', OcrStatus);
 export const invoiceType = defineEnum('InvoiceType', InvoiceType);
-/**
- * What a received invoice was read from (cii, ubl, or the CII inside a Factur-X PDF): GraphQL's `EInvoiceFormat`.
- * Not the formats billing writes (WrittenEInvoiceFormat, client-invoice/einvoice/requirements.ts).
- */
+/** What a received invoice was read from (cii, ubl, facturx): GraphQL's `EInvoiceFormat`; billing writes others (WrittenEInvoiceFormat). */
 export const receivedEInvoiceFormat = defineEnum('EInvoiceFormat', EInvoiceFormat);
 
 /** Why a write to an invoice is refused with 409. */
