@@ -29,7 +29,7 @@ import { createIdleCollector } from './lib/idle-collector.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { resolveSecrets } from './lib/secrets.js';
 import type { Services } from './modules/services.js';
-import { bootstrapDemoTenant, printBootstrapKey } from './modules/tenant/bootstrap.js';
+import { bootstrapDemoTenant, printBootstrapKey } from './modules/platform/tenant/bootstrap.js';
 import { createServices } from './services.js';
 import { closeModuleWork, moduleQueues, startWorkers, type Workers } from './worker.js';
 

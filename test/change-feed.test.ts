@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../src/db/client.js';
 import { createLogger } from '../src/lib/logger.js';
-import { createEventWork } from '../src/modules/event/event.work.js';
+import { createEventWork } from '../src/modules/insight/event/event.work.js';
 import type { Entry, Problem } from './generated/openapi/types.gen.js';
 import { msAgo } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';

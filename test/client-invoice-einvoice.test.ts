@@ -15,12 +15,12 @@ import {
 } from './helpers/client-invoice-documents.js';
 import { peppolCreditNote, peppolDomesticInvoice, peppolFixtures, peppolSmallBusinessInvoice } from './helpers/peppol-documents.js';
 import {
-  type EInvoiceFormat,
+  type WrittenEInvoiceFormat,
   eInvoiceContentTypes,
   eInvoiceFileName,
   missingEInvoiceFields,
   writeEInvoice,
-} from '../src/modules/client-invoice/client-invoice.einvoice.js';
+} from '../src/modules/billing/client-invoice/einvoice/writer.js';
 
 /** Every value `expression` selects in `xml`, read by libxml2's xmllint (not by the writer's library). */
 function values(xml: string, expression: string): string[] {
@@ -75,7 +75,8 @@ describe('missing e-invoice fields', () => {
     const mixed = { ...notSubjectInvoice, totals: { ...notSubjectInvoice.totals, taxes: [...notSubjectInvoice.totals.taxes, ...twoRateInvoice.totals.taxes] } };
     expect(missingEInvoiceFields(mixed, 'ubl')).toEqual(['lines']);
     for (const document of Object.values(issuedFixtures)) {
-      for (const format of ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl'] as EInvoiceFormat[]) expect(missingEInvoiceFields(document, format)).toEqual([]);
+      for (const format of ['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl'] as WrittenEInvoiceFormat[])
+        expect(missingEInvoiceFields(document, format)).toEqual([]);
       // Peppol needs Peppol participant ids: an e-mail address is none.
       expect(missingEInvoiceFields(document, 'peppol')).toEqual(expect.arrayContaining(['seller.electronicAddress']));
     }

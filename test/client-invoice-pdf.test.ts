@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
 import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
-import { eInvoiceFormats, missingEInvoiceFields, writeEInvoice } from '../src/modules/client-invoice/client-invoice.einvoice.js';
-import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
+import { writtenEInvoiceFormats, missingEInvoiceFields, writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
+import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
 
 /** pdftotext's reading, with runs of spaces (its layout) as one. */
 const textOf = async (bytes: Buffer) => (await pdfText(bytes)).replace(/[ \t]+/g, ' ');
@@ -134,11 +134,11 @@ describe('the files of an issued document', () => {
   });
 
   /** Every file of `document`: the PDF, the Factur-X PDF and each e-invoice format, rendered by the given modules. */
-  async function filesOf(document: typeof twoRateInvoice, modules: { pdf: typeof import('../src/modules/client-invoice/client-invoice.pdf.js') }) {
+  async function filesOf(document: typeof twoRateInvoice, modules: { pdf: typeof import('../src/modules/billing/client-invoice/client-invoice.pdf.js') }) {
     const files: Record<string, Buffer> = {};
     for (const format of ['pdf', 'facturx'] as const) files[format] = await modules.pdf.renderClientInvoicePdf(document, { format });
     // Every format the document has what it needs for (Peppol asks for electronic addresses this one lacks).
-    for (const format of eInvoiceFormats.filter((each) => missingEInvoiceFields(document, each).length === 0)) {
+    for (const format of writtenEInvoiceFormats.filter((each) => missingEInvoiceFields(document, each).length === 0)) {
       files[format] = Buffer.from(await writeEInvoice(document, format), 'utf8');
     }
     return files;
@@ -147,11 +147,11 @@ describe('the files of an issued document', () => {
   it('are a pure function of the document: the same bytes years later, and after the fonts are loaded again', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-11-02T09:30:00Z'));
-    const atIssue = await filesOf(twoRateInvoice, { pdf: await import('../src/modules/client-invoice/client-invoice.pdf.js') });
+    const atIssue = await filesOf(twoRateInvoice, { pdf: await import('../src/modules/billing/client-invoice/client-invoice.pdf.js') });
     vi.setSystemTime(new Date('2034-12-31T23:59:59Z'));
     // A fresh copy of the renderer: its fonts read and registered again, as in a process started later.
     vi.resetModules();
-    const later = await filesOf(twoRateInvoice, { pdf: await import('../src/modules/client-invoice/client-invoice.pdf.js') });
+    const later = await filesOf(twoRateInvoice, { pdf: await import('../src/modules/billing/client-invoice/client-invoice.pdf.js') });
     for (const [format, bytes] of Object.entries(atIssue)) expect(later[format]?.equals(bytes), format).toBe(true);
     // The dates a PDF carries are the issue date's, never the time of rendering.
     const raw = (atIssue.facturx as Buffer).toString('latin1');

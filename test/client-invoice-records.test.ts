@@ -11,8 +11,8 @@ import { systemAccess } from '../src/auth/tenant-access.js';
 import { systemActor } from '../src/auth/actor.js';
 import { exposedErrorOf } from '../src/graphql/errors.js';
 import { createLogger } from '../src/lib/logger.js';
-import { writeEInvoice, type EInvoiceFormat } from '../src/modules/client-invoice/client-invoice.einvoice.js';
-import { renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
+import { writeEInvoice, type WrittenEInvoiceFormat } from '../src/modules/billing/client-invoice/einvoice/writer.js';
+import { renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant, publicClient, xrechnungSeller, type Billing } from './helpers/billing.js';
 import { eventually } from './helpers/eventually.js';
@@ -213,7 +213,7 @@ describe('the files of an issued document', () => {
       const unserved = await invoiceOf(b, { period: ['2026-04-01', '2026-04-30'] });
       // Every format the invoice has, as its `client_invoice.issued` event names them.
       const issued = await server.app.db.event.findFirstOrThrow({ where: { type: 'client_invoice.issued', subjectId: served.id } });
-      const eInvoiceFormats = (issued.data as { eInvoiceFormats: EInvoiceFormat[] }).eInvoiceFormats;
+      const eInvoiceFormats = (issued.data as { eInvoiceFormats: WrittenEInvoiceFormat[] }).eInvoiceFormats;
       expect(eInvoiceFormats).toEqual(expect.arrayContaining(['cii', 'ubl', 'xrechnung-cii', 'xrechnung-ubl']));
       const routes = (id: string): { name: string; route: string; query: Record<string, string> }[] => [
         { name: 'pdf', route: `${b.path}/${id}/pdf`, query: {} },

@@ -8,7 +8,7 @@ import { migrateDatabase } from '../src/db/migrations.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { runStatement } from '../src/db/statement.js';
 import { createLogger } from '../src/lib/logger.js';
-import { settingsOf } from '../src/modules/tenant/tenant.service.js';
+import { settingsOf } from '../src/modules/platform/tenant/tenant.settings.js';
 import { createEmptyDatabase } from './helpers/database.js';
 import { migrateUpTo } from './helpers/migrations.js';
 

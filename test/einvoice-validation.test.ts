@@ -15,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { FacturX } from 'factur-x-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClientInvoiceDocument } from '../src/modules/client-invoice/client-invoice.document.js';
-import { type EInvoiceFormat, eInvoiceFormats, writeEInvoice } from '../src/modules/client-invoice/client-invoice.einvoice.js';
-import { renderClientInvoicePdf } from '../src/modules/client-invoice/client-invoice.pdf.js';
+import type { ClientInvoiceDocument } from '../src/modules/billing/client-invoice/client-invoice.document.js';
+import { type WrittenEInvoiceFormat, writtenEInvoiceFormats, writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
+import { renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
 import { issuedFixtures } from './helpers/client-invoice-documents.js';
 import { peppolFixtures } from './helpers/peppol-documents.js';
 import { centsOf, inexactLines, readPdfLines, readXmlLines } from './helpers/einvoice-lines.js';
@@ -49,7 +49,7 @@ describe('e-invoices against the official rules', () => {
     async () => {
       const files: ValidationFile[] = [];
       const problems: string[] = [];
-      const write = async (name: string, document: ClientInvoiceDocument, format: EInvoiceFormat) => {
+      const write = async (name: string, document: ClientInvoiceDocument, format: WrittenEInvoiceFormat) => {
         const xml = await writeEInvoice(document, format);
         const file = path.join(directory, `${name}.${format}.xml`);
         fs.writeFileSync(file, xml);
@@ -78,7 +78,7 @@ describe('e-invoices against the official rules', () => {
           `${name}: every line read from the PDF`,
         ).toEqual(document.lines.map((line) => line.position));
         problems.push(...inexactLines(printed).map((problem) => `${name}.pdf ${problem}`));
-        for (const format of eInvoiceFormats.filter((format) => format !== 'cii' && format !== 'peppol')) await write(name, document, format);
+        for (const format of writtenEInvoiceFormats.filter((format) => format !== 'cii' && format !== 'peppol')) await write(name, document, format);
       }
       for (const [name, document] of Object.entries(peppolFixtures)) await write(name, document, 'peppol');
 
@@ -88,7 +88,7 @@ describe('e-invoices against the official rules', () => {
         failures.map((result) => `${path.basename(result.file)} (exit ${result.exitCode}):\n  ${result.lines.join('\n  ')}`),
         'validate-einvoice prints nothing for a valid invoice: every line is a failed rule',
       ).toEqual([]);
-      expect(results).toHaveLength(Object.keys(issuedFixtures).length * (eInvoiceFormats.length - 1) + Object.keys(peppolFixtures).length);
+      expect(results).toHaveLength(Object.keys(issuedFixtures).length * (writtenEInvoiceFormats.length - 1) + Object.keys(peppolFixtures).length);
       expect(problems, 'every line net is round(quantity x price / base quantity, 2), and the lines sum to the invoice').toEqual([]);
     },
   );

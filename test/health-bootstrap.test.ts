@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/lib/logger.js';
-import { bootstrapDemoTenant } from '../src/modules/tenant/bootstrap.js';
+import { bootstrapDemoTenant } from '../src/modules/platform/tenant/bootstrap.js';
 import { apiClient, type Json } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 

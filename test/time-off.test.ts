@@ -130,7 +130,7 @@ describe('holidays', () => {
     ]);
     expect(listed.body.find((day) => day.date === '2027-12-24')).toMatchObject({ date: '2027-12-24', fraction: 0.5, source: 'tenant' });
     const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2026-01-01' } });
-    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be at most 5 years after from' }]);
+    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be less than 5 years after from' }]);
     expect((await crew.admin.api.delete(`${path}/${added.body.id}`)).status).toBe(204);
 
     // A member in North Rhine-Westphalia has their own region: no Epiphany there.
@@ -327,6 +327,9 @@ describe('absences', () => {
     expect((await crew.member.api.get(`${path}/${theirs.body.id}`)).status).toBe(404);
     const busy = await crew.member.api.get<Json[]>(`${path}/busy`, { query: { from: '2099-07-01', to: '2099-07-31' } });
     expect(busy.body).toEqual([{ tenantUserId: crew.colleague.id, startDate: '2099-07-01', endDate: '2099-07-03', halfDay: null }]);
+    // Busy days are a period like the holidays: at most five years of days (docs/decisions.md).
+    const tooLong = await crew.member.api.get<Problem>(`${path}/busy`, { query: { from: '2099-01-01', to: '2104-01-01' } });
+    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be less than 5 years after from' }] });
     expect((await crew.manager.api.get<Absence[]>(path)).body).toHaveLength(2);
     expect(
       (
@@ -500,7 +503,7 @@ describe('the time balance', () => {
     expect((await crew.colleague.api.get(path, { query: { from: '2027-01-01', to: '2027-01-31' } })).status).toBe(403);
     expect((await crew.admin.api.get(path, { query: { from: '2027-01-01', to: '2027-01-31' } })).status).toBe(200);
     const tooLong = await crew.member.api.get<Problem>(path, { query: { from: '2020-01-01', to: '2025-01-01' } });
-    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be at most 5 years after from' }] });
+    expect(tooLong.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must be less than 5 years after from' }] });
     const backwards = await crew.member.api.get<Problem>(path, { query: { from: '2027-02-01', to: '2027-01-31' } });
     expect(backwards.body).toMatchObject({ status: 400, errors: [{ path: 'to', message: 'must not be before from' }] });
   });

@@ -16,8 +16,8 @@ import { migrateDatabase } from '../db/migrations.js';
 import type { Db, Sql } from '../db/client.js';
 import type { Services } from '../modules/services.js';
 import { parseInput } from '../lib/dto.js';
-import { CreateApiKeyDto } from '../modules/api-key/api-key.service.js';
-import { CreateTenantDto } from '../modules/tenant/tenant.service.js';
+import { CreateApiKeyDto } from '../modules/platform/api-key/api-key.service.js';
+import { CreateTenantDto } from '../modules/platform/tenant/tenant.service.js';
 
 const usage = `Usage: tally <command> [options]
 

@@ -24,10 +24,10 @@ import {
   spanProblem,
   type CopiedRates,
   type RateSources,
-} from '../modules/entry/entry.values.js';
-import { seedClientInvoices } from '../modules/client-invoice/client-invoice.seed.js';
+} from '../modules/tracking/entry/entry.values.js';
+import { seedClientInvoices } from '../modules/billing/client-invoice/client-invoice.seed.js';
 import type { Services } from '../modules/services.js';
-import { settingsOf, type TenantSettings } from '../modules/tenant/tenant.service.js';
+import { settingsOf, type TenantSettings } from '../modules/platform/tenant/tenant.settings.js';
 
 export interface SeedOptions {
   tenants: number;

@@ -8,6 +8,7 @@ import type { SqlClient, Tx } from '../db/client.js';
 import { actorReference, type Actor } from '../auth/actor.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { decimalJson } from '../lib/money.js';
+import { dayText } from '../lib/day.js';
 
 export const eventTypes = [
   'entry.created',
@@ -129,7 +130,7 @@ export function withDays<T extends object, K extends keyof T>(record: T, columns
   const days: Partial<Record<K, string | null>> = {};
   for (const column of columns) {
     const value = record[column];
-    days[column] = value instanceof Date ? value.toISOString().slice(0, 10) : null;
+    days[column] = value instanceof Date ? dayText(value) : null;
   }
   return { ...record, ...days } as Omit<T, K> & Record<K, string | null>;
 }

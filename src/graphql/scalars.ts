@@ -1,5 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { isoTimestamp } from '../lib/time.js';
+import { dayText } from '../lib/day.js';
 
 const isoDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
@@ -56,7 +57,7 @@ export const DateScalar = new GraphQLScalarType<string, string>({
   name: 'Date',
   description: 'Calendar date, YYYY-MM-DD.',
   serialize(value) {
-    if (value instanceof Date) return value.toISOString().slice(0, 10);
+    if (value instanceof Date) return dayText(value);
     if (typeof value === 'string' && isoDate.test(value)) return value;
     throw new GraphQLError(`Date cannot represent ${String(value)}`);
   },

@@ -8,6 +8,7 @@
  * two readings stay what they are.
  */
 import { localDate } from './time.js';
+import { isCalendarDay } from './day.js';
 
 export interface Clock {
   /** The current instant. */
@@ -47,8 +48,7 @@ function instantOf(value: string): Date | undefined {
   if (!dateOnly.test(value) && !instant.test(value)) return undefined;
   // Date fills in an impossible day (February 30 becomes March 2): the date part must survive the round trip.
   const day = value.slice(0, 10);
-  const midnight = new Date(`${day}T00:00:00Z`);
-  if (Number.isNaN(midnight.getTime()) || midnight.toISOString().slice(0, 10) !== day) return undefined;
+  if (!isCalendarDay(day)) return undefined;
   const parsed = new Date(dateOnly.test(value) ? `${day}T12:00:00Z` : value);
   return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }

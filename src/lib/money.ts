@@ -116,6 +116,9 @@ export function priceText(value: DecimalLike, currency: string | null | undefine
 /** A percent as text with two decimals: "19.00". */
 export const percentText = (value: DecimalLike): string => fixedDecimal(value, percentDecimals);
 
+/** Decimal text for people: its thousands grouped (`1234.50` as `1,234.50`). */
+export const grouped = (text: string): string => text.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
+
 /** The decimals a value needs: trailing zeros do not count ("100.00" needs none, "10.010" two). */
 export const significantDecimals = (text: string): number => decimalsOf(text.includes('.') ? text.replace(/\.?0+$/, '') : text);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, nextDate, startOfDay, zonedInstant, isoTimestamp } from './time.js';
+import { localDate, startOfDay, zonedInstant, isoTimestamp } from './time.js';
 
 describe('dates in a time zone', () => {
   it('start a day at local midnight, in winter and in summer', () => {
@@ -19,12 +19,9 @@ describe('dates in a time zone', () => {
     expect(localDate(startOfDay('2026-09-06', 'America/Santiago'), 'America/Santiago')).toBe('2026-09-06');
   });
 
-  it('name the local date of an instant, and the next day', () => {
+  it('name the local date of an instant', () => {
     expect(localDate(new Date('2026-01-14T23:30:00Z'), 'Europe/Berlin')).toBe('2026-01-15');
     expect(localDate(new Date('2026-01-14T23:30:00Z'), 'UTC')).toBe('2026-01-14');
-    expect(nextDate('2026-02-28')).toBe('2026-03-01');
-    expect(nextDate('2028-02-28')).toBe('2028-02-29');
-    expect(nextDate('2026-12-31')).toBe('2027-01-01');
   });
 
   it('read a local wall-clock time as an instant, across the clock changes', () => {

@@ -99,14 +99,6 @@ export function zonedInstant(date: string, seconds: number, timeZone: string): D
   return new Date(offsetAt(new Date(after), timeZone) === naive - after ? Math.min(before, after) : before);
 }
 
-/** The calendar day after `date`. */
-export function nextDate(date: string): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
-}
-
-export const isDate = (value: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(value);
-
 /**
  * Zones already asked about. Learning whether a zone exists builds a DateTimeFormat (tens of microseconds),
  * and every report and entry write asks about the tenant's own. Bounded: clients may send any text.

@@ -2,9 +2,10 @@
  * What a module is: a name (its key in `context.services`), a service
  * factory, its REST rows, its GraphQL types (registered on the builder by
  * importing its `.graphql.ts` from the manifest), and, if it has background
- * work, a work factory with the jobs and event reactions that use it. src/modules/index.ts lists
- * the modules once; the services, the schema and the route table are built
- * from that list.
+ * work, a work factory with the jobs and event reactions that use it. Each
+ * domain's manifest lists its modules once (src/modules/domain.ts), and
+ * src/modules/index.ts the domains; the services, the schema and the route
+ * table are built from the modules of that list.
  */
 import type { Config } from '../config.js';
 import type { Db, Sql, Tx } from '../db/client.js';

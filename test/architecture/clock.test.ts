@@ -23,26 +23,26 @@ const scanned = [path.resolve('src/modules'), path.resolve('src/cli/seed.ts')];
 /** Reads of the system clock that stay: the file (from src/), a piece of the flagged line, and why. */
 const allowed: readonly { file: string; line: string; why: string }[] = [
   {
-    file: 'modules/webhook/webhook.delivery.ts',
+    file: 'modules/platform/webhook/webhook.delivery.ts',
     line: 'signedHeaders(request, new Date())',
     why:
       'The `webhook-timestamp` a delivery is signed with: the receiver checks it against its own clock (Standard ' +
       'Webhooks refuses one more than five minutes off), so it must be the real time, whatever a test pinned.',
   },
   {
-    file: 'modules/admin/admin.service.ts',
+    file: 'modules/platform/admin/admin.service.ts',
     line: 'const sessionsNow = new Date();',
     why: "Sign-in sessions are better-auth's: it stamps and checks their expiry by the system clock, so the count of live ones reads the same clock.",
   },
   {
-    file: 'modules/event/event.work.ts',
+    file: 'modules/insight/event/event.work.ts',
     line: 'async prune(log: Logger, now = new Date())',
     why:
       "An event's time is when the database committed its change (its `createdAt`, the envelope's `timestamp`: a record's " +
       "technical time, like a log line's); the retention that prunes old ones compares with the clock that stamped them.",
   },
   {
-    file: 'modules/sync/sync.work.ts',
+    file: 'modules/inbox/sync/sync.work.ts',
     line: '{ updatedAt: { lt: new Date(Date.now() - staleRunMs) } }',
     why:
       "A lease, not a rule: a run that has not touched its sync for 15 minutes died with its worker. It reads the row's " +
@@ -50,9 +50,9 @@ const allowed: readonly { file: string; line: string; why: string }[] = [
   },
   ...(
     [
-      ['modules/note/note.service.ts', '$1, $2, $3, now(), now())'],
-      ['modules/import/import.batch.ts', 'r.fingerprint, now()'],
-      ['modules/import/import.work.ts', '"updatedAt" = now() WHERE id'],
+      ['modules/platform/note/note.service.ts', '$1, $2, $3, now(), now())'],
+      ['modules/tracking/import/import.batch.ts', 'r.fingerprint, now()'],
+      ['modules/tracking/import/import.work.ts', '"updatedAt" = now() WHERE id'],
     ] as const
   ).map(([file, line]) => ({
     file,
@@ -62,7 +62,7 @@ const allowed: readonly { file: string; line: string; why: string }[] = [
       "record's technical time, which no rule reads.",
   })),
   {
-    file: 'modules/client-invoice/client-invoice.pdf.ts',
+    file: 'modules/billing/client-invoice/client-invoice.pdf.ts',
     line: ': new Date();',
     why: "A draft's PDF carries the time it was made as its CreationDate: the file's own metadata, which no rule reads.",
   },

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { domainNames } from '../../src/modules/domain.js';
+import { dependencyViolations, type DomainRule, type Import, ruleViolations } from './dependencies.js';
 import { layers } from './layers.js';
 
 const sourceRoot = path.resolve('src');
@@ -69,5 +71,60 @@ describe('the layering of src/', () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+});
+
+const modulesRoot = path.join(sourceRoot, 'modules');
+const fromModules = (file: string) => path.relative(modulesRoot, file).split(path.sep).join('/');
+
+/** Every import between files of src/modules/ (unit tests too: what they import, the module depends on). */
+function moduleImports(): Import[] {
+  return sourceFiles(modulesRoot).flatMap((file) =>
+    relativeImportsOf(fs.readFileSync(file, 'utf8')).flatMap((specifier) => {
+      const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts');
+      return target.startsWith(`${modulesRoot}${path.sep}`) ? [{ from: fromModules(file), to: fromModules(target) }] : [];
+    }),
+  );
+}
+
+/**
+ * A domain's rule as its manifest states it: `uses: [...]`, read from the text (importing the manifest would
+ * load every module, and a circle being reported may be one that breaks loading them).
+ */
+function ruleOf(domain: string): DomainRule {
+  const manifest = fs.readFileSync(path.join(modulesRoot, domain, 'index.ts'), 'utf8');
+  const uses = /\buses:\s*\[([^\]]*)\]/.exec(manifest);
+  if (!uses) throw new Error(`src/modules/${domain}/index.ts states no uses: [...]`);
+  return { name: domain, uses: [...(uses[1] as string).matchAll(/'([a-z-]+)'/g)].map((match) => match[1] as string) };
+}
+
+const domainFolders = () =>
+  fs
+    .readdirSync(modulesRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+describe('the domains of src/modules/', () => {
+  it('are the folders under src/modules/, each with its manifest, which lists every module of it that has one', () => {
+    expect(domainFolders().sort()).toEqual([...domainNames].sort());
+    for (const domain of domainNames) {
+      const manifest = fs.readFileSync(path.join(modulesRoot, domain, 'index.ts'), 'utf8');
+      const withManifest = fs.readdirSync(path.join(modulesRoot, domain)).filter((name) => fs.existsSync(path.join(modulesRoot, domain, name, 'index.ts')));
+      const imported = [...manifest.matchAll(/from '\.\/([a-z-]+)\/index\.js'/g)].map((match) => match[1]);
+      expect(imported.sort(), `src/modules/${domain}/index.ts`).toEqual(withManifest.sort());
+      expect(manifest).toContain(`name: '${domain}'`);
+    }
+    const list = fs.readFileSync(path.join(modulesRoot, 'index.ts'), 'utf8');
+    expect(/export const domains = \[([^\]]*)\]/.exec(list)?.[1]?.match(/\w+Domain/g)).toEqual(domainNames.map((name) => `${name}Domain`));
+  });
+
+  it('use only domains below them', () => {
+    expect(ruleViolations(domainNames.map(ruleOf))).toEqual([]);
+  });
+
+  it('have no module or domain cycle, and import only the domains their manifests allow', () => {
+    const imports = moduleImports();
+    expect(imports.length).toBeGreaterThan(300);
+    expect(dependencyViolations(imports, domainNames.map(ruleOf))).toEqual([]);
   });
 });

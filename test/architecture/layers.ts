@@ -8,7 +8,8 @@
  * that where a file sits says what it may import (the test refuses a path
  * inside a folder). request/ is what a request is, what the gate promises
  * and the Idempotency-Key claims: REST (below the HTTP server) admits and
- * claims through it, and so does GraphQL over HTTP.
+ * claims through it, and so does GraphQL over HTTP. Inside modules/, the
+ * domains and their modules have rules of their own (dependencies.ts).
  */
 export const layers: readonly { name: string; paths: readonly string[] }[] = [
   { name: 'foundation', paths: ['generated', 'lib', 'config.ts', 'version.ts'] },

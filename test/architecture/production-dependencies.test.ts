@@ -36,7 +36,7 @@ const computedImports: Record<string, { comesWith: string; why: string }> = {
   },
   'src/lib/bounded-worker.ts': {
     comesWith: 'pdf-lib',
-    why: "the module its worker thread runs (invoice.pdf-attachment.ts, which names pdf-lib); tsx's loader only when the TypeScript sources run (development and tests)",
+    why: "the module its worker thread runs (received-invoice.pdf-attachment.ts, which names pdf-lib); tsx's loader only when the TypeScript sources run (development and tests)",
   },
 };
 

@@ -6,8 +6,8 @@
  * rounds. The goal is absolute (a download's time): the XML rows say whether their median met it (the
  * slowest call of a round on a shared machine is mostly its neighbours').
  */
-import { eInvoiceFormats, writeEInvoice } from '../../src/modules/client-invoice/client-invoice.einvoice.js';
-import { renderClientInvoicePdf } from '../../src/modules/client-invoice/client-invoice.pdf.js';
+import { writtenEInvoiceFormats, writeEInvoice } from '../../src/modules/billing/client-invoice/einvoice/writer.js';
+import { renderClientInvoicePdf } from '../../src/modules/billing/client-invoice/client-invoice.pdf.js';
 import { manyLineInvoice } from '../helpers/client-invoice-documents.js';
 
 const lineCount = Number(process.env.BENCH_INVOICE_LINES ?? 500);
@@ -36,7 +36,8 @@ export async function measureInvoiceFiles(): Promise<void> {
   const document = manyLineInvoice(lineCount);
   process.stdout.write(`\ninvoice files: a ${lineCount}-line client invoice, in this process (ms: first call, then median and slowest of the next rounds)\n`);
   const rows: [string, Awaited<ReturnType<typeof timed>>][] = [];
-  for (const eInvoiceFormat of eInvoiceFormats) rows.push([`XML ${eInvoiceFormat}`, await timed(xmlRounds, () => writeEInvoice(document, eInvoiceFormat))]);
+  for (const eInvoiceFormat of writtenEInvoiceFormats)
+    rows.push([`XML ${eInvoiceFormat}`, await timed(xmlRounds, () => writeEInvoice(document, eInvoiceFormat))]);
   rows.push(['PDF', await timed(pdfRounds, () => renderClientInvoicePdf(document, { format: 'pdf' }))]);
   rows.push(['Factur-X PDF/A-3', await timed(pdfRounds, () => renderClientInvoicePdf(document, { format: 'facturx' }))]);
   for (const [name, result] of rows) {

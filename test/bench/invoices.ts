@@ -14,11 +14,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { readEInvoice } from '../../src/modules/invoice/invoice.einvoice.js';
-import { embeddedInvoice } from '../../src/modules/invoice/invoice.embedded.js';
-import { readXml } from '../../src/modules/invoice/invoice.xml.js';
+import { readEInvoice } from '../../src/modules/inbox/received-invoice/received-invoice.einvoice-reader.js';
+import { embeddedInvoice } from '../../src/modules/inbox/received-invoice/received-invoice.embedded.js';
+import { readXml } from '../../src/modules/inbox/received-invoice/received-invoice.xml.js';
 import { ciiWithLines, example, pdfWithEmbedded } from '../helpers/einvoices.js';
-import { readFile, stopOcrEngine } from '../../src/modules/invoice/invoice.ocr.js';
+import { readFile, stopOcrEngine } from '../../src/modules/inbox/received-invoice/received-invoice.ocr.js';
 import { invoicePng, scannedPdf } from '../helpers/invoices.js';
 
 const rounds = 5;

@@ -19,8 +19,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { systemActor } from '../../src/auth/actor.js';
 import { systemAccess, type TenantRecord } from '../../src/auth/tenant-access.js';
-import { summarySourceOf, summaryStatement } from '../../src/modules/report/report.sql.js';
-import { settingsOf } from '../../src/modules/tenant/tenant.service.js';
+import { summarySourceOf, summaryStatement } from '../../src/modules/insight/report/report.sql.js';
+import { settingsOf } from '../../src/modules/platform/tenant/tenant.settings.js';
 
 const entryCount = Number(process.env.BENCH_REPORT_ENTRIES ?? 100_000);
 const bigEntryCount = Number(process.env.BENCH_REPORT_BIG_ENTRIES ?? 1_000_000);

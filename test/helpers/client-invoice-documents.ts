@@ -13,7 +13,7 @@ import type {
   SellerSnapshot,
   TaxCategory,
   UnitCode,
-} from '../../src/modules/client-invoice/client-invoice.document.js';
+} from '../../src/modules/billing/client-invoice/client-invoice.document.js';
 
 /** A line as a test writes it: net in cents is quantity times price over the base quantity (60 for MIN) unless given. */
 export interface LineInput {

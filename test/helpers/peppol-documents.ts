@@ -3,7 +3,7 @@
  * cross-border reverse charge and a German small business with only a tax number, each with both parties'
  * Peppol participant ids.
  */
-import type { ClientInvoiceDocument, SellerSnapshot } from '../../src/modules/client-invoice/client-invoice.document.js';
+import type { ClientInvoiceDocument, SellerSnapshot } from '../../src/modules/billing/client-invoice/client-invoice.document.js';
 import { buyerDe, documentOf, reverseChargeInvoice, sellerDe, smallBusinessInvoice } from './client-invoice-documents.js';
 
 /** A Belgian seller on Peppol: its enterprise number (0208) is its participant id and its legal registration. */

@@ -1,0 +1,533 @@
+import type { z } from 'zod';
+import type { TenantAccess } from '../../../auth/tenant-access.js';
+import type { Db, Tx } from '../../../db/client.js';
+import { tenantPage } from '../../../db/list.js';
+import { shapesResult } from '../../../db/query.js';
+import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
+import { Prisma, type Client, type ClientInvoice } from '../../../generated/prisma/client.js';
+import type { Clock } from '../../../lib/clock.js';
+import { notFound, validationFailed } from '../../../lib/errors.js';
+import { assertMoneyScale, minorUnitsOf } from '../../../lib/money.js';
+import { counterYear, formatNumber } from '../billing-profile/billing-profile.numbers.js';
+import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
+import { createClientInvoiceArchive } from './client-invoice.archive.js';
+import type { ClientInvoiceDocument } from './client-invoice.document.js';
+import { issuedClientInvoiceDocument, toClientInvoiceDocument } from './client-invoice.document-of.js';
+import { assertIssuable, assertSellerComplete, buyerOf, sellerOf } from './client-invoice.issuable.js';
+import { availableEInvoiceFormats } from './einvoice/writer.js';
+import {
+  clientInvoiceConflicts,
+  type ClientInvoiceQuery,
+  type CreateClientInvoiceDto,
+  type DiscountInput,
+  type ListClientInvoicesArgs,
+  type ManualLine,
+  type PayClientInvoiceDto,
+  type UpdateClientInvoiceDto,
+} from './client-invoice.dto.js';
+import { claimEntries, lineTax, manualLines, namesOf, timeLines, type ClientTax, type LineValues } from './client-invoice.lines.js';
+import { discountProblem, invoiceTotals, type Discount, type InvoiceTotals } from './client-invoice.money.js';
+import { settingsFor } from '../../platform/tenant/tenant.settings.js';
+import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day.js';
+
+const Decimal = Prisma.Decimal;
+
+/** Issuing waits for the tenant's number counter behind other issuers: give it room under load. */
+const issueTransaction = { maxWait: 10_000, timeout: 20_000 };
+
+/**
+ * Runs `run` after every earlier run of the same `key` in this process has
+ * settled. Issuers of one tenant wait for its counter's row lock in turn
+ * anyway; making them wait here, before they check out a connection, keeps
+ * fifty issues at once from holding the whole pool while they queue for the
+ * lock (other processes still queue on the lock itself).
+ */
+function inLine<Result>(queues: Map<string, Promise<unknown>>, key: string, run: () => Promise<Result>): Promise<Result> {
+  const result = (queues.get(key) ?? Promise.resolve()).then(run, run);
+  const settled = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return result;
+}
+
+/** The discount of an invoice, as its columns keep it. */
+const discountOf = (invoice: Pick<ClientInvoice, 'discountPercent' | 'discountAmount' | 'discountReason'>): Discount | null =>
+  invoice.discountPercent || invoice.discountAmount
+    ? { percent: invoice.discountPercent, amount: invoice.discountAmount, reason: invoice.discountReason }
+    : null;
+
+const discountColumns = (discount: DiscountInput | null) => ({
+  discountPercent: discount?.percent === undefined || discount === null ? null : new Decimal(discount.percent),
+  discountAmount: discount?.amount === undefined || discount === null ? null : new Decimal(discount.amount),
+  discountReason: discount?.reason ?? null,
+});
+
+/** 400 naming each manual line's price and the discount amount that have more decimals than the invoice's currency. */
+function assertInvoiceMoney(currency: string, input: { lines?: readonly ManualLine[] | undefined; discount?: DiscountInput | null | undefined }): void {
+  assertMoneyScale(currency, {
+    ...Object.fromEntries((input.lines ?? []).map((line, index) => [`lines.${index}.unitPrice`, line.unitPrice])),
+    'discount.amount': input.discount?.amount,
+  });
+}
+
+/** The total columns and the tax breakdown, as stored: amounts at the currency's `digits`, rates at 2. */
+function totalColumns(totals: InvoiceTotals, digits: number) {
+  return {
+    lineNet: totals.lineNet,
+    allowances: totals.allowances,
+    taxBasis: totals.taxBasis,
+    tax: totals.tax,
+    gross: totals.gross,
+    paid: totals.paid,
+    due: totals.due,
+    taxes: totals.taxes.map((group) => ({
+      category: group.category,
+      rate: group.rate.toFixed(2),
+      lineNet: group.lineNet.toFixed(digits),
+      allowance: group.allowance.toFixed(digits),
+      basis: group.basis.toFixed(digits),
+      amount: group.amount.toFixed(digits),
+      exemptionReason: group.exemptionReason,
+    })),
+  };
+}
+
+/** The totals of `lines` with `discount` in a currency of `digits` minor units, or 400 naming the discount when it exceeds them. */
+function checkedTotals(lines: readonly LineValues[], discount: Discount | null, digits: number): InvoiceTotals {
+  const totals = invoiceTotals(lines, discount, undefined, digits);
+  const problem = discountProblem(totals.lineNet, discount, digits);
+  if (problem) throw validationFailed([problem]);
+  return totals;
+}
+
+/** The reason a live invoice in `status` refuses a change meant for drafts. */
+function assertDraft(invoice: ClientInvoice): void {
+  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
+  if (invoice.status !== 'draft') {
+    throw clientInvoiceConflicts.refuse(
+      'INVOICE_ISSUED',
+      `The invoice is ${invoice.status} (${invoice.number}): it is never changed or deleted; void it instead`,
+    );
+  }
+}
+
+/** An issued, sent or paid invoice (not a draft, not void). */
+function assertIssued(invoice: ClientInvoice, what: string): void {
+  if (invoice.status === 'draft') throw clientInvoiceConflicts.refuse('INVOICE_NOT_ISSUED', `The invoice is a draft: issue it before it is ${what}`);
+  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
+}
+
+/**
+ * Client invoices: drafts made from a client's approved time (and manual
+ * lines), issued with gapless numbers, sent, paid and voided by a credit
+ * note. Owners, admins and API keys manage them; managers read them. An
+ * entry on a live invoice is read-only (the entry service refuses it with
+ * ENTRY_INVOICED); deleting a draft or voiding an invoice releases it.
+ */
+export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock }) {
+  /** Per tenant: the last issue or void waiting for a number in this process. */
+  const numbering = new Map<string, Promise<unknown>>();
+  const archive = createClientInvoiceArchive({ db });
+
+  /** The invoice, row-locked for the rest of `tx`, or 404. */
+  async function lockInvoice(tx: Tx, access: TenantAccess, id: string): Promise<ClientInvoice> {
+    const values: unknown[] = [id];
+    const changeable = access.sqlScope('update', 'ClientInvoice', 'ci', (value) => `$${values.push(value)}`);
+    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT ci.id FROM client_invoices ci WHERE ci.id = $1 AND ${changeable} FOR UPDATE`, ...values);
+    if (locked.length === 0) throw notFound('ClientInvoice', id);
+    return tx.clientInvoice.findFirstOrThrow({ where: { id, ...access.scope('update', 'ClientInvoice') } });
+  }
+
+  async function findClient(tx: Tx, access: TenantAccess, id: string): Promise<Client> {
+    const client = await tx.client.findFirst({ where: { id, ...access.tenantWide('Client') } });
+    if (!client) throw validationFailed([{ path: 'clientId', message: 'is not a client of this tenant' }]);
+    return client;
+  }
+
+  const reread = (tx: Tx, id: string, query: ClientInvoiceQuery, row: ClientInvoice) =>
+    shapesResult(query) ? tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  /**
+   * One invoice of the tenant as the files are written from, read with `client` (a transaction sees its own
+   * writes); a draft with the seller and buyer as they are now, once the profile can name a seller (409 otherwise).
+   */
+  async function documentIn(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
+    const invoice = await client.clientInvoice.findFirst({
+      where: { id, ...access.scope('read', 'ClientInvoice') },
+      include: { lines: { orderBy: { position: 'asc' } }, client: true, creditNoteFor: { select: { number: true, issueDate: true } } },
+    });
+    if (!invoice) throw notFound('ClientInvoice', id);
+    if (invoice.status !== 'draft') return issuedClientInvoiceDocument({ invoice, lines: invoice.lines, creditNoteFor: invoice.creditNoteFor });
+    const profile = await billingProfileFor(client, access);
+    const document = toClientInvoiceDocument({
+      invoice,
+      lines: invoice.lines,
+      creditNoteFor: invoice.creditNoteFor,
+      paymentTermsDays: profile.paymentTermsDays,
+      // A draft has no snapshots yet: it shows the seller and buyer as they are now.
+      seller: sellerOf(profile),
+      buyer: buyerOf(invoice.client),
+    });
+    // A draft is shown with the seller as the profile is now: it must be one a document can name.
+    assertSellerComplete(document);
+    return document;
+  }
+
+  /** `client_invoice.issued` says which e-invoice formats the issued invoice (or credit note) can be fetched in. */
+  /** An invoice as its events carry it: its dates as days. */
+  const daysOf = (invoice: ClientInvoice) => withDays(invoice, ['issueDate', 'dueDate', 'periodFrom', 'periodTo']);
+
+  async function recordIssued(tx: Tx, access: TenantAccess, invoice: ClientInvoice): Promise<void> {
+    const eInvoiceFormats = availableEInvoiceFormats(await documentIn(tx, access, invoice.id));
+    await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...daysOf(invoice), eInvoiceFormats } });
+  }
+
+  async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
+    await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
+  }
+
+  /** The next number of the tenant's counter for `issueDate`'s year (0: a pattern without one), row-locked until `tx` ends. */
+  async function nextNumber(tx: Tx, access: TenantAccess, pattern: string, issueDate: string) {
+    const year = counterYear(pattern, issueDate);
+    const [counter] = await tx.$queryRaw<{ last: number }[]>`
+      INSERT INTO invoice_number_counters ("tenantId", year, last) VALUES (${access.tenantId}, ${year}, 1)
+      ON CONFLICT ("tenantId", year) DO UPDATE SET last = invoice_number_counters.last + 1
+      RETURNING last`;
+    const sequence = (counter as { last: number }).last;
+    return { number: formatNumber(pattern, issueDate, sequence), numberYear: year, numberSequence: sequence };
+  }
+
+  /** The manual lines with their tax, numbered after `after`, in a currency of `digits` minor units. */
+  function manualLinesOf(lines: readonly ManualLine[], profile: BillingProfileView, client: ClientTax, after: number, digits: number): LineValues[] {
+    return manualLines(lines, (line, path) => lineTax(profile, client, line, path), after + 1, digits);
+  }
+
+  function whereOf(filter: Omit<z.output<typeof ListClientInvoicesArgs>, 'tenantId' | 'limit' | 'offset'>) {
+    const issueDate = { ...(filter.from ? { gte: dayColumn(filter.from) } : {}), ...(filter.to ? { lte: dayColumn(filter.to) } : {}) };
+    return {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.clientId ? { clientId: filter.clientId } : {}),
+      ...(filter.from || filter.to ? { issueDate } : {}),
+    };
+  }
+
+  return {
+    /** The tenant's client invoices, newest first, by status, client and issue date. */
+    async list(
+      access: TenantAccess,
+      { limit, offset, tenantId: _tenant, ...filter }: z.output<typeof ListClientInvoicesArgs>,
+      query: ClientInvoiceQuery = {},
+    ): Promise<ClientInvoice[]> {
+      return db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, whereOf(filter)) });
+    },
+
+    /** One client invoice of the tenant. */
+    async get(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      const invoice = await db.clientInvoice.findFirst({ ...query, where: { id, ...access.scope('read', 'ClientInvoice') } });
+      if (!invoice) throw notFound('ClientInvoice', id);
+      return invoice;
+    },
+
+    /**
+     * A draft from the client's approved, billable time in the period (one
+     * line per group and rate), with manual lines and a discount; its entries
+     * are claimed in the same transaction. 409 NOTHING_TO_INVOICE when there
+     * is neither time nor a line; nothing is written then.
+     */
+    async create(access: TenantAccess, input: z.output<typeof CreateClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('create', 'ClientInvoice');
+      if (input.periodTo < input.periodFrom) throw validationFailed([{ path: 'periodTo', message: 'must not be before periodFrom' }]);
+      if (input.issueDate && input.dueDate && input.dueDate < input.issueDate)
+        throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
+      return db.$transaction(async (tx) => {
+        const client = await findClient(tx, access, input.clientId);
+        assertInvoiceMoney(client.currency, input);
+        const digits = minorUnitsOf(client.currency);
+        if (input.projectIds) {
+          const owned = await tx.project.findMany({
+            where: { id: { in: input.projectIds }, clientId: client.id, ...access.tenantWide('Project') },
+            select: { id: true },
+          });
+          const known = new Set(owned.map((project) => project.id));
+          const strangers = input.projectIds.flatMap((id, index) =>
+            known.has(id) ? [] : [{ path: `projectIds.${index}`, message: 'is not a project of this client' }],
+          );
+          if (strangers.length > 0) throw validationFailed(strangers);
+        }
+        // One after the other: a transaction's statements share one connection.
+        const profile = await billingProfileFor(tx, access);
+        const settings = await settingsFor(tx, access);
+        const invoice = await tx.clientInvoice.create({
+          data: access.stamp({
+            clientId: client.id,
+            clientName: client.name,
+            currency: client.currency,
+            periodFrom: dayColumn(input.periodFrom),
+            periodTo: dayColumn(input.periodTo),
+            groupBy: input.groupBy,
+            issueDate: optionalDayColumn(input.issueDate ?? null),
+            dueDate: optionalDayColumn(input.dueDate ?? null),
+            buyerReference: input.buyerReference ?? client.buyerReference,
+            notes: input.notes ?? null,
+            ...discountColumns(input.discount ?? null),
+            createdById: access.tenantUserId,
+          }),
+        });
+        const entries = await claimEntries(tx, access, {
+          invoiceId: invoice.id,
+          clientId: client.id,
+          currency: client.currency,
+          periodFrom: input.periodFrom,
+          periodTo: input.periodTo,
+          timeZone: settings.timezone,
+          projectIds: input.projectIds,
+        });
+        if (entries.length === 0 && !input.lines?.length) {
+          throw clientInvoiceConflicts.refuse(
+            'NOTHING_TO_INVOICE',
+            `No approved, billable, finished entry of ${client.name} from ${input.periodFrom} to ${input.periodTo} is left to invoice`,
+          );
+        }
+        const fromTime =
+          entries.length > 0
+            ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
+            : [];
+        const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
+        const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
+        await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
+        const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
+        await record(tx, access, 'client_invoice.created', created);
+        return reread(tx, invoice.id, query, created);
+      });
+    },
+
+    /** Changes a draft: dates, reference, notes, its manual lines (replaced whole) and its discount. 409 INVOICE_ISSUED otherwise. */
+    async update(access: TenantAccess, id: string, input: z.output<typeof UpdateClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('update', 'ClientInvoice');
+      return db.$transaction(async (tx) => {
+        const existing = await lockInvoice(tx, access, id);
+        assertDraft(existing);
+        assertInvoiceMoney(existing.currency, input);
+        const digits = minorUnitsOf(existing.currency);
+        const issueDate = input.issueDate === undefined ? existing.issueDate && dayText(existing.issueDate) : input.issueDate;
+        const dueDate = input.dueDate === undefined ? existing.dueDate && dayText(existing.dueDate) : input.dueDate;
+        if (issueDate && dueDate && dueDate < issueDate) throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
+        const current = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
+        const timeLinesKept = current.filter((line) => line.source !== 'manual');
+        let lines: LineValues[] = current;
+        if (input.lines !== undefined) {
+          const profile = await billingProfileFor(tx, access);
+          const client = await findClient(tx, access, existing.clientId);
+          lines = [...timeLinesKept, ...manualLinesOf(input.lines, profile, client, timeLinesKept.length, digits)];
+          if (lines.length === 0) throw validationFailed([{ path: 'lines', message: 'must leave the invoice at least one line' }]);
+        }
+        const discount = input.discount === undefined ? discountOf(existing) : discountOf(discountColumns(input.discount));
+        const totals = checkedTotals(lines, discount, digits);
+        if (input.lines !== undefined) {
+          await tx.clientInvoiceLine.deleteMany({ where: { clientInvoiceId: id, source: 'manual' } });
+          const added = lines.filter((line) => line.source === 'manual');
+          if (added.length > 0) await tx.clientInvoiceLine.createMany({ data: added.map((line) => ({ ...line, clientInvoiceId: id })) });
+        }
+        const updated = await tx.clientInvoice.update({
+          where: { id },
+          data: {
+            issueDate: optionalDayColumn(input.issueDate),
+            dueDate: optionalDayColumn(input.dueDate),
+            ...(input.buyerReference === undefined ? {} : { buyerReference: input.buyerReference }),
+            ...(input.notes === undefined ? {} : { notes: input.notes }),
+            ...(input.discount === undefined ? {} : discountColumns(input.discount)),
+            ...totalColumns(totals, digits),
+          },
+        });
+        await record(tx, access, 'client_invoice.updated', updated);
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /** Deletes a draft (its lines go with it, its entries are released: the foreign key sets them free). */
+    async remove(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('delete', 'ClientInvoice');
+      return db.$transaction(async (tx) => {
+        const existing = await lockInvoice(tx, access, id);
+        assertDraft(existing);
+        const shaped = shapesResult(query) ? await tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : existing;
+        await tx.entry.updateMany({ where: { clientInvoiceId: id, ...access.tenantWide('Entry') }, data: { clientInvoiceId: null } });
+        await tx.clientInvoice.delete({ where: { id } });
+        await record(tx, access, 'client_invoice.deleted', existing);
+        return shaped;
+      });
+    },
+
+    /**
+     * Issues a draft: the next number of the tenant's counter (row-locked
+     * until commit, so issuers in any process wait in line and a failed issue
+     * gives its number back), the issue and due dates, and the seller and
+     * buyer as they are now, once they have what its files will need (409
+     * BILLING_PROFILE_INCOMPLETE or CLIENT_INCOMPLETE naming every missing
+     * field: client-invoice.issuable.ts).
+     */
+    async issue(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('update', 'ClientInvoice');
+      return inLine(numbering, access.tenantId, () =>
+        db.$transaction(async (tx) => {
+          const existing = await lockInvoice(tx, access, id);
+          assertDraft(existing);
+          const profile = await billingProfileFor(tx, access);
+          const settings = await settingsFor(tx, access);
+          const client = await findClient(tx, access, existing.clientId);
+          // A draft made before the client had a buyer reference takes the client's now.
+          const buyerReference = existing.buyerReference ?? client.buyerReference;
+          // What the files will need is read from the parties and the tax breakdown (the lines' categories): no more to load.
+          const prospect = toClientInvoiceDocument({
+            invoice: { ...existing, buyerReference },
+            lines: [],
+            paymentTermsDays: profile.paymentTermsDays,
+            seller: sellerOf(profile),
+            buyer: buyerOf(client),
+          });
+          assertIssuable(prospect, client.einvoiceFormat);
+          const issueDate = existing.issueDate ? dayText(existing.issueDate) : clock.today(settings.timezone);
+          const dueDate = existing.dueDate ? dayText(existing.dueDate) : addDays(issueDate, profile.paymentTermsDays);
+          const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
+          const issued = await tx.clientInvoice.update({
+            where: { id },
+            data: {
+              status: 'issued',
+              ...number,
+              issueDate: dayColumn(issueDate),
+              dueDate: dayColumn(dueDate),
+              buyerReference,
+              seller: sellerOf(profile) as unknown as Prisma.InputJsonValue,
+              buyer: buyerOf(client) as unknown as Prisma.InputJsonValue,
+              issuedAt: clock.now(),
+            },
+          });
+          await recordIssued(tx, access, issued);
+          return reread(tx, id, query, issued);
+        }, issueTransaction),
+      );
+    },
+
+    /** Records that an issued invoice was sent (again: the time of the last sending). */
+    async send(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('update', 'ClientInvoice');
+      return db.$transaction(async (tx) => {
+        const existing = await lockInvoice(tx, access, id);
+        assertIssued(existing, 'sent');
+        const sent = await tx.clientInvoice.update({
+          where: { id },
+          data: { sentAt: clock.now(), ...(existing.status === 'issued' ? { status: 'sent' } : {}) },
+        });
+        await record(tx, access, 'client_invoice.sent', sent);
+        return reread(tx, id, query, sent);
+      });
+    },
+
+    /** Records a payment: all that is due unless `amount` is less; the invoice is paid when nothing is due. */
+    async pay(access: TenantAccess, id: string, input: z.output<typeof PayClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('update', 'ClientInvoice');
+      return db.$transaction(async (tx) => {
+        const existing = await lockInvoice(tx, access, id);
+        assertIssued(existing, 'paid');
+        if (existing.type === 'credit_note') throw clientInvoiceConflicts.refuse('CREDIT_NOTE', 'A credit note is not paid');
+        if (existing.status === 'paid' || existing.due.lte(0))
+          throw clientInvoiceConflicts.refuse('INVOICE_PAID', `The invoice ${existing.number} is paid in full`);
+        // A payment is in the invoice's currency: 10.005 on an invoice in EUR would leave half a cent due for ever.
+        assertMoneyScale(existing.currency, { amount: input.amount });
+        const amount = input.amount === undefined ? existing.due : new Decimal(input.amount);
+        if (amount.lte(0)) throw validationFailed([{ path: 'amount', message: 'must be above 0' }]);
+        if (amount.gt(existing.due))
+          throw validationFailed([{ path: 'amount', message: `must not exceed what is due (${existing.due.toFixed(minorUnitsOf(existing.currency))})` }]);
+        const payment = await tx.clientInvoicePayment.create({ data: { clientInvoiceId: id, paidAt: dayColumn(input.paidAt), amount } });
+        const paid = existing.paid.add(amount);
+        const due = existing.gross.sub(paid);
+        const updated = await tx.clientInvoice.update({
+          where: { id },
+          data: { paid, due, ...(due.isZero() ? { status: 'paid', paidAt: dayColumn(input.paidAt) } : {}) },
+        });
+        // The payment itself, beside the invoice it changed: the feed is the trail of every payment, partial ones too.
+        await recordEvent(tx, access, {
+          type: 'client_invoice.paid',
+          subjectId: id,
+          data: { ...updated, payment: { id: payment.id, paidAt: dayText(payment.paidAt), amount: payment.amount } },
+        });
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /**
+     * Voids an issued invoice: a credit note with the same lines takes the
+     * next number, the invoice becomes void and its entries are released
+     * (they may be invoiced again). Returns the voided invoice (its
+     * `creditNote` is the new one).
+     */
+    async void(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+      access.assert('update', 'ClientInvoice');
+      return inLine(numbering, access.tenantId, () =>
+        db.$transaction(async (tx) => {
+          const existing = await lockInvoice(tx, access, id);
+          if (existing.type === 'credit_note') throw clientInvoiceConflicts.refuse('CREDIT_NOTE', 'A credit note is not voided');
+          assertIssued(existing, 'voided');
+          // One after the other: a transaction's statements share one connection.
+          const profile = await billingProfileFor(tx, access);
+          const settings = await settingsFor(tx, access);
+          const lines = await tx.clientInvoiceLine.findMany({ where: { clientInvoiceId: id }, orderBy: { position: 'asc' } });
+          const issueDate = clock.today(settings.timezone);
+          const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
+          const now = clock.now();
+          const { id: _id, createdAt: _created, updatedAt: _updated, number: _number, numberYear: _year, numberSequence: _sequence, ...kept } = existing;
+          // Made a draft, then issued once its lines are in: the database takes no line into an issued document.
+          const draftCreditNote = await tx.clientInvoice.create({
+            data: {
+              ...kept,
+              type: 'credit_note',
+              creditNoteForId: id,
+              status: 'draft',
+              ...number,
+              issueDate: dayColumn(issueDate),
+              dueDate: null,
+              seller: (existing.seller ?? Prisma.DbNull) as Prisma.InputJsonValue,
+              buyer: (existing.buyer ?? Prisma.DbNull) as Prisma.InputJsonValue,
+              taxes: existing.taxes as Prisma.InputJsonValue,
+              paid: new Decimal(0),
+              due: existing.gross,
+              issuedAt: now,
+              sentAt: null,
+              paidAt: null,
+              voidedAt: null,
+              createdById: access.tenantUserId,
+            },
+          });
+          await tx.clientInvoiceLine.createMany({
+            data: lines.map(({ id: _line, clientInvoiceId: _invoice, ...line }) => ({ ...line, clientInvoiceId: draftCreditNote.id })),
+          });
+          const creditNote = await tx.clientInvoice.update({ where: { id: draftCreditNote.id }, data: { status: 'issued' } });
+          await tx.entry.updateMany({ where: { clientInvoiceId: id, ...access.tenantWide('Entry') }, data: { clientInvoiceId: null } });
+          const voided = await tx.clientInvoice.update({ where: { id }, data: { status: 'void', voidedAt: now } });
+          await record(tx, access, 'client_invoice.created', creditNote);
+          await recordIssued(tx, access, creditNote);
+          await record(tx, access, 'client_invoice.voided', voided);
+          return reread(tx, id, query, voided);
+        }, issueTransaction),
+      );
+    },
+
+    /** One invoice of the tenant as the files that leave Tally are written from (PDF, Factur-X, EN 16931 XML). */
+    async document(access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
+      return documentIn(db, access, id);
+    },
+
+    /** The file an issued invoice or credit note was first served as, kept byte for byte (null while none is). */
+    keptFile: archive.keptFile,
+
+    /** Keeps the file of an issued document unless one is kept already; returns the kept one. */
+    keepFile: archive.keepFile,
+  };
+}
+
+export type ClientInvoiceService = ReturnType<typeof createClientInvoiceService>;

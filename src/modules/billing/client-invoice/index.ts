@@ -1,0 +1,46 @@
+import { crud, steps } from '../../../rest/route.js';
+import { defineModule } from '../../module.js';
+import { clientInvoiceConflicts } from './client-invoice.dto.js';
+import { clientInvoiceFileRoutes } from './client-invoice.files.js';
+import { createClientInvoiceService, type ClientInvoiceService } from './client-invoice.service.js';
+import './client-invoice.graphql.js';
+import './client-invoice.files.graphql.js';
+
+const clientInvoices = '/tenants/{tenantId}/client-invoices';
+
+/** The irregular rows: a POST to `client-invoices/{clientInvoiceId}/<verb>`. */
+const step = steps('clientInvoice', clientInvoices, 'clientInvoiceId');
+
+/** Client invoices: what a tenant bills its clients, from tracked time (CONTRACT.md section 9). */
+export const clientInvoiceModule = defineModule({
+  name: 'clientInvoices',
+  createService: createClientInvoiceService,
+  tag: { name: 'ClientInvoices', description: 'Invoices to clients from approved time: gapless numbers, EN 16931 taxes, credit notes' },
+  conflicts: clientInvoiceConflicts,
+  routes: [
+    ...crud(
+      'clientInvoice',
+      clientInvoices,
+      'clientInvoiceId',
+      { one: 'client invoice', many: 'client invoices' },
+      {
+        list: { field: 'Query.clientInvoices', summary: 'List client invoices, newest first (status, clientId, from, to)' },
+        get: 'Query.clientInvoice',
+        create: { field: 'Mutation.createClientInvoice', summary: "Create a draft from a client's approved time in a period" },
+        update: { field: 'Mutation.updateClientInvoice', summary: 'Change a draft' },
+        remove: { field: 'Mutation.deleteClientInvoice', summary: 'Delete a draft (its entries are released)' },
+      },
+    ),
+    step('issue', 'Mutation.issueClientInvoice', 'Issue a draft: number, dates, seller and buyer snapshots'),
+    step('send', 'Mutation.sendClientInvoice', 'Record that the invoice was sent', 'markSent'),
+    step('pay', 'Mutation.payClientInvoice', 'Record a payment (full unless amount is less)'),
+    step('void', 'Mutation.voidClientInvoice', 'Void an issued invoice: a credit note takes the next number, its entries are released'),
+    ...clientInvoiceFileRoutes,
+  ],
+});
+
+declare module '../../services.js' {
+  interface Services {
+    clientInvoices: ClientInvoiceService;
+  }
+}

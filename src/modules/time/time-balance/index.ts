@@ -1,0 +1,27 @@
+import { defineModule } from '../../module.js';
+import { createTimeBalanceService, type TimeBalanceService } from './time-balance.service.js';
+import './time-balance.graphql.js';
+
+/** Time balances: expected against worked time, and the overtime account. */
+export const timeBalanceModule = defineModule({
+  name: 'timeBalances',
+  createService: createTimeBalanceService,
+  tag: { name: 'TimeBalances', description: 'Expected and worked time of a member, and the overtime balance' },
+  routes: [
+    {
+      controller: 'timeBalance',
+      action: 'findOne',
+      method: 'GET',
+      path: '/tenants/{tenantId}/users/{tenantUserId}/time-balance',
+      field: 'Query.timeBalance',
+      status: 200,
+      summary: 'A member’s time balance per day or month (members: their own)',
+    },
+  ],
+});
+
+declare module '../../services.js' {
+  interface Services {
+    timeBalances: TimeBalanceService;
+  }
+}

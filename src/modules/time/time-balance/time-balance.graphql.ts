@@ -1,0 +1,69 @@
+import { builder } from '../../../graphql/builder.js';
+import { graphqlEnum } from '../../../graphql/inputs.js';
+import { tenantOperation } from '../../../graphql/operations.js';
+import { VacationObject } from '../vacation/vacation.graphql.js';
+import { balanceGrouping, TimeBalanceArgs, type BalanceFigures, type BalancePeriod, type TimeBalance } from './time-balance.service.js';
+
+const figures = {
+  expectedMinutes: 'Scheduled minutes minus holidays (and minus unpaid absence days)',
+  workedMinutes: 'Minutes of finished entries that started then (in the tenant’s time zone), whatever their status',
+  creditedMinutes: 'Minutes of absences that count as work (vacation, sickness)',
+  holidayMinutes: 'Scheduled minutes holidays took off',
+  balanceMinutes: 'worked + credited - expected',
+} as const;
+
+const BalanceFiguresObject = builder.objectRef<BalanceFigures>('BalanceFigures').implement({
+  description: 'What a period of a member’s working time adds up to, in minutes.',
+  fields: (t) => ({
+    expectedMinutes: t.exposeInt('expectedMinutes', { description: figures.expectedMinutes }),
+    workedMinutes: t.exposeInt('workedMinutes', { description: figures.workedMinutes }),
+    creditedMinutes: t.exposeInt('creditedMinutes', { description: figures.creditedMinutes }),
+    holidayMinutes: t.exposeInt('holidayMinutes', { description: figures.holidayMinutes }),
+    balanceMinutes: t.exposeInt('balanceMinutes', { description: figures.balanceMinutes }),
+    vacationDays: t.exposeFloat('vacationDays', { description: 'Vacation days its approved absences use (a half day: 0.5)' }),
+  }),
+});
+
+const BalancePeriodObject = builder.objectRef<BalancePeriod>('BalancePeriod').implement({
+  description: 'One day or month of a time balance.',
+  fields: (t) => ({
+    start: t.expose('start', { type: 'Date', description: 'Its first day' }),
+    end: t.expose('end', { type: 'Date', description: 'Its last day' }),
+    expectedMinutes: t.exposeInt('expectedMinutes', { description: figures.expectedMinutes }),
+    workedMinutes: t.exposeInt('workedMinutes', { description: figures.workedMinutes }),
+    creditedMinutes: t.exposeInt('creditedMinutes', { description: figures.creditedMinutes }),
+    holidayMinutes: t.exposeInt('holidayMinutes', { description: figures.holidayMinutes }),
+    balanceMinutes: t.exposeInt('balanceMinutes', { description: figures.balanceMinutes }),
+    runningBalanceMinutes: t.exposeInt('runningBalanceMinutes', { description: 'The balance from `from` to the end of this period: the overtime account' }),
+    vacationDays: t.exposeFloat('vacationDays', { description: 'Vacation days its approved absences use' }),
+  }),
+});
+
+const TimeBalanceObject = builder.objectRef<TimeBalance>('TimeBalance').implement({
+  description: 'A member’s expected and worked time over a period, and the overtime balance.',
+  fields: (t) => ({
+    tenantUserId: t.exposeID('tenantUserId'),
+    from: t.expose('from', { type: 'Date' }),
+    to: t.expose('to', { type: 'Date' }),
+    timezone: t.exposeString('timezone', { description: 'The time zone the days are counted in' }),
+    groupBy: t.expose('groupBy', { type: graphqlEnum(balanceGrouping) }),
+    totals: t.field({ type: BalanceFiguresObject, resolve: (balance) => balance.totals }),
+    periods: t.field({ type: [BalancePeriodObject], resolve: (balance) => balance.periods }),
+    vacation: t.field({
+      type: VacationObject,
+      description: 'The vacation account of the year `to` falls in: days taken, planned and left',
+      resolve: (balance) => balance.vacation,
+    }),
+  }),
+});
+
+const timeBalance = tenantOperation(TimeBalanceArgs, ['read', 'TimeBalance']);
+
+builder.queryFields((t) => ({
+  timeBalance: t.field({
+    type: TimeBalanceObject,
+    description: 'A member’s time balance per day or month (members: their own).',
+    ...timeBalance.field(t),
+    resolve: timeBalance.resolve((input, access, { services }) => services.timeBalances.balance(access, input)),
+  }),
+}));
