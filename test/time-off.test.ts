@@ -575,21 +575,21 @@ describe('vacation allowances', () => {
 });
 
 describe('the calendar feed', () => {
+  /** A vacation `who` asks for and the manager approves. */
+  async function approvedVacation(crew: Team, who: SeededMember, body: Json): Promise<void> {
+    const vacation = await typeOf(crew, 'vacation');
+    const asked = await who.api.post<Absence>(`${tenantPath(crew)}/absences`, { absenceTypeId: vacation.id, ...body });
+    expect((await crew.manager.api.post(`${tenantPath(crew)}/absences/${asked.body.id}/approve`)).status).toBe(200);
+  }
+
   it('serves approved absences and holidays at a secret URL, stored hashed and revocable, read by an independent parser', async () => {
     const crew = await team();
     const base = tenantPath(crew);
     const vacation = await typeOf(crew, 'vacation');
-    const leave = await crew.member.api.post<Absence>(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-03-25', endDate: '2027-03-31' });
-    await crew.manager.api.post(`${base}/absences/${leave.body.id}/approve`);
+    await approvedVacation(crew, crew.member, { startDate: '2027-03-25', endDate: '2027-03-31' });
     // Pending: not in the feed.
     await crew.member.api.post(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-05-03', endDate: '2027-05-03' });
-    const colleagues = await crew.colleague.api.post<Absence>(`${base}/absences`, {
-      absenceTypeId: vacation.id,
-      startDate: '2027-03-30',
-      endDate: '2027-03-30',
-      halfDay: 'pm',
-    });
-    await crew.manager.api.post(`${base}/absences/${colleagues.body.id}/approve`);
+    await approvedVacation(crew, crew.colleague, { startDate: '2027-03-30', endDate: '2027-03-30', halfDay: 'pm' });
 
     const made = await crew.member.api.post<{ url: string; prefix: string }>(`${base}/users/me/calendar-token`);
     expect(made.status).toBe(201);
@@ -662,9 +662,7 @@ describe('the calendar feed', () => {
   it("shows the team's absences to the roles the permission matrix lets read every absence, a member only their own", async () => {
     const crew = await team();
     const base = tenantPath(crew);
-    const vacation = await typeOf(crew, 'vacation');
-    const leave = await crew.colleague.api.post<Absence>(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-02-08', endDate: '2027-02-09' });
-    await crew.manager.api.post(`${base}/absences/${leave.body.id}/approve`);
+    await approvedVacation(crew, crew.colleague, { startDate: '2027-02-08', endDate: '2027-02-09' });
     const summaries = async (caller: SeededMember) => {
       const made = await caller.api.post<{ url: string }>(`${base}/users/me/calendar-token`);
       const calendar = new ICAL.Component(ICAL.parse(await (await fetch(made.body.url)).text()));
