@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/lib/logger.js';
 import { seeder } from './helpers/seed.js';
 import { Browser } from './helpers/browser.js';
 import { apiClient, type Json } from './helpers/http.js';
@@ -9,10 +10,17 @@ import { signIn, uniqueEmail } from './helpers/sessions.js';
 let provider: IdentityProvider;
 let server: TestServer;
 const rootEmail = 'root@example.test';
+/** What the server logged, one JSON line each. */
+const logged: string[] = [];
+const loggedSince = (start: number): { level: string; msg: string; component?: string }[] =>
+  logged.slice(start).map((line) => JSON.parse(line) as { level: string; msg: string; component?: string });
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: { ...provider.env, SUPERADMIN_EMAILS: `someone@else.test, ${rootEmail.toUpperCase()}` } });
+  server = await startTestServer({
+    env: { ...provider.env, SUPERADMIN_EMAILS: `someone@else.test, ${rootEmail.toUpperCase()}` },
+    log: createLogger('info', {}, { write: (line: string) => void logged.push(line) }),
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -93,7 +101,28 @@ describe('signing in through an OpenID Connect provider', () => {
     expect(response.body.detail).toBe('No identity provider "facebook"; configured: oidc');
   });
 
+  it('answers a callback without state as a bad request, and logs no error for it (anyone can send one)', async () => {
+    const start = logged.length;
+    for (const query of ['', '?code=forged', '?error=access_denied']) {
+      const answer = await fetch(`${server.url}/api/auth/callback/oidc${query}`, { redirect: 'manual' });
+      expect(answer.status, query).toBe(302);
+      expect(answer.headers.get('location'), query).toMatch(/\/api\/auth\/error\?error=state_not_found$/);
+      const landed = await apiClient(server.url).get<Json>(new URL(answer.headers.get('location') as string).pathname + '?error=state_not_found');
+      expect(landed.status).toBe(401);
+      expect(landed.body.detail).toContain('state_not_found');
+    }
+    const lines = loggedSince(start);
+    expect(lines.filter((line) => line.level === 'error' || line.level === 'fatal')).toEqual([]);
+    // Still written, at the level of a bad request (the request line's).
+    expect(lines.filter((line) => line.msg === 'State not found').map((line) => [line.component, line.level])).toEqual([
+      ['auth', 'info'],
+      ['auth', 'info'],
+      ['auth', 'info'],
+    ]);
+  });
+
   it('refuses a callback that did not start in this browser (state mismatch)', async () => {
+    const logStart = logged.length;
     provider.signInAs({ sub: 'csrf-1', email: uniqueEmail('victim'), name: 'Victim' });
     const attacker = new Browser(server.url);
     const start = await attacker.request('GET', `${server.url}/api/auth/signin/oidc`);
@@ -106,6 +135,8 @@ describe('signing in through an OpenID Connect provider', () => {
     expect(hops.at(-1)?.url).toMatch(/\/api\/auth\/error\?error=state_mismatch/);
     expect(hops.at(-1)?.status).toBe(401);
     expect(victim.cookie(server.url, 'service.session_token')).toBeUndefined();
+    // The victim's bad request is no error of ours.
+    expect(loggedSince(logStart).filter((line) => line.level === 'error')).toEqual([]);
   });
 
   it('exposes nothing else of the auth router', async () => {

@@ -11,13 +11,13 @@ import ICAL from 'ical.js';
 import { readSheet } from 'read-excel-file/node';
 import { createLogger } from '../src/lib/logger.js';
 import { localDate } from '../src/lib/time.js';
-import { testClock } from './helpers/clock.js';
+import { msAgo, testClock } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
 import { startReceiver } from './helpers/receiver.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
-import { seedTeam, type Team } from './helpers/seed.js';
+import { seedTeam, type SeededMember, type Team } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let provider: IdentityProvider;
@@ -575,21 +575,21 @@ describe('vacation allowances', () => {
 });
 
 describe('the calendar feed', () => {
+  /** A vacation `who` asks for and the manager approves. */
+  async function approvedVacation(crew: Team, who: SeededMember, body: Json): Promise<void> {
+    const vacation = await typeOf(crew, 'vacation');
+    const asked = await who.api.post<Absence>(`${tenantPath(crew)}/absences`, { absenceTypeId: vacation.id, ...body });
+    expect((await crew.manager.api.post(`${tenantPath(crew)}/absences/${asked.body.id}/approve`)).status).toBe(200);
+  }
+
   it('serves approved absences and holidays at a secret URL, stored hashed and revocable, read by an independent parser', async () => {
     const crew = await team();
     const base = tenantPath(crew);
     const vacation = await typeOf(crew, 'vacation');
-    const leave = await crew.member.api.post<Absence>(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-03-25', endDate: '2027-03-31' });
-    await crew.manager.api.post(`${base}/absences/${leave.body.id}/approve`);
+    await approvedVacation(crew, crew.member, { startDate: '2027-03-25', endDate: '2027-03-31' });
     // Pending: not in the feed.
     await crew.member.api.post(`${base}/absences`, { absenceTypeId: vacation.id, startDate: '2027-05-03', endDate: '2027-05-03' });
-    const colleagues = await crew.colleague.api.post<Absence>(`${base}/absences`, {
-      absenceTypeId: vacation.id,
-      startDate: '2027-03-30',
-      endDate: '2027-03-30',
-      halfDay: 'pm',
-    });
-    await crew.manager.api.post(`${base}/absences/${colleagues.body.id}/approve`);
+    await approvedVacation(crew, crew.colleague, { startDate: '2027-03-30', endDate: '2027-03-30', halfDay: 'pm' });
 
     const made = await crew.member.api.post<{ url: string; prefix: string }>(`${base}/users/me/calendar-token`);
     expect(made.status).toBe(201);
@@ -632,5 +632,46 @@ describe('the calendar feed', () => {
     // The request log names the route, never the token.
     expect(logged.some((line) => line.includes('"path":"/calendar/{token}"'))).toBe(true);
     expect(logged.some((line) => line.includes(token))).toBe(false);
+  });
+
+  it('keeps when a feed was last read to the hour, by the clock: one write an hour, not one a poll', async () => {
+    const crew = await team();
+    const made = await crew.member.api.post<{ url: string }>(`${tenantPath(crew)}/users/me/calendar-token`);
+    const lastUsed = async () => (await server.app.db.calendarToken.findUniqueOrThrow({ where: { tenantUserId: crew.member.id } })).lastUsedAt;
+    const poll = async () => expect((await fetch(made.body.url)).status).toBe(200);
+    expect(await lastUsed()).toBeNull();
+    const before = testClock.now();
+    await poll();
+    const first = await lastUsed();
+    expect(first?.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    expect(first?.getTime()).toBeLessThanOrEqual(testClock.now().getTime());
+    // Polled again at once, and again 59 minutes after the last write: nothing written.
+    await poll();
+    expect(await lastUsed()).toEqual(first);
+    const recent = msAgo(59 * 60_000);
+    await server.app.db.calendarToken.update({ where: { tenantUserId: crew.member.id }, data: { lastUsedAt: recent } });
+    await poll();
+    expect(await lastUsed()).toEqual(recent);
+    // An hour after the last write, the next poll writes the clock's now.
+    await server.app.db.calendarToken.update({ where: { tenantUserId: crew.member.id }, data: { lastUsedAt: msAgo(60 * 60_000) } });
+    const polledAt = testClock.now();
+    await poll();
+    expect((await lastUsed())?.getTime()).toBeGreaterThanOrEqual(polledAt.getTime());
+  });
+
+  it("shows the team's absences to the roles the permission matrix lets read every absence, a member only their own", async () => {
+    const crew = await team();
+    const base = tenantPath(crew);
+    await approvedVacation(crew, crew.colleague, { startDate: '2027-02-08', endDate: '2027-02-09' });
+    const summaries = async (caller: SeededMember) => {
+      const made = await caller.api.post<{ url: string }>(`${base}/users/me/calendar-token`);
+      const calendar = new ICAL.Component(ICAL.parse(await (await fetch(made.body.url)).text()));
+      return calendar.getAllSubcomponents('vevent').map((component) => new ICAL.Event(component).summary);
+    };
+    const colleagues = (summary: string) => /^member-.+: Vacation$/.test(summary);
+    expect((await summaries(crew.admin)).filter(colleagues)).toHaveLength(1);
+    expect((await summaries(crew.manager)).filter(colleagues)).toHaveLength(1);
+    expect((await summaries(crew.member)).filter(colleagues)).toHaveLength(0);
+    expect((await summaries(crew.colleague)).filter((summary) => summary === 'Vacation')).toHaveLength(1);
   });
 });

@@ -30,6 +30,27 @@ export interface AuthOptions {
   afterSignIn: (userId: string) => Promise<void>;
 }
 
+/**
+ * What better-auth logs as an error although the request was at fault: an OAuth callback called without its
+ * state, with a malformed query, or with a state that is not one this browser started (no state cookie, a state
+ * of someone else's). Anyone can send those, so at error level they would let anyone write error lines into our
+ * logs; they are bad requests, logged at the level of every other 4xx (the request line's, info). A state that
+ * could not be made (`state_generation_error`: the database) stays an error.
+ */
+const requestFaults = new Set(['State not found', 'INVALID_CALLBACK_REQUEST', 'Failed to parse state']);
+
+const codeOf = (detail: unknown): unknown => (typeof detail === 'object' && detail !== null ? (detail as { code?: unknown }).code : undefined);
+
+/** The level a line better-auth logs at `level` is written at (see `requestFaults`). */
+export function authLogLevel(level: string, message: string, details: readonly unknown[]): string {
+  if (level !== 'error' || !requestFaults.has(message)) return level;
+  if (message === 'Failed to parse state') {
+    const code = codeOf(details[0]);
+    if (typeof code !== 'string' || code === 'state_generation_error') return level;
+  }
+  return 'info';
+}
+
 /** The identity providers this configuration enables, by id. */
 export function configuredProviders(config: Config): string[] {
   return [
@@ -111,8 +132,10 @@ async function loadAuth({ config, secrets, db, log, afterSignIn }: AuthOptions) 
       level: 'warn',
       log: (level, message, ...details) => {
         const entry = details.length > 0 ? { details } : {};
-        if (level === 'error') authLog.error(entry, message);
-        else if (level === 'warn') authLog.warn(entry, message);
+        const as = authLogLevel(level, message, details);
+        if (as === 'error') authLog.error(entry, message);
+        else if (as === 'warn') authLog.warn(entry, message);
+        else if (as === 'info') authLog.info(entry, message);
         else authLog.debug(entry, message);
       },
     },

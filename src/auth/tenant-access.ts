@@ -235,3 +235,12 @@ export function keyTenantAccess(actor: Extract<Actor, { type: 'api_key' }>, tena
 export function systemAccess(tenant: TenantRecord, actor: Actor): TenantAccess {
   return accessFor(tenant, actor, 'owner', null);
 }
+
+/**
+ * Access of a member where no session stands in front but a credential that stands for them (a calendar feed's
+ * token): their role's grants and their own records, as the guard would give them, so the matrix decides what
+ * they see. `actor` names the entry point for logs and events.
+ */
+export function memberAccess(tenant: TenantRecord, actor: Actor, member: { id: string; role: Role }): TenantAccess {
+  return accessFor(tenant, actor, member.role, member.id);
+}

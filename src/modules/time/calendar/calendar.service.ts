@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { EventAttributes } from 'ics';
 import { z } from 'zod';
 import { systemActor } from '../../../auth/actor.js';
-import { systemAccess, type TenantAccess } from '../../../auth/tenant-access.js';
+import { memberAccess, type TenantAccess } from '../../../auth/tenant-access.js';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import { recordEvent } from '../../../events/outbox.js';
@@ -35,6 +35,9 @@ export interface CalendarTokenView {
 /** What a feed shows around today: a year back, two years ahead. */
 const daysBack = 366;
 const daysAhead = 2 * 366;
+
+/** How fresh a token's `lastUsedAt` is kept: to the hour. */
+export const lastUseGranularityMs = 60 * 60 * 1000;
 
 const asDateArray = (date: string): [number, number, number] => date.split('-').map(Number) as [number, number, number];
 
@@ -84,21 +87,21 @@ export function createCalendarService({ db, config, clock }: { db: Db; config: C
       const row = await db.calendarToken.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { tenant: true, tenantUser: true } });
       if (!row || row.tenantUser.status !== 'active' || row.tenant.status !== 'active') throw notFound('Calendar');
       const member = row.tenantUser;
-      // The feed reads as its member may: the token stands for them.
-      const access = systemAccess(row.tenant, systemActor('calendar feed'));
+      // The feed reads as its member may: the token stands for them, so the matrix decides whose absences they see
+      // (their own, or the team's for those who may read every absence).
+      const access = memberAccess(row.tenant, systemActor('calendar feed'), member);
       const settings = await settingsFor(db, access);
+      const now = clock.now();
       const today = clock.today(settings.timezone);
       const from = addDays(today, -daysBack);
       const to = addDays(today, daysAhead);
-      const seesTeam = member.role === 'owner' || member.role === 'admin' || member.role === 'manager';
       const [absences, holidays] = await Promise.all([
         db.absence.findMany({
           where: {
             status: 'approved',
             startDate: { lte: dayColumn(to) },
             endDate: { gte: dayColumn(from) },
-            ...(seesTeam ? {} : { tenantUserId: member.id }),
-            ...access.tenantWide('Absence'),
+            ...access.scope('read', 'Absence'),
           },
           include: { absenceType: { select: { name: true } }, tenantUser: { select: { name: true, email: true } } },
           orderBy: [{ startDate: 'asc' }, { id: 'asc' }],
@@ -136,7 +139,10 @@ export function createCalendarService({ db, config, clock }: { db: Db; config: C
       const { createEvents } = await import('ics');
       const written = createEvents(events, { productId: '-//Tally//Time off//EN', method: 'PUBLISH', calName: `Time off: ${member.name ?? member.email}` });
       if (written.error || written.value === null) throw written.error ?? new Error('the calendar could not be written');
-      await db.calendarToken.update({ where: { id: row.id }, data: { lastUsedAt: clock.now() } });
+      // Calendar apps poll every few minutes: the last use is written at most once an hour, not a write on every poll.
+      if (row.lastUsedAt === null || now.getTime() - row.lastUsedAt.getTime() >= lastUseGranularityMs) {
+        await db.calendarToken.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+      }
       return written.value;
     },
   };

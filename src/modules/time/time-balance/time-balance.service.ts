@@ -3,14 +3,13 @@ import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Sql } from '../../../db/client.js';
 import type { Clock } from '../../../lib/clock.js';
 import { args, fields } from '../../../lib/dto.js';
-import { startOfDay } from '../../../lib/time.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import { vacationAccount, type Vacation } from '../vacation/vacation.service.js';
 import { memberOf } from '../../platform/user/user.members.js';
 import { dayFacts, type DayFacts } from '../member-days/member-days.facts.js';
 import { memberDays } from '../member-days/member-days.inputs.js';
-import { nextDay } from '../../../lib/day.js';
+import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
 import { assertPeriod } from '../../../lib/period.js';
 
 export const balanceGrouping = defineEnum('BalanceGrouping', ['day', 'month']);
@@ -61,33 +60,8 @@ function add(into: BalanceFigures, day: DayFacts, worked: number): void {
   into.workedMinutes += worked;
   into.creditedMinutes += day.creditedMinutes;
   into.holidayMinutes += day.holidayMinutes;
-  into.balanceMinutes += worked + day.creditedMinutes - day.expectedMinutes;
+  into.balanceMinutes += balanceOf(worked, day);
   into.vacationDays += day.vacationDays;
-}
-
-/**
- * Minutes worked per day of the member's zone, summed by the database over
- * the (tenantId, tenantUserId, startedAt) index: finished entries that
- * started that day, whatever their status.
- */
-export async function workedByDay(
-  sql: Sql,
-  access: TenantAccess,
-  tenantUserId: string,
-  from: string,
-  to: string,
-  timezone: string,
-): Promise<Map<string, number>> {
-  const values: unknown[] = [tenantUserId, startOfDay(from, timezone), startOfDay(nextDay(to), timezone), timezone];
-  const inTenant = access.sqlTenantWide('Entry', 'e', (value) => `$${values.push(value)}`);
-  const rows = await sql.query<{ day: string; minutes: number }>(
-    `SELECT to_char(e."startedAt" AT TIME ZONE $4, 'YYYY-MM-DD') AS day, sum(e."durationMinutes")::int AS minutes
-       FROM entries e
-      WHERE ${inTenant} AND e."tenantUserId" = $1 AND e."startedAt" >= $2 AND e."startedAt" < $3 AND e."endedAt" IS NOT NULL
-      GROUP BY 1`,
-    values,
-  );
-  return new Map(rows.map((row) => [row.day, Number(row.minutes)]));
 }
 
 /**
@@ -117,7 +91,7 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
           period = { start, end: day.date, ...zero(), runningBalanceMinutes: totals.balanceMinutes };
           periods.push(period);
         }
-        const minutes = worked.get(day.date) ?? 0;
+        const minutes = worked.get(day.date)?.minutes ?? 0;
         add(period, day, minutes);
         add(totals, day, minutes);
         period.end = day.date;

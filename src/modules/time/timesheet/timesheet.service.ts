@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Sql } from '../../../db/client.js';
 import { args, fields } from '../../../lib/dto.js';
-import { startOfDay } from '../../../lib/time.js';
 import { exportFormats } from '../../../lib/table-file.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import { dayFacts } from '../member-days/member-days.facts.js';
 import { memberDays } from '../member-days/member-days.inputs.js';
+import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
 import { memberOf } from '../../platform/user/user.members.js';
 import { weekdayOf } from '../../../lib/week.js';
-import { dayText, nextDay } from '../../../lib/day.js';
+import { dayText } from '../../../lib/day.js';
 
 const month = z
   .string()
@@ -73,31 +73,18 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
       const settings = await settingsFor(db, access);
       const from = `${input.month}-01`;
       const to = lastDayOf(input.month);
-      const values: unknown[] = [member.id, startOfDay(from, settings.timezone), startOfDay(nextDay(to), settings.timezone), settings.timezone];
-      const inTenant = access.sqlTenantWide('Entry', 'e', (value) => `$${values.push(value)}`);
-      const [inputs, rows] = await Promise.all([
+      const [inputs, worked] = await Promise.all([
         memberDays(db, access, member, settings, from, to),
-        // The same entries as the balance (finished, started that day in the tenant's zone), with the day's first start and last end.
-        sql.query<{ day: string; start: string; end: string; span: number; worked: number }>(
-          `SELECT to_char(e."startedAt" AT TIME ZONE $4, 'YYYY-MM-DD') AS day,
-                  to_char(min(e."startedAt") AT TIME ZONE $4, 'HH24:MI') AS start,
-                  to_char(max(e."endedAt") AT TIME ZONE $4, 'HH24:MI') AS end,
-                  (extract(epoch FROM max(e."endedAt") - min(e."startedAt")) / 60)::int AS span,
-                  sum(e."durationMinutes")::int AS worked
-             FROM entries e
-            WHERE ${inTenant} AND e."tenantUserId" = $1 AND e."startedAt" >= $2 AND e."startedAt" < $3 AND e."endedAt" IS NOT NULL
-            GROUP BY 1`,
-          values,
-        ),
+        // The balance's entries, with each day's first start and last end (its breaks).
+        workedByDay(sql, access, member.id, from, to, settings.timezone),
       ]);
-      const worked = new Map(rows.map((row) => [row.day, row]));
       const names = new Map(inputs.absences.map((absence) => [absence.id, absence.halfDay ? `${absence.typeName} (${absence.halfDay})` : absence.typeName]));
       const totals = { breakMinutes: 0, expectedMinutes: 0, workedMinutes: 0, creditedMinutes: 0, holidayMinutes: 0, balanceMinutes: 0 };
       const days = dayFacts(from, to, inputs).map((day): TimesheetDay => {
         const entries = worked.get(day.date);
-        const workedMinutes = Number(entries?.worked ?? 0);
-        const balanceMinutes = workedMinutes + day.creditedMinutes - day.expectedMinutes;
-        const breakMinutes = entries ? Math.max(0, Number(entries.span) - workedMinutes) : 0;
+        const workedMinutes = entries?.minutes ?? 0;
+        const balanceMinutes = balanceOf(workedMinutes, day);
+        const breakMinutes = entries ? Math.max(0, entries.spanMinutes - workedMinutes) : 0;
         totals.breakMinutes += breakMinutes;
         totals.expectedMinutes += day.expectedMinutes;
         totals.workedMinutes += workedMinutes;
