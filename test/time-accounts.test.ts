@@ -1,0 +1,171 @@
+/**
+ * Time accounts (issue 39, parts 4 to 6; CONTRACT.md section 11, "Employment" and "Overtime"), over REST and GraphQL
+ * by real members: employment dates and what follows them (expected time, balances, vacation pro rata, absences), and
+ * the overtime account's corrections and cap.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AbsenceType, Problem } from './generated/openapi/types.gen.js';
+import { testClock } from './helpers/clock.js';
+import type { Json } from './helpers/http.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { seedTeam, type Team } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let provider: IdentityProvider;
+let server: TestServer;
+
+beforeAll(async () => {
+  provider = await startIdentityProvider();
+  server = await startTestServer({ env: provider.env });
+});
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+/** No holiday region: every weekday of the standard week expects 480 minutes, so the sums below are plain counts. */
+const team = (settings: Json = {}): Promise<Team> =>
+  seedTeam(server, provider, { approvalRequired: true, timezone: 'Europe/Berlin', holidayRegion: null, ...settings });
+const tenantPath = (crew: Team) => `/tenants/${crew.tenant.id}`;
+/** Last year: wholly in the past whatever day TEST_CLOCK says it is. */
+const lastYear = Number(testClock.today('Europe/Berlin').slice(0, 4)) - 1;
+
+async function typeOf(crew: Team, kind: string): Promise<AbsenceType> {
+  const types = await crew.member.api.get<AbsenceType[]>(`${tenantPath(crew)}/absence-types`);
+  const found = types.body.find((type) => type.kind === kind);
+  if (!found) throw new Error(`no ${kind} type`);
+  return found;
+}
+
+/** The weekdays (Mon-Fri) from `from` to `to`, inclusive, counted by hand. */
+function weekdays(from: string, to: string): number {
+  let count = 0;
+  for (let day = new Date(`${from}T00:00:00Z`); day.toISOString().slice(0, 10) <= to; day.setUTCDate(day.getUTCDate() + 1)) {
+    if (day.getUTCDay() !== 0 && day.getUTCDay() !== 6) count++;
+  }
+  return count;
+}
+
+/** The first Monday of a month (`2025-04` -> `2025-04-07`). */
+function firstMonday(month: string): string {
+  const day = new Date(`${month}-01T00:00:00Z`);
+  while (day.getUTCDay() !== 1) day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+describe('employment dates', () => {
+  it('are set on the member over REST and GraphQL; an end before the start is a 400 naming employmentEnd', async () => {
+    const crew = await team();
+    const path = `${tenantPath(crew)}/users/${crew.member.id}`;
+    const set = await crew.admin.api.patch<Json>(path, { employmentStart: '2026-03-01', employmentEnd: '2026-09-30' });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ employmentStart: '2026-03-01', employmentEnd: '2026-09-30' });
+
+    const backwards = await crew.admin.api.patch<Problem>(path, { employmentEnd: '2026-02-28' });
+    expect(backwards.status).toBe(400);
+    expect(backwards.headers.get('content-type')).toContain('application/problem+json');
+    expect(backwards.body.errors).toEqual([{ path: 'employmentEnd', message: 'must not be before employmentStart (2026-03-01)' }]);
+    const startAfterEnd = await crew.admin.api.patch<Problem>(path, { employmentStart: '2026-10-01' });
+    expect(startAfterEnd.body.errors?.[0]).toMatchObject({ path: 'employmentEnd' });
+    expect((await crew.admin.api.patch<Problem>(path, { employmentStart: '2026-02-30' })).body.errors?.[0]).toMatchObject({ path: 'employmentStart' });
+    // Nothing of the refused writes was kept.
+    expect((await crew.admin.api.get<Json>(path)).body).toMatchObject({ employmentStart: '2026-03-01', employmentEnd: '2026-09-30' });
+    // Members do not change their own.
+    expect((await crew.member.api.patch<Problem>(path, { employmentStart: '2020-01-01' })).status).toBe(403);
+
+    const graphql = await crew.admin.api.graphql<{ updateUser: Json }>(
+      'mutation ($t: ID!, $u: ID!) { updateUser(tenantId: $t, id: $u, input: { employmentEnd: null }) { employmentStart employmentEnd } }',
+      { t: crew.tenant.id, u: crew.member.id },
+    );
+    expect(graphql.body.data?.updateUser).toEqual({ employmentStart: '2026-03-01', employmentEnd: null });
+    const invited = await crew.admin.api.post<Json>(`${tenantPath(crew)}/users`, { email: 'joiner@example.test', employmentStart: '2026-05-04' });
+    expect(invited.body).toMatchObject({ employmentStart: '2026-05-04', employmentEnd: null });
+  });
+
+  it('a member added in November who took vacation in April: no leftDays -1 once employmentStart says they were employed', async () => {
+    const crew = await team();
+    const base = tenantPath(crew);
+    const member = crew.member;
+    // Added in November of last year (the membership's day, from which vacation was pro rata).
+    await server.app.db.tenantUser.update({ where: { id: member.id }, data: { createdAt: new Date(`${lastYear}-11-05T09:00:00Z`) } });
+    await crew.admin.api.request('PUT', `${base}/users/${member.id}/vacation/${lastYear}`, { allowanceDays: 12 });
+    const monday = firstMonday(`${lastYear}-04`);
+    const tuesday = `${monday.slice(0, 8)}${String(Number(monday.slice(8)) + 1).padStart(2, '0')}`;
+    const vacation = await typeOf(crew, 'vacation');
+    const requested = await crew.admin.api.post<Json>(`${base}/absences`, {
+      absenceTypeId: vacation.id,
+      tenantUserId: member.id,
+      startDate: monday,
+      endDate: tuesday,
+    });
+    expect(requested.status).toBe(201);
+    expect((await crew.manager.api.post(`${base}/absences/${requested.body.id}/approve`)).status).toBe(200);
+
+    // As the issue found it: 12 days pro rata from November is one (December), two taken in April.
+    const before = await member.api.get<Json>(`${base}/users/${member.id}/vacation/${lastYear}`);
+    expect(before.body).toMatchObject({ proRataAllowanceDays: 1, takenDays: 2, leftDays: -1 });
+
+    // Employed since March 1: ten full months, 12 x 10 / 12 = 10 days, two taken.
+    await crew.admin.api.patch(`${base}/users/${member.id}`, { employmentStart: `${lastYear}-03-01` });
+    const after = await member.api.get<Json>(`${base}/users/${member.id}/vacation/${lastYear}`);
+    expect(after.body).toMatchObject({ proRataAllowanceDays: 10, takenDays: 2, leftDays: 8 });
+
+    // Leaving on September 30: March to September, seven months, 7 days; leaving on September 29: August is the last full month.
+    await crew.admin.api.patch(`${base}/users/${member.id}`, { employmentEnd: `${lastYear}-09-30` });
+    expect((await member.api.get<Json>(`${base}/users/${member.id}/vacation/${lastYear}`)).body).toMatchObject({ proRataAllowanceDays: 7, leftDays: 5 });
+    await crew.admin.api.patch(`${base}/users/${member.id}`, { employmentEnd: `${lastYear}-09-29` });
+    expect((await member.api.get<Json>(`${base}/users/${member.id}/vacation/${lastYear}`)).body).toMatchObject({ proRataAllowanceDays: 6, leftDays: 4 });
+    // The year after leaving: nothing.
+    await crew.admin.api.request('PUT', `${base}/users/${member.id}/vacation/${lastYear + 1}`, { allowanceDays: 12 });
+    expect((await member.api.get<Json>(`${base}/users/${member.id}/vacation/${lastYear + 1}`)).body).toMatchObject({ proRataAllowanceDays: 0 });
+  });
+
+  it('nothing is expected before employmentStart or after employmentEnd; an absence there is a 400 naming the date', async () => {
+    const crew = await team();
+    const base = tenantPath(crew);
+    const member = crew.member;
+    const balancePath = `${base}/users/${member.id}/time-balance`;
+    const period = { from: `${lastYear}-02-01`, to: `${lastYear}-04-30`, groupBy: 'month' };
+    // Without dates: as before, every weekday expects 480.
+    const open = await member.api.get<{ totals: Json }>(balancePath, { query: period });
+    expect(open.body.totals).toMatchObject({ expectedMinutes: 480 * weekdays(period.from, period.to) });
+
+    await crew.admin.api.patch(`${base}/users/${member.id}`, { employmentStart: `${lastYear}-03-01`, employmentEnd: `${lastYear}-03-31` });
+    const employed = await member.api.get<{ totals: Json; periods: Json[] }>(balancePath, { query: period });
+    const march = 480 * weekdays(`${lastYear}-03-01`, `${lastYear}-03-31`);
+    expect(employed.body.periods.map((month) => month.expectedMinutes)).toEqual([0, march, 0]);
+    expect(employed.body.totals).toMatchObject({ expectedMinutes: march, balanceMinutes: -march });
+    // The timesheet follows too.
+    const february = await member.api.get<{ totals: Json }>(`${base}/users/${member.id}/timesheets/${lastYear}-02`);
+    expect(february.body.totals).toMatchObject({ expectedMinutes: 0, balanceMinutes: 0 });
+
+    const sickness = await typeOf(crew, 'sickness');
+    const before = await member.api.post<Problem>(`${base}/absences`, {
+      absenceTypeId: sickness.id,
+      startDate: `${lastYear}-02-26`,
+      endDate: `${lastYear}-03-02`,
+    });
+    expect(before.status).toBe(400);
+    expect(before.body.errors).toEqual([
+      { path: 'startDate', message: `${lastYear}-02-26 is before the member's employmentStart (${lastYear}-03-01): not employed that day` },
+    ]);
+    const after = await member.api.post<Problem>(`${base}/absences`, {
+      absenceTypeId: sickness.id,
+      startDate: `${lastYear}-03-31`,
+      endDate: `${lastYear}-04-01`,
+    });
+    expect(after.body.errors).toEqual([
+      { path: 'endDate', message: `${lastYear}-04-01 is after the member's employmentEnd (${lastYear}-03-31): not employed that day` },
+    ]);
+    const inside = await member.api.post<Json>(`${base}/absences`, {
+      absenceTypeId: sickness.id,
+      startDate: `${lastYear}-03-30`,
+      endDate: `${lastYear}-03-31`,
+    });
+    expect(inside.status).toBe(201);
+    expect(await server.app.db.absence.count({ where: { tenantUserId: member.id } })).toBe(1);
+    // The sick days credit what their weekdays expect.
+    const credited = await member.api.get<{ totals: Json }>(balancePath, { query: period });
+    expect(credited.body.totals).toMatchObject({ expectedMinutes: march, creditedMinutes: 480 * weekdays(`${lastYear}-03-30`, `${lastYear}-03-31`) });
+  });
+});
