@@ -169,3 +169,65 @@ describe('employment dates', () => {
     expect(credited.body.totals).toMatchObject({ expectedMinutes: march, creditedMinutes: 480 * weekdays(`${lastYear}-03-30`, `${lastYear}-03-31`) });
   });
 });
+
+describe('overtime corrections', () => {
+  it('admins record overtime paid out or forfeited with a reason; the balance counts them on their day and lists who, when and why', async () => {
+    const crew = await team();
+    const base = tenantPath(crew);
+    const member = crew.member;
+    const path = `${base}/users/${member.id}/time-balance/corrections`;
+    const paidOut = await crew.admin.api.post<Json>(path, { minutes: -600, reason: 'Paid out with the March payroll', date: `${lastYear}-03-31` });
+    expect(paidOut.status).toBe(201);
+    expect(paidOut.body).toMatchObject({
+      tenantUserId: member.id,
+      date: `${lastYear}-03-31`,
+      minutes: -600,
+      reason: 'Paid out with the March payroll',
+      actorType: 'user',
+    });
+    expect(typeof paidOut.body.actorId).toBe('string');
+    const granted = await crew.admin.api.graphql<{ correctTimeBalance: Json }>(
+      `mutation ($t: ID!, $u: ID!) { correctTimeBalance(tenantId: $t, tenantUserId: $u, input: { minutes: 90, reason: "Travel time agreed", date: "${lastYear}-04-02" }) { minutes date actorType } }`,
+      { t: crew.tenant.id, u: member.id },
+    );
+    expect(granted.body.data?.correctTimeBalance).toEqual({ minutes: 90, date: `${lastYear}-04-02`, actorType: 'user' });
+
+    // Managers read balances but do not correct them, as with vacation days; members not even their own.
+    expect((await crew.manager.api.post<Problem>(path, { minutes: -60, reason: 'x' })).status).toBe(403);
+    expect((await member.api.post<Problem>(path, { minutes: 60, reason: 'x' })).status).toBe(403);
+    // Bad input names the field, and writes nothing.
+    const zero = await crew.admin.api.post<Problem>(path, { minutes: 0, reason: 'x' });
+    expect(zero.status).toBe(400);
+    expect(zero.body.errors).toEqual([{ path: 'minutes', message: 'must not be 0' }]);
+    expect((await crew.admin.api.post<Problem>(path, { minutes: 1.5, reason: 'x' })).body.errors?.[0]).toMatchObject({ path: 'minutes' });
+    expect((await crew.admin.api.post<Problem>(path, { minutes: 60, reason: '  ' })).body.errors?.[0]).toMatchObject({ path: 'reason' });
+    expect((await crew.admin.api.post<Problem>(path, { minutes: 60, reason: 'x', date: 'March' })).body.errors?.[0]).toMatchObject({ path: 'date' });
+    // Another tenant's member is not found.
+    const other = await team();
+    expect(
+      (await other.admin.api.post<Problem>(`/tenants/${other.tenant.id}/users/${member.id}/time-balance/corrections`, { minutes: 60, reason: 'x' })).status,
+    ).toBe(404);
+    expect(await server.app.db.timeBalanceCorrection.count({ where: { tenantUserId: member.id } })).toBe(2);
+
+    // Without a date, it counts today.
+    const today = testClock.today('Europe/Berlin');
+    expect((await crew.admin.api.post<Json>(path, { minutes: -30, reason: 'Forfeited' })).body).toMatchObject({ date: today });
+
+    const balance = await member.api.get<{ totals: Json; periods: Json[]; corrections: Json[] }>(`${base}/users/${member.id}/time-balance`, {
+      query: { from: `${lastYear}-03-01`, to: `${lastYear}-04-30`, groupBy: 'month' },
+    });
+    const march = 480 * weekdays(`${lastYear}-03-01`, `${lastYear}-03-31`);
+    const april = 480 * weekdays(`${lastYear}-04-01`, `${lastYear}-04-30`);
+    expect(balance.body.periods).toEqual([
+      expect.objectContaining({ expectedMinutes: march, correctionMinutes: -600, balanceMinutes: -march - 600, runningBalanceMinutes: -march - 600 }),
+      expect.objectContaining({ expectedMinutes: april, correctionMinutes: 90, balanceMinutes: -april + 90, runningBalanceMinutes: -march - 600 - april + 90 }),
+    ]);
+    expect(balance.body.totals).toMatchObject({ correctionMinutes: -510, balanceMinutes: -march - april - 510 });
+    expect(balance.body.corrections.map((correction) => [correction.date, correction.minutes, correction.reason])).toEqual([
+      [`${lastYear}-03-31`, -600, 'Paid out with the March payroll'],
+      [`${lastYear}-04-02`, 90, 'Travel time agreed'],
+    ]);
+    const feed = await server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'time_balance.corrected' } });
+    expect(feed.map((event) => (event.data as Json).minutes).sort()).toEqual([-30, -600, 90].sort());
+  });
+});

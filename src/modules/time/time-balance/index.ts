@@ -17,6 +17,15 @@ export const timeBalanceModule = defineModule({
       status: 200,
       summary: 'A member’s time balance per day or month (members: their own)',
     },
+    {
+      controller: 'timeBalance',
+      action: 'correct',
+      method: 'POST',
+      path: '/tenants/{tenantId}/users/{tenantUserId}/time-balance/corrections',
+      field: 'Mutation.correctTimeBalance',
+      status: 201,
+      summary: 'Correct a member’s time balance, with a reason: overtime paid out or forfeited (admins)',
+    },
   ],
 });
 
