@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AbsenceType, Problem } from './generated/openapi/types.gen.js';
 import { testClock } from './helpers/clock.js';
+import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -229,5 +230,70 @@ describe('overtime corrections', () => {
     ]);
     const feed = await server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'time_balance.corrected' } });
     expect(feed.map((event) => (event.data as Json).minutes).sort()).toEqual([-30, -600, 90].sort());
+  });
+});
+
+describe('the balance cap', () => {
+  it('flags balances above settings.balanceCapMinutes and notifies once per crossing of the overtime account, not per write or read', async () => {
+    const crew = await team({ balanceCapMinutes: 120 });
+    const base = tenantPath(crew);
+    const member = crew.member;
+    expect((await crew.member.api.get<{ settings: Json }>(base)).body.settings).toMatchObject({ balanceCapMinutes: 120 });
+    expect((await crew.tenant.api.patch<Problem>(base, { settings: { balanceCapMinutes: -1 } })).body.errors?.[0]).toMatchObject({
+      path: 'settings.balanceCapMinutes',
+    });
+    // Nothing expected of them, so the account is what they work and what is corrected, from the start of employment.
+    await crew.admin.api.patch(`${base}/users/${member.id}`, { employmentStart: `${lastYear}-01-01` });
+    await crew.admin.api.post(`${base}/users/${member.id}/work-schedules`, {
+      validFrom: `${lastYear}-01-01`,
+      minutes: { mon: 0, tue: 0, wed: 0, thu: 0, fri: 0, sat: 0, sun: 0 },
+    });
+    const correct = (minutes: number) =>
+      crew.admin.api.post(`${base}/users/${member.id}/time-balance/corrections`, { minutes, reason: 'Step', date: `${lastYear}-06-01` });
+    /** Waits until the dispatcher has checked the account at `balance`, then counts the crossings so far. */
+    const crossingsAt = async (balance: number) => {
+      await eventually(async () => {
+        const state = await server.app.db.timeBalanceCap.findUnique({ where: { tenantUserId: member.id } });
+        if (state?.balanceMinutes !== balance) throw new Error(`account at ${String(state?.balanceMinutes)}, not yet ${balance}`);
+      });
+      return server.app.db.event.count({ where: { tenantId: crew.tenant.id, type: 'time_balance.cap_exceeded' } });
+    };
+
+    await correct(100);
+    expect(await crossingsAt(100)).toBe(0);
+    await correct(60); // 160 > 120: crossing up
+    expect(await crossingsAt(160)).toBe(1);
+    await correct(30); // still above: no second notice
+    expect(await crossingsAt(190)).toBe(1);
+    const balance = await member.api.get<Json>(`${base}/users/${member.id}/time-balance`, {
+      query: { from: `${lastYear}-01-01`, to: `${lastYear}-12-31`, groupBy: 'month' },
+    });
+    expect(balance.body).toMatchObject({ balanceCapMinutes: 120, overCap: true, totals: expect.objectContaining({ balanceMinutes: 190 }) });
+    expect(await crossingsAt(190)).toBe(1); // reading changes nothing
+    await correct(-100); // 90: back under, reset
+    expect(await crossingsAt(90)).toBe(0 + 1);
+    // An entry write crosses it again: a second notice.
+    const entry = await member.api.post<Json>(`${base}/entries`, { startedAt: `${lastYear}-06-02T08:00:00Z`, endedAt: `${lastYear}-06-02T09:00:00Z` });
+    expect(entry.status).toBe(201);
+    expect(await crossingsAt(150)).toBe(2);
+    const under = await member.api.get<Json>(`${base}/users/${member.id}/time-balance`, { query: { from: `${lastYear}-01-01`, to: `${lastYear}-05-31` } });
+    expect(under.body).toMatchObject({ overCap: false });
+
+    // The member and the admins are told, once per crossing; the manager is not.
+    const told = await eventually(async () => {
+      const mine = await member.api.get<{ type: string; title: string; body: string }[]>(`${base}/notifications`);
+      const found = mine.body.filter((notification) => notification.type === 'time_balance.cap_exceeded');
+      if (found.length < 2) throw new Error('not yet');
+      return found;
+    });
+    expect(told).toHaveLength(2);
+    expect(told.map((notification) => notification.body).sort()).toEqual([
+      `2 h 30 min on the account, the cap is 2 h (as of ${testClock.today('Europe/Berlin')})`,
+      `2 h 40 min on the account, the cap is 2 h (as of ${testClock.today('Europe/Berlin')})`,
+    ]);
+    const admins = await crew.admin.api.get<{ type: string }[]>(`${base}/notifications`);
+    expect(admins.body.filter((notification) => notification.type === 'time_balance.cap_exceeded')).toHaveLength(2);
+    const managers = await crew.manager.api.get<{ type: string }[]>(`${base}/notifications`);
+    expect(managers.body.filter((notification) => notification.type === 'time_balance.cap_exceeded')).toHaveLength(0);
   });
 });

@@ -425,6 +425,8 @@ describe('the time balance', () => {
       totals: march,
       periods: [{ start: '2027-03-01', end: '2027-03-31', ...march, runningBalanceMinutes: 255 }],
       corrections: [],
+      balanceCapMinutes: null,
+      overCap: false,
     });
 
     // Day by day the same, and the days that make it.

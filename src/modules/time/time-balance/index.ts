@@ -1,4 +1,5 @@
 import { defineModule } from '../../module.js';
+import { createTimeBalanceWork } from './time-balance.cap.js';
 import { createTimeBalanceService, type TimeBalanceService } from './time-balance.service.js';
 import './time-balance.graphql.js';
 
@@ -27,6 +28,8 @@ export const timeBalanceModule = defineModule({
       summary: 'Correct a member’s time balance, with a reason: overtime paid out or forfeited (admins)',
     },
   ],
+  createWork: createTimeBalanceWork,
+  reactsToEvents: (work, tx, events) => work.checkCaps(tx, events),
 });
 
 declare module '../../services.js' {

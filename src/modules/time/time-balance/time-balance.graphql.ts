@@ -72,6 +72,11 @@ const TimeBalanceObject = builder.objectRef<TimeBalance>('TimeBalance').implemen
       description: 'The vacation account of the year `to` falls in: days taken, planned and left',
       resolve: (balance) => balance.vacation,
     }),
+    balanceCapMinutes: t.exposeInt('balanceCapMinutes', {
+      nullable: true,
+      description: 'The tenant’s cap on balances (settings.balanceCapMinutes); null: none',
+    }),
+    overCap: t.exposeBoolean('overCap', { description: 'Whether the balance of the period (totals.balanceMinutes) is above the cap' }),
     corrections: t.field({
       type: [TimeBalanceCorrectionObject],
       description: 'The corrections from `from` to `to`, oldest first: who, when, why',

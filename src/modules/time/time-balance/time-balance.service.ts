@@ -57,6 +57,10 @@ export interface TimeBalance {
   vacation: Vacation;
   /** The corrections from `from` to `to`, oldest first: the audit trail. */
   corrections: TimeBalanceCorrectionView[];
+  /** The tenant's `balanceCapMinutes` (null: none). */
+  balanceCapMinutes: number | null;
+  /** Whether the balance of the period is above the cap. */
+  overCap: boolean;
 }
 
 const zero = (): BalanceFigures => ({
@@ -67,6 +71,12 @@ const zero = (): BalanceFigures => ({
   correctionMinutes: 0,
   balanceMinutes: 0,
   vacationDays: 0,
+});
+
+/** The cap flag of a balance: above the tenant's cap, if it has one. */
+const capOf = (balanceCapMinutes: number | null, balanceMinutes: number) => ({
+  balanceCapMinutes,
+  overCap: balanceCapMinutes !== null && balanceMinutes > balanceCapMinutes,
 });
 
 /** A correction on the balance: apart from the day's worked, credited and expected minutes, which it does not change. */
@@ -158,6 +168,7 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
         periods,
         vacation,
         corrections,
+        ...capOf(settings.balanceCapMinutes, totals.balanceMinutes),
       };
     },
 
