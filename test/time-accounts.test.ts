@@ -81,6 +81,11 @@ describe('employment dates', () => {
     expect(graphql.body.data?.updateUser).toEqual({ employmentStart: '2026-03-01', employmentEnd: null });
     const invited = await crew.admin.api.post<Json>(`${tenantPath(crew)}/users`, { email: 'joiner@example.test', employmentStart: '2026-05-04' });
     expect(invited.body).toMatchObject({ employmentStart: '2026-05-04', employmentEnd: null });
+    // A former member invited again keeps the start not sent: an end before it is the same 400, never a constraint's 500.
+    expect((await crew.admin.api.delete(path)).status).toBe(204);
+    const again = await crew.admin.api.post<Problem>(`${tenantPath(crew)}/users`, { email: crew.member.email, employmentEnd: '2026-01-31' });
+    expect(again.status).toBe(400);
+    expect(again.body.errors).toEqual([{ path: 'employmentEnd', message: 'must not be before employmentStart (2026-03-01)' }]);
   });
 
   it('a member added in November who took vacation in April: no leftDays -1 once employmentStart says they were employed', async () => {

@@ -142,7 +142,8 @@ export async function addMember(tx: Tx, access: TenantAccess, member: NewMember,
   // An unverified address proves nothing: that person waits like anyone invited.
   const linked = user?.emailVerified ? user : null;
   const values = {
-    ...employmentOf(member),
+    // A deactivated member invited again keeps the dates not sent: the check is against them.
+    ...employmentOf(member, existing ?? undefined),
     role: member.role,
     name: member.name ?? linked?.name ?? existing?.name ?? null,
     userId: linked?.id ?? existing?.userId ?? null,
