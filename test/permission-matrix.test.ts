@@ -379,6 +379,7 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
   TimeBalance: {
     values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id }),
     query: { findOne: { from: '2027-03-01', to: '2027-03-31' } },
+    bodies: { correct: () => ({ minutes: -60, reason: 'Walked' }) },
   },
   Vacation: {
     values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id, year: '2027' }),

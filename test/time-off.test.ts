@@ -401,7 +401,15 @@ describe('the time balance', () => {
       query: { from: '2027-03-01', to: '2027-03-31', groupBy: 'month' },
     });
     expect(byMonth.status).toBe(200);
-    const march = { expectedMinutes: 8640, workedMinutes: 6975, creditedMinutes: 1920, holidayMinutes: 480, balanceMinutes: 255, vacationDays: 3 };
+    const march = {
+      expectedMinutes: 8640,
+      workedMinutes: 6975,
+      creditedMinutes: 1920,
+      holidayMinutes: 480,
+      correctionMinutes: 0,
+      balanceMinutes: 255,
+      vacationDays: 3,
+    };
     const { vacation: vacationOfTheYear, ...balance } = byMonth.body;
     // No allowance set yet: the four days (three approved, one requested) are missing; approved ones up to today are taken.
     const today = testClock.today('Europe/Berlin');
@@ -416,6 +424,9 @@ describe('the time balance', () => {
       groupBy: 'month',
       totals: march,
       periods: [{ start: '2027-03-01', end: '2027-03-31', ...march, runningBalanceMinutes: 255 }],
+      corrections: [],
+      balanceCapMinutes: null,
+      overCap: false,
     });
 
     // Day by day the same, and the days that make it.
@@ -433,7 +444,7 @@ describe('the time balance', () => {
 
     // GraphQL says the same.
     const graphql = await member.api.graphql<{ timeBalance: { totals: Json } }>(
-      'query ($t: ID!, $u: ID!) { timeBalance(tenantId: $t, tenantUserId: $u, from: "2027-03-01", to: "2027-03-31", groupBy: month) { totals { expectedMinutes workedMinutes creditedMinutes holidayMinutes balanceMinutes vacationDays } } }',
+      'query ($t: ID!, $u: ID!) { timeBalance(tenantId: $t, tenantUserId: $u, from: "2027-03-01", to: "2027-03-31", groupBy: month) { totals { expectedMinutes workedMinutes creditedMinutes holidayMinutes correctionMinutes balanceMinutes vacationDays } } }',
       { t: crew.tenant.id, u: member.id },
     );
     expect(graphql.body.data?.timeBalance.totals).toEqual(march);

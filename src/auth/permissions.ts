@@ -57,7 +57,8 @@ export const statements = {
   Holiday: crud,
   WorkSchedule: crud,
   Vacation: crud,
-  TimeBalance: ['read'],
+  // Update: corrections of the overtime account (paid out, forfeited).
+  TimeBalance: ['read', 'update'],
   Timesheet: ['read'],
   // A member's own calendar feed URL (users/me/calendar-token).
   CalendarToken: ['create', 'delete'],
@@ -206,7 +207,8 @@ const adminGrants: RoleGrants = {
   Holiday: ['manage'],
   WorkSchedule: ['manage'],
   Vacation: ['manage'],
-  TimeBalance: ['read'],
+  // Correcting a balance is an admin's, as correcting vacation days is.
+  TimeBalance: ['read', 'update'],
   Timesheet: ['read'],
   // Everyone's own feed (the service only ever touches the caller's); an API key has none (it is no member).
   CalendarToken: ['create', 'delete'],

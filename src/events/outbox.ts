@@ -83,6 +83,10 @@ export const eventTypes = [
   'absence.cancelled',
   'vacation.updated',
   'vacation.corrected',
+  // Overtime paid out or forfeited (CONTRACT.md section 11, "Overtime").
+  'time_balance.corrected',
+  // A member's overtime account went above the tenant's balanceCapMinutes (once per crossing).
+  'time_balance.cap_exceeded',
   'calendar_token.created',
   'calendar_token.revoked',
   // Not in the contract's list: the reason admins are notified when deliveries stop.

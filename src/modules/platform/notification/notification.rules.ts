@@ -9,6 +9,7 @@
  *   invoice.ocr_completed|ocr_failed -> the uploader
  *   sync.failed, webhook.disabled    -> owners and admins
  *   project.budget_reached  -> owners, admins and managers (whoever's entry crossed it: it is news of the project)
+ *   time_balance.cap_exceeded -> the member and the owners and admins (who may pay it out: a correction)
  *
  * Only active members are told, and never about what they did themselves
  * (except a budget reached, which no one did on purpose).
@@ -68,6 +69,8 @@ export function namedRecipients(event: OutboxEvent): string[] {
       return pick('uploadedById');
     case 'import.completed':
       return pick('createdById');
+    case 'time_balance.cap_exceeded':
+      return pick('tenantUserId');
     default:
       return [];
   }
@@ -87,6 +90,8 @@ export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
       return adminRoles;
     case 'project.budget_reached':
       return reviewerRoles;
+    case 'time_balance.cap_exceeded':
+      return adminRoles;
     default:
       return [];
   }
@@ -189,6 +194,15 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
             ? text(data.lastError)
             : `${String(counts('imported'))} imported, ${String(counts('skipped'))} skipped, ${String(counts('failed'))} failed (${text(data.fileName) ?? 'file'})`,
         data: { ...subject, importId: event.subjectId },
+      };
+    }
+    case 'time_balance.cap_exceeded': {
+      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
+      const minutes = (key: string) => (typeof data[key] === 'number' ? formatMinutes(data[key]) : '?');
+      return {
+        title: `${owner?.name ?? owner?.email ?? 'A member'}'s overtime is above the cap`,
+        body: `${minutes('balanceMinutes')} on the account, the cap is ${minutes('capMinutes')} (as of ${text(data.asOf) ?? '?'})`,
+        data: { ...subject, tenantUserId: text(data.tenantUserId) },
       };
     }
     case 'webhook.disabled':

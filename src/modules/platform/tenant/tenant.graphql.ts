@@ -34,6 +34,10 @@ const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: stri
       nullable: true,
       description: 'Public holidays of this date-holidays region (DE-BY) reduce expected time',
     }),
+    balanceCapMinutes: t.exposeInt('balanceCapMinutes', {
+      nullable: true,
+      description: 'Time balances above this many minutes are flagged; an overtime account crossing it notifies the member and the admins',
+    }),
   }),
 });
 

@@ -43,6 +43,13 @@ const settingsFields = {
     .refine(isHolidayRegion, 'must be a holiday region of date-holidays such as DE, DE-BY or US-CA')
     .nullable()
     .describe('Public holidays of this region reduce expected time (a date-holidays code such as DE-BY); null: none'),
+  balanceCapMinutes: z
+    .number()
+    .int('must be whole minutes')
+    .min(0)
+    .max(10 * 366 * 1440)
+    .nullable()
+    .describe('Time balances above this many minutes are flagged, and a member’s overtime account crossing it notifies them and the admins; null: no cap'),
 };
 
 export type TenantSettings = {
@@ -57,6 +64,7 @@ export type TenantSettings = {
   membersSeeRates: boolean;
   defaultWorkSchedule: WeekMinutes;
   holidayRegion: string | null;
+  balanceCapMinutes: number | null;
 };
 
 export const defaultTenantSettings: TenantSettings = {
@@ -72,6 +80,7 @@ export const defaultTenantSettings: TenantSettings = {
   membersSeeRates: false,
   defaultWorkSchedule: standardWeek,
   holidayRegion: null,
+  balanceCapMinutes: null,
 };
 
 export const TenantSettingsDto = dto(

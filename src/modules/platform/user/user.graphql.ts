@@ -29,6 +29,16 @@ builder.prismaObject('TenantUser', {
     costRate: t.field(rateField<'costRate', TenantUser>('costRate', "Cost rate per hour, copied onto the member's entries.", tenantCurrency)),
     currency: t.field(currencyField<TenantUser>("ISO 4217: the currency of the member's own rates, the tenant's", () => null)),
     holidayRegion: t.exposeString('holidayRegion', { nullable: true, description: "The member's own public-holiday region (DE-BY); null: the tenant's" }),
+    employmentStart: t.expose('employmentStart', {
+      type: 'Date',
+      nullable: true,
+      description: 'The first day of employment: nothing is expected before it, vacation is pro rata from it; null: from the membership',
+    }),
+    employmentEnd: t.expose('employmentEnd', {
+      type: 'Date',
+      nullable: true,
+      description: 'The last day of employment: nothing is expected after it, vacation is pro rata up to it; null: open-ended',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

@@ -7,13 +7,14 @@ import type { Db, Tx } from '../../../db/client.js';
 import { tenantPage } from '../../../db/list.js';
 import { fragment } from '../../../db/parameters.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
-import { recordEvent } from '../../../events/outbox.js';
+import { recordEvent, withDays } from '../../../events/outbox.js';
 import type { Prisma, TenantUser } from '../../../generated/prisma/client.js';
 import type { TenantRole, TenantUserStatus } from '../../../generated/prisma/enums.js';
 import type { Clock } from '../../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../../lib/dto.js';
 import { enums } from '../../../lib/enums.js';
-import { conflictReasons, forbidden, notFound } from '../../../lib/errors.js';
+import { dayText, optionalDayColumn } from '../../../lib/day.js';
+import { conflictReasons, forbidden, notFound, validationFailed } from '../../../lib/errors.js';
 import { assertMoneyScale, currencyOfSettings } from '../../../lib/money.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 
@@ -28,6 +29,16 @@ export const userConflicts = conflictReasons('User', {
 /** The statuses a member can be set to by hand (an invitation becomes active by signing in). */
 export const memberStatusChange = defineEnum('MemberStatusChange', ['active', 'deactivated']);
 const rate = (what: string) => fields.money(`${what}, per hour, in the tenant's currency`, { min: 0, max: 1_000_000 });
+const employment = {
+  employmentStart: fields
+    .date('The first day of employment: nothing is expected before it, vacation is pro rata from it (null: as before, from the membership)')
+    .nullable()
+    .optional(),
+  employmentEnd: fields
+    .date('The last day of employment: nothing is expected after it, vacation is pro rata up to it (null: open-ended)')
+    .nullable()
+    .optional(),
+};
 
 export const CreateUserDto = dto('CreateUserDto', 'Invite a person to the tenant by e-mail.', {
   email: z.email('must be an e-mail address').max(320).describe('They become a member when they sign in with this address'),
@@ -35,6 +46,7 @@ export const CreateUserDto = dto('CreateUserDto', 'Invite a person to the tenant
   name: z.string().trim().min(1).max(200).optional().describe('Display name until they sign in'),
   hourlyRate: rate('Billing rate').optional(),
   costRate: rate('Cost rate').optional(),
+  ...employment,
 });
 
 export const UpdateUserDto = dto('UpdateUserDto', "Changes to a member's role, status or rates.", {
@@ -50,6 +62,7 @@ export const UpdateUserDto = dto('UpdateUserDto', "Changes to a member's role, s
     .nullable()
     .optional()
     .describe("The member's own public-holiday region (a date-holidays code such as DE-BY); null: the tenant's"),
+  ...employment,
 });
 
 const tenantId = fields.id('Tenant id');
@@ -82,10 +95,30 @@ export interface NewMember {
   name?: string | undefined;
   hourlyRate?: string | undefined;
   costRate?: string | undefined;
+  employmentStart?: string | null | undefined;
+  employmentEnd?: string | null | undefined;
+}
+
+type EmploymentInput = { employmentStart?: string | null | undefined; employmentEnd?: string | null | undefined };
+
+/** The employment columns of a write (only those it names), after checking the end is not before the start (400 naming employmentEnd). */
+function employmentOf(input: EmploymentInput, current?: Pick<TenantUser, 'employmentStart' | 'employmentEnd'>) {
+  const start = input.employmentStart === undefined ? (current?.employmentStart ? dayText(current.employmentStart) : null) : input.employmentStart;
+  const end = input.employmentEnd === undefined ? (current?.employmentEnd ? dayText(current.employmentEnd) : null) : input.employmentEnd;
+  if (start !== null && end !== null && end < start) {
+    throw validationFailed([{ path: 'employmentEnd', message: `must not be before employmentStart (${start})` }]);
+  }
+  return {
+    ...(input.employmentStart === undefined ? {} : { employmentStart: optionalDayColumn(input.employmentStart) }),
+    ...(input.employmentEnd === undefined ? {} : { employmentEnd: optionalDayColumn(input.employmentEnd) }),
+  };
 }
 
 /** A member as events carry it: with the currency of its rates, the tenant's. */
-const withCurrency = (access: TenantAccess, member: TenantUser) => ({ ...member, currency: currencyOfSettings(access.tenant.settings) });
+const withCurrency = (access: TenantAccess, member: TenantUser) => ({
+  ...withDays(member, ['employmentStart', 'employmentEnd']),
+  currency: currencyOfSettings(access.tenant.settings),
+});
 
 /**
  * Adds a member inside the caller's transaction (invitations, imports, and
@@ -109,6 +142,8 @@ export async function addMember(tx: Tx, access: TenantAccess, member: NewMember,
   // An unverified address proves nothing: that person waits like anyone invited.
   const linked = user?.emailVerified ? user : null;
   const values = {
+    // A deactivated member invited again keeps the dates not sent: the check is against them.
+    ...employmentOf(member, existing ?? undefined),
     role: member.role,
     name: member.name ?? linked?.name ?? existing?.name ?? null,
     userId: linked?.id ?? existing?.userId ?? null,
@@ -206,7 +241,8 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
         if (member.role === 'owner' && member.status === 'active' && !staysActiveOwner && (await activeOwners(tx, access)) <= 1) {
           throw userConflicts.refuse('LAST_OWNER', 'The last owner of a tenant cannot be demoted or deactivated; make someone else owner first');
         }
-        const updated = await tx.tenantUser.update({ where: { id }, data });
+        const { employmentStart: _start, employmentEnd: _end, ...plain } = data;
+        const updated = await tx.tenantUser.update({ where: { id }, data: { ...plain, ...employmentOf(data, member) } });
         await recordEvent(tx, access, { type: 'user.updated', subjectId: id, data: withCurrency(access, updated) });
         return reread(tx, id, query, updated);
       });

@@ -60,3 +60,15 @@ export function spansOverlap(a: DaySpan, b: DaySpan): boolean {
   if (a.startDate > b.endDate || b.startDate > a.endDate) return false;
   return !(a.halfDay !== null && b.halfDay !== null && a.halfDay !== b.halfDay);
 }
+
+/** The days of a span the member is not employed on (before employmentStart, after employmentEnd), each named with its field: no absence there. */
+export function employmentProblems(span: DaySpan, employment: { start: string | null; end: string | null }): FieldError[] {
+  const problems: FieldError[] = [];
+  if (employment.start !== null && span.startDate < employment.start) {
+    problems.push({ path: 'startDate', message: `${span.startDate} is before the member's employmentStart (${employment.start}): not employed that day` });
+  }
+  if (employment.end !== null && span.endDate > employment.end) {
+    problems.push({ path: 'endDate', message: `${span.endDate} is after the member's employmentEnd (${employment.end}): not employed that day` });
+  }
+  return problems;
+}

@@ -22,7 +22,7 @@ import {
   type ListAbsencesArgs,
   type UpdateAbsenceDto,
 } from './absence.dto.js';
-import { absenceConflicts, assertStep, spanProblems, spansOverlap, type DaySpan } from './absence.rules.js';
+import { absenceConflicts, assertStep, employmentProblems, spanProblems, spansOverlap, type DaySpan } from './absence.rules.js';
 
 /** A colleague's approved absence as members see it: the days, not why. */
 export interface BusyBlock {
@@ -71,7 +71,13 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
     const problems = spanProblems(span, maxAbsenceDays);
     if (problems.length > 0) throw validationFailed(problems);
     // Two requests at once would each see no overlap: the member's row is the lock they queue on.
-    await tx.$queryRaw`SELECT 1 FROM tenant_users WHERE id = ${tenantUserId} FOR UPDATE`;
+    const [member] = await tx.$queryRaw<{ employmentStart: Date | null; employmentEnd: Date | null }[]>`
+      SELECT "employmentStart", "employmentEnd" FROM tenant_users WHERE id = ${tenantUserId} FOR UPDATE`;
+    const outside = employmentProblems(span, {
+      start: member?.employmentStart ? dayText(member.employmentStart) : null,
+      end: member?.employmentEnd ? dayText(member.employmentEnd) : null,
+    });
+    if (outside.length > 0) throw validationFailed(outside);
     const others = await tx.absence.findMany({
       where: {
         tenantUserId,

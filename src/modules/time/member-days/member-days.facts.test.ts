@@ -77,4 +77,15 @@ describe('dayFacts', () => {
     expect(sum(days, 'holidayMinutes')).toBe(480);
     expect(sum(days, 'creditedMinutes')).toBe(4 * 480);
   });
+
+  it('expects, credits and uses nothing on days the member is not employed; without employment dates every day counts', () => {
+    // Monday 2027-03-01 to Friday 2027-03-05, employed Tuesday to Thursday, a vacation over all five days.
+    const week = inputs({ absences: [absence({ startDate: '2027-03-01', endDate: '2027-03-05' })] });
+    const employed = dayFacts('2027-03-01', '2027-03-05', { ...week, employment: { start: '2027-03-02', end: '2027-03-04' } });
+    expect(employed.map((day) => day.expectedMinutes)).toEqual([0, 480, 480, 480, 0]);
+    expect(sum(employed, 'creditedMinutes')).toBe(3 * 480);
+    expect(sum(employed, 'vacationDays')).toBe(3);
+    expect(sum(dayFacts('2027-03-01', '2027-03-05', { ...week, employment: { start: null, end: null } }), 'vacationDays')).toBe(5);
+    expect(sum(dayFacts('2027-03-01', '2027-03-05', week), 'expectedMinutes')).toBe(5 * 480);
+  });
 });

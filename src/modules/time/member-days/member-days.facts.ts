@@ -15,6 +15,8 @@
  *   paid from the balance.
  * - A vacation day is a day with minutes expected: a half day or a half-day
  *   holiday counts 0.5.
+ * - A day before the member's employment starts or after it ends expects,
+ *   credits and uses nothing (without employment dates: every day counts).
  * Dates are calendar days (`YYYY-MM-DD`); no instant is involved, so clock
  * changes do not move anything here (worked minutes are counted per day in
  * the tenant's zone by the database).
@@ -62,7 +64,18 @@ export interface DayInputs {
   schedules: readonly ScheduleFrom[];
   holidays: ReadonlyMap<string, HolidayOn>;
   absences: readonly AbsenceSpan[];
+  /** The member's first and last day of employment (null: open on that side); absent: employed every day. */
+  employment?: Employment;
 }
+
+export interface Employment {
+  start: string | null;
+  end: string | null;
+}
+
+/** Whether the member is employed on `date`. */
+export const employedOn = (employment: Employment | undefined, date: string): boolean =>
+  !employment || ((employment.start === null || employment.start <= date) && (employment.end === null || date <= employment.end));
 
 /** The part of `minutes` a half day takes: the morning the smaller half, the afternoon the rest. */
 function shareOf(minutes: number, halfDay: AbsenceSpan['halfDay']): number {
@@ -81,7 +94,7 @@ export function dayFacts(from: string, to: string, inputs: DayInputs): DayFacts[
   for (let date = from; date <= to; date = nextDay(date)) {
     while (scheduleIndex + 1 < schedules.length && (schedules[scheduleIndex + 1] as ScheduleFrom).validFrom <= date) scheduleIndex++;
     const week = scheduleIndex >= 0 ? (schedules[scheduleIndex] as ScheduleFrom).week : inputs.defaultWeek;
-    const scheduledMinutes = week[weekdayOf(date)];
+    const scheduledMinutes = employedOn(inputs.employment, date) ? week[weekdayOf(date)] : 0;
     const holiday = inputs.holidays.get(date) ?? null;
     const holidayMinutes = holiday ? Math.round(scheduledMinutes * holiday.fraction) : 0;
     const open = scheduledMinutes - holidayMinutes;

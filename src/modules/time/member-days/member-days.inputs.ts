@@ -12,6 +12,8 @@ import { dayColumn, dayText } from '../../../lib/day.js';
 import { weekOf } from '../../../lib/week.js';
 import type { AbsenceSpan, DayInputs, HolidayOn } from './member-days.facts.js';
 
+const optionalDay = (column: Date | null): string | null => (column ? dayText(column) : null);
+
 export interface MemberDays extends DayInputs {
   absences: (AbsenceSpan & { status: AbsenceStatus; typeName: string })[];
 }
@@ -20,7 +22,7 @@ export interface MemberDays extends DayInputs {
 export async function memberDays(
   tx: Tx | Db,
   access: TenantAccess,
-  member: { id: string; holidayRegion: string | null },
+  member: { id: string; holidayRegion: string | null; employmentStart: Date | null; employmentEnd: Date | null },
   settings: TenantSettings,
   from: string,
   to: string,
@@ -52,6 +54,7 @@ export async function memberDays(
     holidaysIn(tx, access, member.holidayRegion ?? settings.holidayRegion, from, to),
   ]);
   return {
+    employment: { start: optionalDay(member.employmentStart), end: optionalDay(member.employmentEnd) },
     defaultWeek: settings.defaultWorkSchedule,
     schedules: schedules.map((schedule) => ({ validFrom: dayText(schedule.validFrom), week: weekOf(schedule.minutes) })),
     holidays: new Map<string, HolidayOn>([...holidays].map(([date, holiday]) => [date, { name: holiday.name, fraction: holiday.fraction }])),

@@ -1,4 +1,5 @@
 import { defineModule } from '../../module.js';
+import { createTimeBalanceWork } from './time-balance.cap.js';
 import { createTimeBalanceService, type TimeBalanceService } from './time-balance.service.js';
 import './time-balance.graphql.js';
 
@@ -17,7 +18,18 @@ export const timeBalanceModule = defineModule({
       status: 200,
       summary: 'A member’s time balance per day or month (members: their own)',
     },
+    {
+      controller: 'timeBalance',
+      action: 'correct',
+      method: 'POST',
+      path: '/tenants/{tenantId}/users/{tenantUserId}/time-balance/corrections',
+      field: 'Mutation.correctTimeBalance',
+      status: 201,
+      summary: 'Correct a member’s time balance, with a reason: overtime paid out or forfeited (admins)',
+    },
   ],
+  createWork: createTimeBalanceWork,
+  reactsToEvents: (work, tx, events) => work.checkCaps(tx, events),
 });
 
 declare module '../../services.js' {

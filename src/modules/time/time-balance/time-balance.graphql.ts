@@ -2,6 +2,7 @@ import { builder } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
 import { tenantOperation } from '../../../graphql/operations.js';
 import { VacationObject } from '../vacation/vacation.graphql.js';
+import { CorrectTimeBalanceArgs, type TimeBalanceCorrectionView } from './time-balance.corrections.js';
 import { balanceGrouping, TimeBalanceArgs, type BalanceFigures, type BalancePeriod, type TimeBalance } from './time-balance.service.js';
 
 const figures = {
@@ -9,7 +10,8 @@ const figures = {
   workedMinutes: 'Minutes of finished entries that started then (in the tenant’s time zone), whatever their status',
   creditedMinutes: 'Minutes of absences that count as work (vacation, sickness)',
   holidayMinutes: 'Scheduled minutes holidays took off',
-  balanceMinutes: 'worked + credited - expected',
+  correctionMinutes: 'Corrections of the account on its days (overtime paid out or forfeited: negative)',
+  balanceMinutes: 'worked + credited - expected + corrections',
 } as const;
 
 const BalanceFiguresObject = builder.objectRef<BalanceFigures>('BalanceFigures').implement({
@@ -19,6 +21,7 @@ const BalanceFiguresObject = builder.objectRef<BalanceFigures>('BalanceFigures')
     workedMinutes: t.exposeInt('workedMinutes', { description: figures.workedMinutes }),
     creditedMinutes: t.exposeInt('creditedMinutes', { description: figures.creditedMinutes }),
     holidayMinutes: t.exposeInt('holidayMinutes', { description: figures.holidayMinutes }),
+    correctionMinutes: t.exposeInt('correctionMinutes', { description: figures.correctionMinutes }),
     balanceMinutes: t.exposeInt('balanceMinutes', { description: figures.balanceMinutes }),
     vacationDays: t.exposeFloat('vacationDays', { description: 'Vacation days its approved absences use (a half day: 0.5)' }),
   }),
@@ -33,9 +36,24 @@ const BalancePeriodObject = builder.objectRef<BalancePeriod>('BalancePeriod').im
     workedMinutes: t.exposeInt('workedMinutes', { description: figures.workedMinutes }),
     creditedMinutes: t.exposeInt('creditedMinutes', { description: figures.creditedMinutes }),
     holidayMinutes: t.exposeInt('holidayMinutes', { description: figures.holidayMinutes }),
+    correctionMinutes: t.exposeInt('correctionMinutes', { description: figures.correctionMinutes }),
     balanceMinutes: t.exposeInt('balanceMinutes', { description: figures.balanceMinutes }),
     runningBalanceMinutes: t.exposeInt('runningBalanceMinutes', { description: 'The balance from `from` to the end of this period: the overtime account' }),
     vacationDays: t.exposeFloat('vacationDays', { description: 'Vacation days its approved absences use' }),
+  }),
+});
+
+const TimeBalanceCorrectionObject = builder.objectRef<TimeBalanceCorrectionView>('TimeBalanceCorrection').implement({
+  description: 'A correction of a member’s time balance, with its reason: the audit trail of the overtime account (never changed or deleted).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    tenantUserId: t.exposeID('tenantUserId'),
+    date: t.expose('date', { type: 'Date', description: 'The day it counts on' }),
+    minutes: t.exposeInt('minutes', { description: 'Minutes added (negative: taken off, e.g. overtime paid out or forfeited)' }),
+    reason: t.exposeString('reason'),
+    actorType: t.exposeString('actorType', { description: 'user, api_key or system' }),
+    actorId: t.exposeString('actorId', { nullable: true, description: 'The user or API key who corrected it' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
@@ -54,10 +72,21 @@ const TimeBalanceObject = builder.objectRef<TimeBalance>('TimeBalance').implemen
       description: 'The vacation account of the year `to` falls in: days taken, planned and left',
       resolve: (balance) => balance.vacation,
     }),
+    balanceCapMinutes: t.exposeInt('balanceCapMinutes', {
+      nullable: true,
+      description: 'The tenant’s cap on balances (settings.balanceCapMinutes); null: none',
+    }),
+    overCap: t.exposeBoolean('overCap', { description: 'Whether the balance of the period (totals.balanceMinutes) is above the cap' }),
+    corrections: t.field({
+      type: [TimeBalanceCorrectionObject],
+      description: 'The corrections from `from` to `to`, oldest first: who, when, why',
+      resolve: (balance) => balance.corrections,
+    }),
   }),
 });
 
 const timeBalance = tenantOperation(TimeBalanceArgs, ['read', 'TimeBalance']);
+const correctTimeBalance = tenantOperation(CorrectTimeBalanceArgs, ['update', 'TimeBalance']);
 
 builder.queryFields((t) => ({
   timeBalance: t.field({
@@ -65,5 +94,14 @@ builder.queryFields((t) => ({
     description: 'A member’s time balance per day or month (members: their own).',
     ...timeBalance.field(t),
     resolve: timeBalance.resolve((input, access, { services }) => services.timeBalances.balance(access, input)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  correctTimeBalance: t.field({
+    type: TimeBalanceCorrectionObject,
+    description: 'Corrects a member’s time balance with a reason (admins): overtime paid out or forfeited is negative.',
+    ...correctTimeBalance.field(t),
+    resolve: correctTimeBalance.resolve((input, access, { services }) => services.timeBalances.correct(access, input)),
   }),
 }));

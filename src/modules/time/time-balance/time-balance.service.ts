@@ -11,6 +11,7 @@ import { dayFacts, type DayFacts } from '../member-days/member-days.facts.js';
 import { memberDays } from '../member-days/member-days.inputs.js';
 import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
 import { assertPeriod } from '../../../lib/period.js';
+import { correctionsIn, recordCorrection, type CorrectTimeBalanceArgs, type TimeBalanceCorrectionView } from './time-balance.corrections.js';
 
 export const balanceGrouping = defineEnum('BalanceGrouping', ['day', 'month']);
 
@@ -27,7 +28,9 @@ export interface BalanceFigures {
   workedMinutes: number;
   creditedMinutes: number;
   holidayMinutes: number;
-  /** worked + credited - expected */
+  /** Corrections of the account that count on its days (overtime paid out or forfeited: negative). */
+  correctionMinutes: number;
+  /** worked + credited - expected + corrections */
   balanceMinutes: number;
   vacationDays: number;
 }
@@ -51,9 +54,35 @@ export interface TimeBalance {
   periods: BalancePeriod[];
   /** The vacation account of the year `to` falls in: days taken, planned and left. */
   vacation: Vacation;
+  /** The corrections from `from` to `to`, oldest first: the audit trail. */
+  corrections: TimeBalanceCorrectionView[];
+  /** The tenant's `balanceCapMinutes` (null: none). */
+  balanceCapMinutes: number | null;
+  /** Whether the balance of the period is above the cap. */
+  overCap: boolean;
 }
 
-const zero = (): BalanceFigures => ({ expectedMinutes: 0, workedMinutes: 0, creditedMinutes: 0, holidayMinutes: 0, balanceMinutes: 0, vacationDays: 0 });
+const zero = (): BalanceFigures => ({
+  expectedMinutes: 0,
+  workedMinutes: 0,
+  creditedMinutes: 0,
+  holidayMinutes: 0,
+  correctionMinutes: 0,
+  balanceMinutes: 0,
+  vacationDays: 0,
+});
+
+/** The cap flag of a balance: above the tenant's cap, if it has one. */
+const capOf = (balanceCapMinutes: number | null, balanceMinutes: number) => ({
+  balanceCapMinutes,
+  overCap: balanceCapMinutes !== null && balanceMinutes > balanceCapMinutes,
+});
+
+/** A correction on the balance: apart from the day's worked, credited and expected minutes, which it does not change. */
+function addCorrection(into: BalanceFigures, minutes: number): void {
+  into.correctionMinutes += minutes;
+  into.balanceMinutes += minutes;
+}
 
 function add(into: BalanceFigures, day: DayFacts, worked: number): void {
   into.expectedMinutes += day.expectedMinutes;
@@ -77,11 +106,14 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'TimeBalance', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const [inputs, worked, vacation] = await Promise.all([
+      const [inputs, worked, vacation, corrections] = await Promise.all([
         memberDays(db, access, member, settings, input.from, input.to),
         workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
         vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4)), clock.today(settings.timezone)),
+        correctionsIn(db, access, member.id, input.from, input.to),
       ]);
+      const correctedByDay = new Map<string, number>();
+      for (const correction of corrections) correctedByDay.set(correction.date, (correctedByDay.get(correction.date) ?? 0) + correction.minutes);
       const totals = zero();
       const periods: BalancePeriod[] = [];
       for (const day of dayFacts(input.from, input.to, inputs)) {
@@ -94,10 +126,34 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
         const minutes = worked.get(day.date)?.minutes ?? 0;
         add(period, day, minutes);
         add(totals, day, minutes);
+        const corrected = correctedByDay.get(day.date) ?? 0;
+        addCorrection(period, corrected);
+        addCorrection(totals, corrected);
         period.end = day.date;
         period.runningBalanceMinutes = totals.balanceMinutes;
       }
-      return { tenantUserId: member.id, from: input.from, to: input.to, timezone: settings.timezone, groupBy: input.groupBy, totals, periods, vacation };
+      return {
+        tenantUserId: member.id,
+        from: input.from,
+        to: input.to,
+        timezone: settings.timezone,
+        groupBy: input.groupBy,
+        totals,
+        periods,
+        vacation,
+        corrections,
+        ...capOf(settings.balanceCapMinutes, totals.balanceMinutes),
+      };
+    },
+
+    /** Corrects a member's balance with a reason (admins): overtime paid out or forfeited; records `time_balance.corrected`. */
+    async correct(access: TenantAccess, { tenantUserId, input }: z.output<typeof CorrectTimeBalanceArgs>): Promise<TimeBalanceCorrectionView> {
+      access.assert('update', 'TimeBalance');
+      return db.$transaction(async (tx) => {
+        const member = await memberOf(tx, access, tenantUserId);
+        const date = input.date ?? clock.today((await settingsFor(tx, access)).timezone);
+        return recordCorrection(tx, access, member.id, { minutes: input.minutes, reason: input.reason, date });
+      });
     },
   };
 }

@@ -20,7 +20,9 @@ export const VacationObject = builder.objectRef<Vacation>('Vacation').implement(
     tenantUserId: t.exposeID('tenantUserId'),
     year: t.exposeInt('year'),
     allowanceDays: t.exposeFloat('allowanceDays', { description: 'Days for a whole year, as set' }),
-    proRataAllowanceDays: t.exposeFloat('proRataAllowanceDays', { description: 'The part of them for the months the member belongs to the tenant that year' }),
+    proRataAllowanceDays: t.exposeFloat('proRataAllowanceDays', {
+      description: 'The part of them for the full months of employment that year (employmentStart to employmentEnd; without them: from the membership)',
+    }),
     carriedOverDays: t.exposeFloat('carriedOverDays', { description: 'Carried over from the year before (as set, else what it left)' }),
     carryOverExpires: t.expose('carryOverExpires', { type: 'Date', description: 'Carried-over days not taken by then are lost' }),
     expiredDays: t.exposeFloat('expiredDays', { description: 'Carried-over days lost at their expiry' }),

@@ -73,15 +73,26 @@ const carryYears = 10;
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
-/** Full months of `year` from the day the member joined: a year they joined in is pro rata (a twelfth per month, rounded up to a half day). */
-export function proRata(allowanceDays: number, year: number, joined: string): number {
+/**
+ * The allowance of `year` for its full months of employment, from the day the member joined (`joined`) to their last day
+ * (`left`, null: open-ended): a twelfth per full month, rounded up to a half day (BUrlG § 5). A month counts when the
+ * member is employed all of it (joined on its 1st, left on its last day or later).
+ */
+export function proRata(allowanceDays: number, year: number, joined: string, left: string | null = null): number {
   const joinYear = Number(joined.slice(0, 4));
-  if (joinYear < year) return allowanceDays;
-  if (joinYear > year) return 0;
-  const month = Number(joined.slice(5, 7));
-  const months = joined.slice(8, 10) === '01' ? 13 - month : 12 - month;
+  const leaveYear = left === null ? Number.POSITIVE_INFINITY : Number(left.slice(0, 4));
+  if (joinYear < year && leaveYear > year) return allowanceDays;
+  if (joinYear > year || leaveYear < year) return 0;
+  const firstMonth = joinYear < year ? 1 : Number(joined.slice(5, 7)) + (joined.slice(8, 10) === '01' ? 0 : 1);
+  const lastMonth = leaveYear > year || left === null ? 12 : Number(left.slice(5, 7)) - (left === lastDayOfMonth(left) ? 0 : 1);
+  const months = Math.max(0, lastMonth - firstMonth + 1);
   return Math.ceil(((allowanceDays * months) / 12) * 2) / 2;
 }
+
+const lastDayOfMonth = (day: string): string => {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  return dayText(new Date(Date.UTC(year, month, 0)));
+};
 
 /**
  * A member's vacation account of `year` (the years before it followed for its carry-over): what the balance and the vacation
@@ -108,7 +119,9 @@ export async function vacationAccount(
   ]);
   const startYear = allowances[0]?.year ?? year;
   const inputs = await memberDays(tx, access, member, settings, `${startYear}-01-01`, `${year}-12-31`, ['approved', 'pending']);
-  const joined = localDate(member.createdAt, settings.timezone);
+  // The employment dates, where set; else the membership's creation (vacation was always pro rata from it).
+  const joined = member.employmentStart ? dayText(member.employmentStart) : localDate(member.createdAt, settings.timezone);
+  const left = member.employmentEnd ? dayText(member.employmentEnd) : null;
   const pendingIds = new Set(inputs.absences.filter((absence) => absence.status === 'pending').map((absence) => absence.id));
   const vacationOnly = { ...inputs, absences: inputs.absences.filter((absence) => absence.deductsVacation) };
   const facts = dayFacts(`${startYear}-01-01`, `${year}-12-31`, vacationOnly);
@@ -132,7 +145,7 @@ export async function vacationAccount(
     const expiredDays = today > carryOverExpires ? Math.max(0, carriedOverDays - usedByExpiry) : 0;
     const own = corrections.filter((correction) => correction.year === current);
     const correctionDays = own.reduce((sum, correction) => sum + Number(correction.days), 0);
-    const proRataAllowanceDays = proRata(allowanceDays, current, joined);
+    const proRataAllowanceDays = proRata(allowanceDays, current, joined, left);
     const leftDays = round(proRataAllowanceDays + carriedOverDays - expiredDays + correctionDays - takenDays - plannedDays);
     result = {
       tenantUserId: member.id,
