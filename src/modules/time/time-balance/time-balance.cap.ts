@@ -22,8 +22,8 @@ import { localDate } from '../../../lib/time.js';
 import { settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { dayFacts } from '../member-days/member-days.facts.js';
 import { memberDays } from '../member-days/member-days.inputs.js';
+import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
 import { correctionsIn } from './time-balance.corrections.js';
-import { workedByDay } from './time-balance.service.js';
 
 /** Whether an event may change its member's account, and whose it is. */
 function accountOf(event: OutboxEvent): string | null {
@@ -51,7 +51,7 @@ export async function accountBalance(
     correctionsIn(tx, access, member.id, from, to),
   ]);
   let balanceMinutes = corrections.reduce((sum, correction) => sum + correction.minutes, 0);
-  for (const day of dayFacts(from, to, inputs)) balanceMinutes += (worked.get(day.date) ?? 0) + day.creditedMinutes - day.expectedMinutes;
+  for (const day of dayFacts(from, to, inputs)) balanceMinutes += balanceOf(worked.get(day.date)?.minutes ?? 0, day);
   return { from, to, balanceMinutes };
 }
 
