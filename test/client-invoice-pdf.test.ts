@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
 import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
 import { writtenEInvoiceFormats, missingEInvoiceFields, writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
-import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
+import { clientInvoicePdfFileName } from '../src/modules/billing/client-invoice/client-invoice.file-name.js';
+import { renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
+import { missingFacturXFields } from '../src/modules/billing/client-invoice/einvoice/facturx.js';
 
 /** pdftotext's reading, with runs of spaces (its layout) as one. */
 const textOf = async (bytes: Buffer) => (await pdfText(bytes)).replace(/[ \t]+/g, ' ');

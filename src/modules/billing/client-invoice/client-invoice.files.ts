@@ -27,7 +27,8 @@ import {
   missingFor,
   writeEInvoice,
 } from './einvoice/writer.js';
-import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
+import { clientInvoicePdfFileName } from './client-invoice.file-name.js';
+import { clientInvoicePdfContentType, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
 
 /**
  * The written formats as GraphQL names them (its enum `ClientEInvoiceFormat`): an enum value cannot hold a hyphen, so
