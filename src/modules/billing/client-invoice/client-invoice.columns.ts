@@ -1,15 +1,15 @@
 /**
  * What a client invoice keeps in its own columns besides its lines: the discount, the totals and tax
- * breakdown at the currency's scale (and a list's filter on its columns), the seller and buyer as they were at issue (the snapshots its files
+ * breakdown at the currency's scale, the seller and buyer as they were at issue (the snapshots its files
  * are written from for ever: client-invoice.document-of.ts), and the columns a credit note copies from the
- * invoice it voids.
+ * invoice it voids; and a list's filter on those columns.
  */
 import { Prisma, type Client, type ClientInvoice } from '../../../generated/prisma/client.js';
 import { validationFailed } from '../../../lib/errors.js';
 import { assertMoneyScale } from '../../../lib/money.js';
 import type { BillingProfileView } from '../billing-profile/billing-profile.service.js';
-import type { DiscountInput, ListClientInvoicesArgs, ManualLine } from './client-invoice.dto.js';
 import type { z } from 'zod';
+import type { DiscountInput, ListClientInvoicesArgs, ManualLine } from './client-invoice.dto.js';
 import { buyerOf, sellerOf } from './client-invoice.issuable.js';
 import type { LineValues } from './client-invoice.lines.js';
 import { discountProblem, invoiceTotals, type Discount, type InvoiceTotals } from './client-invoice.money.js';
@@ -24,6 +24,7 @@ export const discountOf = (invoice: Pick<ClientInvoice, 'discountPercent' | 'dis
     ? { percent: invoice.discountPercent, amount: invoice.discountAmount, reason: invoice.discountReason }
     : null;
 
+/** A discount as the invoice's columns keep it (null: none). */
 export const discountColumns = (discount: DiscountInput | null) => ({
   discountPercent: discount?.percent === undefined || discount === null ? null : new Decimal(discount.percent),
   discountAmount: discount?.amount === undefined || discount === null ? null : new Decimal(discount.amount),
