@@ -17,10 +17,10 @@ import { peppolCreditNote, peppolDomesticInvoice, peppolFixtures, peppolSmallBus
 import {
   type WrittenEInvoiceFormat,
   eInvoiceContentTypes,
-  eInvoiceFileName,
   missingEInvoiceFields,
   writeEInvoice,
 } from '../src/modules/billing/client-invoice/einvoice/writer.js';
+import { clientInvoiceFileName } from '../src/modules/billing/client-invoice/client-invoice.file-name.js';
 
 /** Every value `expression` selects in `xml`, read by libxml2's xmllint (not by the writer's library). */
 function values(xml: string, expression: string): string[] {
@@ -202,7 +202,7 @@ describe('EN 16931 XML', () => {
     const xml = await writeEInvoice(tricky, 'ubl');
     expect(texts(xml, 'Note')[0]).toBe('Fish &amp; chips &lt;b&gt;"ok"&lt;/b&gt;');
     expect(values(xml, "string(//*[local-name()='InvoiceLine'][1]/*[local-name()='Item']/*[local-name()='Name'])")).toEqual(['R&D <phase 2>']);
-    expect(eInvoiceFileName(creditNote, 'xrechnung-cii')).toBe('credit-note-2026-0043-xrechnung-cii.xml');
+    expect(clientInvoiceFileName(creditNote, 'xrechnung-cii')).toBe('credit-note-2026-0043-xrechnung-cii.xml');
     expect(eInvoiceContentTypes.ubl).toBe('application/xml; charset=utf-8');
   });
 });

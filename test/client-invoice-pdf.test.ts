@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
 import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
 import { writtenEInvoiceFormats, missingEInvoiceFields, writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
-import { clientInvoicePdfFileName, missingFacturXFields, renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
+import { clientInvoiceFileName } from '../src/modules/billing/client-invoice/client-invoice.file-name.js';
+import { renderClientInvoicePdf } from '../src/modules/billing/client-invoice/client-invoice.pdf.js';
+import { missingFacturXFields } from '../src/modules/billing/client-invoice/einvoice/facturx.js';
 
 /** pdftotext's reading, with runs of spaces (its layout) as one. */
 const textOf = async (bytes: Buffer) => (await pdfText(bytes)).replace(/[ \t]+/g, ' ');
@@ -67,7 +69,9 @@ describe('the invoice PDF', () => {
     expect(credit).toContain('Credit note 2026-0043');
     expect(credit).toContain('2026-0042 of 2 November 2026');
     expect(credit).toContain('Total credit (EUR)');
-    expect(clientInvoicePdfFileName(creditNote)).toBe('credit-note-2026-0043.pdf');
+    expect(clientInvoiceFileName(creditNote, 'pdf')).toBe('credit-note-2026-0043.pdf');
+    expect(clientInvoiceFileName(creditNote, 'facturx')).toBe('credit-note-2026-0043.pdf');
+    expect(clientInvoiceFileName({ ...creditNote, number: null }, 'peppol')).toBe('credit-note-draft-peppol.xml');
   });
 
   it('prints exemption reasons, a payment made and what is left to pay', async () => {

@@ -13,7 +13,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSeedEntries, type SeedEntry } from '../src/cli/seed.js';
+import { writeSeedEntries, type SeedEntry } from '../src/cli/seed/entries.js';
 import { Prisma } from '../src/generated/prisma/client.js';
 import { billableOf, type RateSources } from '../src/modules/tracking/entry/entry.values.js';
 import { settingsOf } from '../src/modules/platform/tenant/tenant.settings.js';

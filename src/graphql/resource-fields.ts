@@ -25,9 +25,14 @@
  *   create      create  service.create(access, input.input, query)
  *   update      update  service.update(access, input.id, input.input, query)
  *   remove      delete  service.remove(access, input.id, query)
+ *   step        update  service.<method>(access, input.id, query), or with
+ *                       input.input before the query when the schema has one
  *
- * Fields of another shape (a state change, a secret shown once, a field of
- * another type) stay written out beside it with `tenantOperation`.
+ * A step is a state change of one record, written with `step(args, method,
+ * description)` as REST's `steps()` writes its rows (`issueClientInvoice:
+ * step(ClientInvoiceArgs, 'issue', '...')` beside `POST .../{id}/issue`).
+ * Fields of another shape (a secret shown once, a field of another type)
+ * stay written out beside it with `tenantOperation`.
  */
 import type { z } from 'zod';
 import { statements, type Action, type Permission, type Subject } from '../auth/permissions.js';
@@ -66,7 +71,34 @@ export type QueryFieldSpec =
       names?: { connection: string; edge: string };
     });
 
-export type MutationFieldSpec = (Described & { create: WithInput }) | (Described & { update: WithIdAndInput }) | (Described & { remove: WithId });
+/** A state change of one record: `service[method]` runs it, with the `action` it needs (update unless said). */
+export interface StepFieldSpec<Schema extends WithId = WithId, Method extends string = string> extends Described {
+  step: Schema;
+  method: Method;
+  action?: Action;
+}
+
+export type MutationFieldSpec =
+  | (Described & { create: WithInput })
+  | (Described & { update: WithIdAndInput })
+  | (Described & { remove: WithId })
+  | StepFieldSpec;
+
+/** A step field: the method keeps its name as a literal, so that `resourceFields` checks the service has it. */
+export function step<Schema extends WithId, Method extends string>(
+  args: Schema,
+  method: Method,
+  description: string,
+  action?: Action,
+): StepFieldSpec<Schema, Method> {
+  return { step: args, method, description, ...(action ? { action } : {}) };
+}
+
+/** A step's service method: the input's `input` (when its schema has one) after the id. */
+type StepMethod<Schema extends WithId> =
+  InputOf<Schema> extends { input: infer Input }
+    ? (access: TenantAccess, id: string, input: Input, query: never) => Promise<unknown>
+    : (access: TenantAccess, id: string, query: never) => Promise<unknown>;
 
 /** The service method a field of this kind calls, with the input its schema validates. */
 type MethodFor<Field> = Field extends { list: infer Schema extends TenantArgs }
@@ -86,7 +118,9 @@ type MethodFor<Field> = Field extends { list: infer Schema extends TenantArgs }
             ? { update: (access: TenantAccess, id: string, input: InputOf<Schema>['input'], query: never) => Promise<unknown> }
             : Field extends { remove: WithId }
               ? { remove: (access: TenantAccess, id: string, query: never) => Promise<unknown> }
-              : never;
+              : Field extends StepFieldSpec<infer Schema, infer Method>
+                ? { [Name in Method]: StepMethod<Schema> }
+                : never;
 
 type UnionToIntersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never;
 
@@ -105,9 +139,8 @@ export interface ResourceFieldsSpec<Queries, Mutations> {
 /** What the helper reads of a spec once its types have been checked. */
 interface LooseSpec {
   subject: Subject;
-  service: (services: Services) => Partial<Record<ServiceMethod, unknown>>;
+  service: (services: Services) => Partial<Record<string, unknown>>;
 }
-type ServiceMethod = 'list' | 'get' | 'page' | 'count' | 'create' | 'update' | 'remove';
 
 type ModelName = keyof PrismaTypes & string;
 
@@ -134,7 +167,7 @@ type Run = (...args: unknown[]) => Promise<unknown>;
  * Finds the kind's method on the request's services. Services are built per
  * app (a test process may run several), so it is looked up on every call.
  */
-function runner(spec: LooseSpec, name: ServiceMethod, field: string) {
+function runner(spec: LooseSpec, name: string, field: string) {
   return (services: Services): Run => {
     const service = spec.service(services);
     const found = service[name];
@@ -152,13 +185,29 @@ const plainKinds = {
   create: { root: 'Mutation', action: 'create', many: false, argumentsOf: (input: AnyInput) => [input.input] },
   update: { root: 'Mutation', action: 'update', many: false, argumentsOf: (input: AnyInput) => [input.id, input.input] },
   remove: { root: 'Mutation', action: 'delete', many: false, argumentsOf: (input: AnyInput) => [input.id] },
-} as const satisfies Record<string, { root: 'Query' | 'Mutation'; action: Action; many: boolean; argumentsOf: (input: AnyInput) => unknown[] }>;
+} as const satisfies Record<string, FieldKind>;
 type PlainKind = keyof typeof plainKinds;
 
-function plainField(model: ModelName, spec: LooseSpec, name: string, kind: PlainKind, schema: TenantArgs, description: string): void {
-  const { root, action, many, argumentsOf } = plainKinds[kind];
+interface FieldKind {
+  root: 'Query' | 'Mutation';
+  action: Action;
+  many: boolean;
+  argumentsOf: (input: AnyInput) => unknown[];
+}
+
+/** A step's kind: a mutation of one record, its id (and input) handed on. */
+const stepKind = (field: StepFieldSpec): FieldKind => ({
+  root: 'Mutation',
+  action: field.action ?? 'update',
+  many: false,
+  argumentsOf: 'input' in field.step.shape ? (input) => [input.id, input.input] : (input) => [input.id],
+});
+
+/** One field of `kind`, run by the service's `method`. */
+function plainField(model: ModelName, spec: LooseSpec, name: string, kind: FieldKind, method: string, schema: TenantArgs, description: string): void {
+  const { root, action, many, argumentsOf } = kind;
   const operation = tenantOperation(schema, permissionOf(action, spec.subject, name));
-  const run = runner(spec, kind, name);
+  const run = runner(spec, method, name);
   const define = (t: unknown) => {
     const fields = t as PrismaFieldBuilder & Parameters<TenantOperation<TenantArgs>['field']>[0];
     return fields.prismaField({
@@ -209,8 +258,12 @@ export function resourceFields<
       connectionField(model, loose, name, field);
       continue;
     }
+    if ('step' in field) {
+      plainField(model, loose, name, stepKind(field), field.method, field.step, field.description);
+      continue;
+    }
     const kind = (Object.keys(plainKinds) as PlainKind[]).find((candidate) => candidate in field);
-    if (!kind) throw new Error(`${name}: say which kind of field it is (list, get, connection, create, update or remove)`);
-    plainField(model, loose, name, kind, (field as unknown as Record<PlainKind, TenantArgs>)[kind], field.description);
+    if (!kind) throw new Error(`${name}: say which kind of field it is (list, get, connection, create, update, remove or step)`);
+    plainField(model, loose, name, plainKinds[kind], kind, (field as unknown as Record<PlainKind, TenantArgs>)[kind], field.description);
   }
 }

@@ -21,13 +21,13 @@ import { clientInvoiceConflicts } from './client-invoice.dto.js';
 import {
   availableEInvoiceFormats,
   eInvoiceContentTypes,
-  eInvoiceFileName,
   writtenEInvoiceFormats,
   type WrittenEInvoiceFormat,
   missingFor,
   writeEInvoice,
 } from './einvoice/writer.js';
-import { clientInvoicePdfContentType, clientInvoicePdfFileName, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
+import { clientInvoiceFileName } from './client-invoice.file-name.js';
+import { clientInvoicePdfContentType, type ClientInvoicePdfFormat, renderClientInvoicePdf } from './client-invoice.pdf.js';
 
 /**
  * The written formats as GraphQL names them (its enum `ClientEInvoiceFormat`): an enum value cannot hold a hyphen, so
@@ -91,7 +91,7 @@ async function fileOf(
 export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: WrittenEInvoiceFormat): Promise<ClientInvoiceFile> {
   return fileOf(services, access, id, format, async (document) => {
     assertEInvoiceable(document, format);
-    return { fileName: eInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
+    return { fileName: clientInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
   });
 }
 
@@ -100,7 +100,7 @@ export async function clientInvoicePdfFile(services: Services, access: TenantAcc
   return fileOf(services, access, id, format, async (document) => {
     if (format === 'facturx') assertEInvoiceable(document, 'facturx');
     return {
-      fileName: clientInvoicePdfFileName(document),
+      fileName: clientInvoiceFileName(document, format),
       contentType: clientInvoicePdfContentType,
       content: await renderClientInvoicePdf(document, { format }),
     };

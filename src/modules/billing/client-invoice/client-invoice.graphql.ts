@@ -1,8 +1,7 @@
 import { builder } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
 import { moneyField, optionalMoneyField, optionalPercentField, percentField, quantityExtensions } from '../../../graphql/money.js';
-import { tenantOperation } from '../../../graphql/operations.js';
-import { resourceFields } from '../../../graphql/resource-fields.js';
+import { resourceFields, step } from '../../../graphql/resource-fields.js';
 import type { ClientInvoiceLine, ClientInvoicePayment } from '../../../generated/prisma/client.js';
 import { taxCategory } from '../../tracking/party/party.fields.js';
 import { AddressObject, ElectronicAddressObject } from '../../tracking/party/party.graphql.js';
@@ -18,7 +17,6 @@ import {
   ListClientInvoicesArgs,
   PayClientInvoiceArgs,
   UpdateClientInvoiceArgs,
-  type ClientInvoiceQuery,
 } from './client-invoice.dto.js';
 
 const TaxCategoryEnum = graphqlEnum(taxCategory);
@@ -245,39 +243,18 @@ resourceFields('ClientInvoice', {
     },
     updateClientInvoice: { update: UpdateClientInvoiceArgs, description: 'Changes a draft (an issued invoice is never changed: 409 INVOICE_ISSUED).' },
     deleteClientInvoice: { remove: ClientInvoiceArgs, description: 'Deletes a draft and releases its entries. GraphQL returns the deleted draft.' },
+    // The steps of an invoice's life, as REST's steps() rows in index.ts.
+    issueClientInvoice: step(
+      ClientInvoiceArgs,
+      'issue',
+      'Issues a draft: its number (gapless, per tenant and year), dates, and the seller and buyer snapshots.',
+    ),
+    sendClientInvoice: step(ClientInvoiceArgs, 'send', 'Records that an issued invoice was sent.'),
+    payClientInvoice: step(PayClientInvoiceArgs, 'pay', 'Records a payment: all that is due, or less (a partial payment).'),
+    voidClientInvoice: step(
+      ClientInvoiceArgs,
+      'void',
+      'Voids an issued invoice: a credit note takes the next number and its entries are released. Returns the void invoice.',
+    ),
   },
 });
-
-const issueInvoice = tenantOperation(ClientInvoiceArgs, ['update', 'ClientInvoice']);
-const sendInvoice = tenantOperation(ClientInvoiceArgs, ['update', 'ClientInvoice']);
-const payInvoice = tenantOperation(PayClientInvoiceArgs, ['update', 'ClientInvoice']);
-const voidInvoice = tenantOperation(ClientInvoiceArgs, ['update', 'ClientInvoice']);
-
-builder.mutationFields((t) => ({
-  issueClientInvoice: t.prismaField({
-    type: 'ClientInvoice',
-    description: 'Issues a draft: its number (gapless, per tenant and year), dates, and the seller and buyer snapshots.',
-    ...issueInvoice.field(t),
-    resolve: issueInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) => services.clientInvoices.issue(access, input.id, query)),
-  }),
-  sendClientInvoice: t.prismaField({
-    type: 'ClientInvoice',
-    description: 'Records that an issued invoice was sent.',
-    ...sendInvoice.field(t),
-    resolve: sendInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) => services.clientInvoices.send(access, input.id, query)),
-  }),
-  payClientInvoice: t.prismaField({
-    type: 'ClientInvoice',
-    description: 'Records a payment: all that is due, or less (a partial payment).',
-    ...payInvoice.field(t),
-    resolve: payInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) =>
-      services.clientInvoices.pay(access, input.id, input.input, query),
-    ),
-  }),
-  voidClientInvoice: t.prismaField({
-    type: 'ClientInvoice',
-    description: 'Voids an issued invoice: a credit note takes the next number and its entries are released. Returns the void invoice.',
-    ...voidInvoice.field(t),
-    resolve: voidInvoice.resolveQuery((input, access, query: ClientInvoiceQuery, { services }) => services.clientInvoices.void(access, input.id, query)),
-  }),
-}));

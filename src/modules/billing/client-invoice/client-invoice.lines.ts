@@ -343,3 +343,8 @@ export async function namesOf(tx: Tx, access: TenantAccess, entries: readonly Cl
     members: new Map(members.map((member) => [member.id, member.name ?? member.email])),
   };
 }
+
+/** The manual lines with their tax (the line's own, else the client's or the profile's), numbered after `after`, in a currency of `digits` minor units. */
+export function manualLinesOf(lines: readonly ManualLine[], profile: BillingProfileView, client: ClientTax, after: number, digits: number): LineValues[] {
+  return manualLines(lines, (line, path) => lineTax(profile, client, line, path), after + 1, digits);
+}

@@ -8,102 +8,37 @@ import { Prisma, type Client, type ClientInvoice } from '../../../generated/pris
 import type { Clock } from '../../../lib/clock.js';
 import { notFound, validationFailed } from '../../../lib/errors.js';
 import { assertMoneyScale, minorUnitsOf } from '../../../lib/money.js';
-import { counterYear, formatNumber } from '../billing-profile/billing-profile.numbers.js';
-import { billingProfileFor, type BillingProfileView } from '../billing-profile/billing-profile.service.js';
+import { billingProfileFor } from '../billing-profile/billing-profile.service.js';
 import { createClientInvoiceArchive } from './client-invoice.archive.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
-import { issuedClientInvoiceDocument, toClientInvoiceDocument } from './client-invoice.document-of.js';
-import { assertIssuable, assertSellerComplete, buyerOf, sellerOf } from './client-invoice.issuable.js';
+import { toClientInvoiceDocument } from './client-invoice.document-of.js';
+import { assertIssuable, buyerOf, sellerOf } from './client-invoice.issuable.js';
 import { availableEInvoiceFormats } from './einvoice/writer.js';
 import {
   clientInvoiceConflicts,
   type ClientInvoiceQuery,
   type CreateClientInvoiceDto,
-  type DiscountInput,
   type ListClientInvoicesArgs,
-  type ManualLine,
   type PayClientInvoiceDto,
   type UpdateClientInvoiceDto,
 } from './client-invoice.dto.js';
-import { claimEntries, lineTax, manualLines, namesOf, timeLines, type ClientTax, type LineValues } from './client-invoice.lines.js';
-import { discountProblem, invoiceTotals, type Discount, type InvoiceTotals } from './client-invoice.money.js';
+import { claimEntries, lineTax, manualLinesOf, namesOf, timeLines, type LineValues } from './client-invoice.lines.js';
+import {
+  assertInvoiceMoney,
+  checkedTotals,
+  creditNoteColumns,
+  discountColumns,
+  discountOf,
+  listFilter,
+  partySnapshots,
+  totalColumns,
+} from './client-invoice.columns.js';
+import { readClientInvoiceDocument } from './client-invoice.document-read.js';
+import { createNumberQueue, issueTransaction, nextNumber } from './client-invoice.numbering.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
-
-/** Issuing waits for the tenant's number counter behind other issuers: give it room under load. */
-const issueTransaction = { maxWait: 10_000, timeout: 20_000 };
-
-/**
- * Runs `run` after every earlier run of the same `key` in this process has
- * settled. Issuers of one tenant wait for its counter's row lock in turn
- * anyway; making them wait here, before they check out a connection, keeps
- * fifty issues at once from holding the whole pool while they queue for the
- * lock (other processes still queue on the lock itself).
- */
-function inLine<Result>(queues: Map<string, Promise<unknown>>, key: string, run: () => Promise<Result>): Promise<Result> {
-  const result = (queues.get(key) ?? Promise.resolve()).then(run, run);
-  const settled = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return result;
-}
-
-/** The discount of an invoice, as its columns keep it. */
-const discountOf = (invoice: Pick<ClientInvoice, 'discountPercent' | 'discountAmount' | 'discountReason'>): Discount | null =>
-  invoice.discountPercent || invoice.discountAmount
-    ? { percent: invoice.discountPercent, amount: invoice.discountAmount, reason: invoice.discountReason }
-    : null;
-
-const discountColumns = (discount: DiscountInput | null) => ({
-  discountPercent: discount?.percent === undefined || discount === null ? null : new Decimal(discount.percent),
-  discountAmount: discount?.amount === undefined || discount === null ? null : new Decimal(discount.amount),
-  discountReason: discount?.reason ?? null,
-});
-
-/** 400 naming each manual line's price and the discount amount that have more decimals than the invoice's currency. */
-function assertInvoiceMoney(currency: string, input: { lines?: readonly ManualLine[] | undefined; discount?: DiscountInput | null | undefined }): void {
-  assertMoneyScale(currency, {
-    ...Object.fromEntries((input.lines ?? []).map((line, index) => [`lines.${index}.unitPrice`, line.unitPrice])),
-    'discount.amount': input.discount?.amount,
-  });
-}
-
-/** The total columns and the tax breakdown, as stored: amounts at the currency's `digits`, rates at 2. */
-function totalColumns(totals: InvoiceTotals, digits: number) {
-  return {
-    lineNet: totals.lineNet,
-    allowances: totals.allowances,
-    taxBasis: totals.taxBasis,
-    tax: totals.tax,
-    gross: totals.gross,
-    paid: totals.paid,
-    due: totals.due,
-    taxes: totals.taxes.map((group) => ({
-      category: group.category,
-      rate: group.rate.toFixed(2),
-      lineNet: group.lineNet.toFixed(digits),
-      allowance: group.allowance.toFixed(digits),
-      basis: group.basis.toFixed(digits),
-      amount: group.amount.toFixed(digits),
-      exemptionReason: group.exemptionReason,
-    })),
-  };
-}
-
-/** The totals of `lines` with `discount` in a currency of `digits` minor units, or 400 naming the discount when it exceeds them. */
-function checkedTotals(lines: readonly LineValues[], discount: Discount | null, digits: number): InvoiceTotals {
-  const totals = invoiceTotals(lines, discount, undefined, digits);
-  const problem = discountProblem(totals.lineNet, discount, digits);
-  if (problem) throw validationFailed([problem]);
-  return totals;
-}
 
 /** The reason a live invoice in `status` refuses a change meant for drafts. */
 function assertDraft(invoice: ClientInvoice): void {
@@ -130,8 +65,8 @@ function assertIssued(invoice: ClientInvoice, what: string): void {
  * ENTRY_INVOICED); deleting a draft or voiding an invoice releases it.
  */
 export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock }) {
-  /** Per tenant: the last issue or void waiting for a number in this process. */
-  const numbering = new Map<string, Promise<unknown>>();
+  /** Per tenant: the issues and voids waiting for a number in this process. */
+  const inLine = createNumberQueue();
   const archive = createClientInvoiceArchive({ db });
 
   /** The invoice, row-locked for the rest of `tx`, or 404. */
@@ -152,68 +87,17 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
   const reread = (tx: Tx, id: string, query: ClientInvoiceQuery, row: ClientInvoice) =>
     shapesResult(query) ? tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
 
-  /**
-   * One invoice of the tenant as the files are written from, read with `client` (a transaction sees its own
-   * writes); a draft with the seller and buyer as they are now, once the profile can name a seller (409 otherwise).
-   */
-  async function documentIn(client: Tx | typeof db, access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
-    const invoice = await client.clientInvoice.findFirst({
-      where: { id, ...access.scope('read', 'ClientInvoice') },
-      include: { lines: { orderBy: { position: 'asc' } }, client: true, creditNoteFor: { select: { number: true, issueDate: true } } },
-    });
-    if (!invoice) throw notFound('ClientInvoice', id);
-    if (invoice.status !== 'draft') return issuedClientInvoiceDocument({ invoice, lines: invoice.lines, creditNoteFor: invoice.creditNoteFor });
-    const profile = await billingProfileFor(client, access);
-    const document = toClientInvoiceDocument({
-      invoice,
-      lines: invoice.lines,
-      creditNoteFor: invoice.creditNoteFor,
-      paymentTermsDays: profile.paymentTermsDays,
-      // A draft has no snapshots yet: it shows the seller and buyer as they are now.
-      seller: sellerOf(profile),
-      buyer: buyerOf(invoice.client),
-    });
-    // A draft is shown with the seller as the profile is now: it must be one a document can name.
-    assertSellerComplete(document);
-    return document;
-  }
-
-  /** `client_invoice.issued` says which e-invoice formats the issued invoice (or credit note) can be fetched in. */
   /** An invoice as its events carry it: its dates as days. */
   const daysOf = (invoice: ClientInvoice) => withDays(invoice, ['issueDate', 'dueDate', 'periodFrom', 'periodTo']);
 
+  /** `client_invoice.issued` says which e-invoice formats the issued invoice (or credit note) can be fetched in. */
   async function recordIssued(tx: Tx, access: TenantAccess, invoice: ClientInvoice): Promise<void> {
-    const eInvoiceFormats = availableEInvoiceFormats(await documentIn(tx, access, invoice.id));
+    const eInvoiceFormats = availableEInvoiceFormats(await readClientInvoiceDocument(tx, access, invoice.id));
     await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...daysOf(invoice), eInvoiceFormats } });
   }
 
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
     await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
-  }
-
-  /** The next number of the tenant's counter for `issueDate`'s year (0: a pattern without one), row-locked until `tx` ends. */
-  async function nextNumber(tx: Tx, access: TenantAccess, pattern: string, issueDate: string) {
-    const year = counterYear(pattern, issueDate);
-    const [counter] = await tx.$queryRaw<{ last: number }[]>`
-      INSERT INTO invoice_number_counters ("tenantId", year, last) VALUES (${access.tenantId}, ${year}, 1)
-      ON CONFLICT ("tenantId", year) DO UPDATE SET last = invoice_number_counters.last + 1
-      RETURNING last`;
-    const sequence = (counter as { last: number }).last;
-    return { number: formatNumber(pattern, issueDate, sequence), numberYear: year, numberSequence: sequence };
-  }
-
-  /** The manual lines with their tax, numbered after `after`, in a currency of `digits` minor units. */
-  function manualLinesOf(lines: readonly ManualLine[], profile: BillingProfileView, client: ClientTax, after: number, digits: number): LineValues[] {
-    return manualLines(lines, (line, path) => lineTax(profile, client, line, path), after + 1, digits);
-  }
-
-  function whereOf(filter: Omit<z.output<typeof ListClientInvoicesArgs>, 'tenantId' | 'limit' | 'offset'>) {
-    const issueDate = { ...(filter.from ? { gte: dayColumn(filter.from) } : {}), ...(filter.to ? { lte: dayColumn(filter.to) } : {}) };
-    return {
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.clientId ? { clientId: filter.clientId } : {}),
-      ...(filter.from || filter.to ? { issueDate } : {}),
-    };
   }
 
   return {
@@ -223,7 +107,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
       { limit, offset, tenantId: _tenant, ...filter }: z.output<typeof ListClientInvoicesArgs>,
       query: ClientInvoiceQuery = {},
     ): Promise<ClientInvoice[]> {
-      return db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, whereOf(filter)) });
+      return db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) });
     },
 
     /** One client invoice of the tenant. */
@@ -373,7 +257,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
      */
     async issue(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
       access.assert('update', 'ClientInvoice');
-      return inLine(numbering, access.tenantId, () =>
+      return inLine(access.tenantId, () =>
         db.$transaction(async (tx) => {
           const existing = await lockInvoice(tx, access, id);
           assertDraft(existing);
@@ -402,8 +286,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
               issueDate: dayColumn(issueDate),
               dueDate: dayColumn(dueDate),
               buyerReference,
-              seller: sellerOf(profile) as unknown as Prisma.InputJsonValue,
-              buyer: buyerOf(client) as unknown as Prisma.InputJsonValue,
+              ...partySnapshots(profile, client),
               issuedAt: clock.now(),
             },
           });
@@ -468,7 +351,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
      */
     async void(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
       access.assert('update', 'ClientInvoice');
-      return inLine(numbering, access.tenantId, () =>
+      return inLine(access.tenantId, () =>
         db.$transaction(async (tx) => {
           const existing = await lockInvoice(tx, access, id);
           if (existing.type === 'credit_note') throw clientInvoiceConflicts.refuse('CREDIT_NOTE', 'A credit note is not voided');
@@ -480,28 +363,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
           const issueDate = clock.today(settings.timezone);
           const number = await nextNumber(tx, access, profile.numberPattern, issueDate);
           const now = clock.now();
-          const { id: _id, createdAt: _created, updatedAt: _updated, number: _number, numberYear: _year, numberSequence: _sequence, ...kept } = existing;
-          // Made a draft, then issued once its lines are in: the database takes no line into an issued document.
           const draftCreditNote = await tx.clientInvoice.create({
-            data: {
-              ...kept,
-              type: 'credit_note',
-              creditNoteForId: id,
-              status: 'draft',
-              ...number,
-              issueDate: dayColumn(issueDate),
-              dueDate: null,
-              seller: (existing.seller ?? Prisma.DbNull) as Prisma.InputJsonValue,
-              buyer: (existing.buyer ?? Prisma.DbNull) as Prisma.InputJsonValue,
-              taxes: existing.taxes as Prisma.InputJsonValue,
-              paid: new Decimal(0),
-              due: existing.gross,
-              issuedAt: now,
-              sentAt: null,
-              paidAt: null,
-              voidedAt: null,
-              createdById: access.tenantUserId,
-            },
+            data: creditNoteColumns(existing, { number, issueDate, now, createdById: access.tenantUserId }),
           });
           await tx.clientInvoiceLine.createMany({
             data: lines.map(({ id: _line, clientInvoiceId: _invoice, ...line }) => ({ ...line, clientInvoiceId: draftCreditNote.id })),
@@ -519,7 +382,7 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
 
     /** One invoice of the tenant as the files that leave Tally are written from (PDF, Factur-X, EN 16931 XML). */
     async document(access: TenantAccess, id: string): Promise<ClientInvoiceDocument> {
-      return documentIn(db, access, id);
+      return readClientInvoiceDocument(db, access, id);
     },
 
     /** The file an issued invoice or credit note was first served as, kept byte for byte (null while none is). */

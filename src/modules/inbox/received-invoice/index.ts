@@ -6,14 +6,8 @@ import { crud, nativeRoute } from '../../../rest/route.js';
 import { defineModule, job, type JobContext } from '../../module.js';
 import { abandonedOcrQueue, ocrQueue } from './received-invoice.jobs.js';
 import { stopOcrEngine } from './received-invoice.ocr.js';
-import {
-  invoiceConflicts,
-  createInvoiceService,
-  UploadInvoiceFields,
-  uploadTypes,
-  type IncomingInvoiceFile,
-  type InvoiceService,
-} from './received-invoice.service.js';
+import { invoiceConflicts, UploadInvoiceFields } from './received-invoice.dto.js';
+import { createInvoiceService, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './received-invoice.service.js';
 import { createInvoiceWork, type InvoiceWork } from './received-invoice.work.js';
 import './received-invoice.graphql.js';
 

@@ -19,7 +19,7 @@ import {
   invoiceStatus,
   ocrStatus,
   type InvoiceQuery,
-} from './received-invoice.service.js';
+} from './received-invoice.dto.js';
 
 const InvoiceLineRef = builder.objectRef<Line>('InvoiceLine').implement({
   description: 'A line of a received e-invoice (EN 16931 BG-25), as its XML states it.',

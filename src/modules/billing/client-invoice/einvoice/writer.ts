@@ -35,12 +35,6 @@ export const eInvoiceContentTypes: Record<WrittenEInvoiceFormat, string> = {
   peppol: 'application/xml; charset=utf-8',
 };
 
-/** A file name for the download, e.g. `invoice-2026-0042-xrechnung-ubl.xml`. */
-export function eInvoiceFileName(document: ClientInvoiceDocument, format: WrittenEInvoiceFormat): string {
-  const kind = document.type === 'credit_note' ? 'credit-note' : 'invoice';
-  return `${kind}-${(document.number ?? 'draft').replace(/[^\w.-]+/g, '_')}-${format}.xml`;
-}
-
 const writers: Record<WrittenEInvoiceFormat, (document: ClientInvoiceDocument) => Tree> = {
   cii: (document) => ciiOf(document, false),
   'xrechnung-cii': (document) => ciiOf(document, true),
