@@ -7,30 +7,20 @@
  * of every answer here to its currency's decimals as well.
  */
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClientInvoice, Entry, Problem, Project } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant } from './helpers/billing.js';
 import { contractProblem } from './helpers/contract.js';
 import { download } from './helpers/files.js';
 import { eventually } from './helpers/eventually.js';
 import type { ApiClient, Json } from './helpers/http.js';
-import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { serverWithSignIn } from './helpers/signed-in-server.js';
 
-let provider: IdentityProvider;
-let server: TestServer;
+const started = serverWithSignIn();
 
-beforeAll(async () => {
-  provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env });
-});
-afterAll(async () => {
-  await server?.stop();
-  await provider?.close();
-});
-
-const team = (settings?: Json): Promise<Team> => seedTeam(server, provider, { approvalRequired: false, timezone: 'UTC', membersSeeRates: true, ...settings });
+const team = (settings?: Json): Promise<Team> =>
+  seedTeam(started.server, started.provider, { approvalRequired: false, timezone: 'UTC', membersSeeRates: true, ...settings });
 
 /** 400 naming exactly `paths`. */
 async function refused(answer: Promise<{ status: number; body: unknown }>, paths: string[]): Promise<Problem> {
@@ -51,7 +41,7 @@ async function clientIn(api: ApiClient, t: string, currency: string, rate?: stri
 
 describe('money inputs', () => {
   it('refuse a payment with more decimals than its invoice’s currency: 10.005 on 10.01 would never settle', async () => {
-    const b = await billingTenant(server, provider);
+    const b = await billingTenant(started.server, started.provider);
     // 8.41 net at 19% is 10.01 gross.
     const line = { description: 'Fee', quantity: '1', unitPrice: '8.41' };
     const draft = await b.api.post<ClientInvoice>(b.path, { clientId: b.clientId, periodFrom: '2026-03-01', periodTo: '2026-03-31', lines: [line] });
@@ -64,7 +54,7 @@ describe('money inputs', () => {
     expect(paid.body).toMatchObject({ status: 'paid', totals: { paid: '10.01', due: '0.00' } });
     expect(paid.body.payments.map((payment) => payment.amount)).toEqual(['10.01']);
     // The contract check of every answer sees a money string without its currency's decimals, and says where.
-    const url = new URL(`${server.url}${b.path}/${draft.body.id}`);
+    const url = new URL(`${started.server.url}${b.path}/${draft.body.id}`);
     expect(contractProblem('GET', url, 200, 'application/json', paid.body)).toBeUndefined();
     const short = { ...paid.body, totals: { ...paid.body.totals, due: '0' } };
     expect(contractProblem('GET', url, 200, 'application/json', short)).toMatch(/money at \/totals\/due is "0": EUR has 2 decimals/);
@@ -101,7 +91,7 @@ describe('money inputs', () => {
   });
 
   it('prices a JPY client’s time and invoice in whole yen, refusing fractions of a yen by the field', async () => {
-    const b = await billingTenant(server, provider);
+    const b = await billingTenant(started.server, started.provider);
     const t = b.tenant.id;
     const client = await b.api.post<{ id: string }>(`/tenants/${t}/clients`, {
       name: 'Tokyo KK',
@@ -219,7 +209,7 @@ describe('totals over several currencies', () => {
       ['USD', '120.00'],
     ]);
     const file = await download(
-      server.url,
+      started.server.url,
       `/tenants/${t}/reports/summary`,
       { ...period, groupBy: 'project', format: 'csv' },
       {

@@ -3,30 +3,19 @@
  * by real members: employment dates and what follows them (expected time, balances, vacation pro rata, absences), and
  * the overtime account's corrections and cap.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AbsenceType, Problem } from './generated/openapi/types.gen.js';
 import { testClock } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
-import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { serverWithSignIn } from './helpers/signed-in-server.js';
 
-let provider: IdentityProvider;
-let server: TestServer;
-
-beforeAll(async () => {
-  provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env });
-});
-afterAll(async () => {
-  await server?.stop();
-  await provider?.close();
-});
+const started = serverWithSignIn();
 
 /** No holiday region: every weekday of the standard week expects 480 minutes, so the sums below are plain counts. */
 const team = (settings: Json = {}): Promise<Team> =>
-  seedTeam(server, provider, { approvalRequired: true, timezone: 'Europe/Berlin', holidayRegion: null, ...settings });
+  seedTeam(started.server, started.provider, { approvalRequired: true, timezone: 'Europe/Berlin', holidayRegion: null, ...settings });
 const tenantPath = (crew: Team) => `/tenants/${crew.tenant.id}`;
 /** Last year: wholly in the past whatever day TEST_CLOCK says it is. */
 const lastYear = Number(testClock.today('Europe/Berlin').slice(0, 4)) - 1;
@@ -93,7 +82,7 @@ describe('employment dates', () => {
     const base = tenantPath(crew);
     const member = crew.member;
     // Added in November of last year (the membership's day, from which vacation was pro rata).
-    await server.app.db.tenantUser.update({ where: { id: member.id }, data: { createdAt: new Date(`${lastYear}-11-05T09:00:00Z`) } });
+    await started.server.app.db.tenantUser.update({ where: { id: member.id }, data: { createdAt: new Date(`${lastYear}-11-05T09:00:00Z`) } });
     await crew.admin.api.request('PUT', `${base}/users/${member.id}/vacation/${lastYear}`, { allowanceDays: 12 });
     const monday = firstMonday(`${lastYear}-04`);
     const tuesday = `${monday.slice(0, 8)}${String(Number(monday.slice(8)) + 1).padStart(2, '0')}`;
@@ -169,7 +158,7 @@ describe('employment dates', () => {
       endDate: `${lastYear}-03-31`,
     });
     expect(inside.status).toBe(201);
-    expect(await server.app.db.absence.count({ where: { tenantUserId: member.id } })).toBe(1);
+    expect(await started.server.app.db.absence.count({ where: { tenantUserId: member.id } })).toBe(1);
     // The sick days credit what their weekdays expect.
     const credited = await member.api.get<{ totals: Json }>(balancePath, { query: period });
     expect(credited.body.totals).toMatchObject({ expectedMinutes: march, creditedMinutes: 480 * weekdays(`${lastYear}-03-30`, `${lastYear}-03-31`) });
@@ -213,7 +202,7 @@ describe('overtime corrections', () => {
     expect(
       (await other.admin.api.post<Problem>(`/tenants/${other.tenant.id}/users/${member.id}/time-balance/corrections`, { minutes: 60, reason: 'x' })).status,
     ).toBe(404);
-    expect(await server.app.db.timeBalanceCorrection.count({ where: { tenantUserId: member.id } })).toBe(2);
+    expect(await started.server.app.db.timeBalanceCorrection.count({ where: { tenantUserId: member.id } })).toBe(2);
 
     // Without a date, it counts today.
     const today = testClock.today('Europe/Berlin');
@@ -233,7 +222,7 @@ describe('overtime corrections', () => {
       [`${lastYear}-03-31`, -600, 'Paid out with the March payroll'],
       [`${lastYear}-04-02`, 90, 'Travel time agreed'],
     ]);
-    const feed = await server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'time_balance.corrected' } });
+    const feed = await started.server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'time_balance.corrected' } });
     expect(feed.map((event) => (event.data as Json).minutes).sort()).toEqual([-30, -600, 90].sort());
   });
 });
@@ -258,10 +247,10 @@ describe('the balance cap', () => {
     /** Waits until the dispatcher has checked the account at `balance`, then counts the crossings so far. */
     const crossingsAt = async (balance: number) => {
       await eventually(async () => {
-        const state = await server.app.db.timeBalanceCap.findUnique({ where: { tenantUserId: member.id } });
+        const state = await started.server.app.db.timeBalanceCap.findUnique({ where: { tenantUserId: member.id } });
         if (state?.balanceMinutes !== balance) throw new Error(`account at ${String(state?.balanceMinutes)}, not yet ${balance}`);
       });
-      return server.app.db.event.count({ where: { tenantId: crew.tenant.id, type: 'time_balance.cap_exceeded' } });
+      return started.server.app.db.event.count({ where: { tenantId: crew.tenant.id, type: 'time_balance.cap_exceeded' } });
     };
 
     await correct(100);

@@ -1,4 +1,4 @@
-import { builder } from '../../../graphql/builder.js';
+import { builder, type SchemaTypes } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
 import { tenantOperation } from '../../../graphql/operations.js';
 import { VacationObject } from '../vacation/vacation.graphql.js';
@@ -14,15 +14,23 @@ const figures = {
   balanceMinutes: 'worked + credited - expected + corrections',
 } as const;
 
+/** The minute figures a balance and each of its periods share. */
+function minuteFields<Shape extends BalanceFigures>(t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, Shape>) {
+  const minutes = (name: keyof typeof figures) => t.int({ description: figures[name], resolve: (parent) => parent[name] });
+  return {
+    expectedMinutes: minutes('expectedMinutes'),
+    workedMinutes: minutes('workedMinutes'),
+    creditedMinutes: minutes('creditedMinutes'),
+    holidayMinutes: minutes('holidayMinutes'),
+    correctionMinutes: minutes('correctionMinutes'),
+    balanceMinutes: minutes('balanceMinutes'),
+  };
+}
+
 const BalanceFiguresObject = builder.objectRef<BalanceFigures>('BalanceFigures').implement({
   description: 'What a period of a member’s working time adds up to, in minutes.',
   fields: (t) => ({
-    expectedMinutes: t.exposeInt('expectedMinutes', { description: figures.expectedMinutes }),
-    workedMinutes: t.exposeInt('workedMinutes', { description: figures.workedMinutes }),
-    creditedMinutes: t.exposeInt('creditedMinutes', { description: figures.creditedMinutes }),
-    holidayMinutes: t.exposeInt('holidayMinutes', { description: figures.holidayMinutes }),
-    correctionMinutes: t.exposeInt('correctionMinutes', { description: figures.correctionMinutes }),
-    balanceMinutes: t.exposeInt('balanceMinutes', { description: figures.balanceMinutes }),
+    ...minuteFields(t),
     vacationDays: t.exposeFloat('vacationDays', { description: 'Vacation days its approved absences use (a half day: 0.5)' }),
   }),
 });
@@ -32,12 +40,7 @@ const BalancePeriodObject = builder.objectRef<BalancePeriod>('BalancePeriod').im
   fields: (t) => ({
     start: t.expose('start', { type: 'Date', description: 'Its first day' }),
     end: t.expose('end', { type: 'Date', description: 'Its last day' }),
-    expectedMinutes: t.exposeInt('expectedMinutes', { description: figures.expectedMinutes }),
-    workedMinutes: t.exposeInt('workedMinutes', { description: figures.workedMinutes }),
-    creditedMinutes: t.exposeInt('creditedMinutes', { description: figures.creditedMinutes }),
-    holidayMinutes: t.exposeInt('holidayMinutes', { description: figures.holidayMinutes }),
-    correctionMinutes: t.exposeInt('correctionMinutes', { description: figures.correctionMinutes }),
-    balanceMinutes: t.exposeInt('balanceMinutes', { description: figures.balanceMinutes }),
+    ...minuteFields(t),
     runningBalanceMinutes: t.exposeInt('runningBalanceMinutes', { description: 'The balance from `from` to the end of this period: the overtime account' }),
     vacationDays: t.exposeFloat('vacationDays', { description: 'Vacation days its approved absences use' }),
   }),
