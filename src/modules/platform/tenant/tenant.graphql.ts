@@ -34,6 +34,13 @@ const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: stri
       nullable: true,
       description: 'Public holidays of this date-holidays region (DE-BY) reduce expected time',
     }),
+    workingTimeRules: t.expose('workingTimeRules', {
+      type: graphqlEnum(enums.WorkingTimeRuleSet),
+      description: 'The working-time law days are checked against (unless chosen: de when the holiday region is in DE, else eu)',
+    }),
+    deductStatutoryBreaks: t.exposeBoolean('deductStatutoryBreaks', {
+      description: "A day's worked minutes lose what its breaks lack of the statutory minimum (balance, timesheets; never billable amounts)",
+    }),
   }),
 });
 
