@@ -1,0 +1,180 @@
+/**
+ * Working-time law over REST and GraphQL (CONTRACT.md section 11, issue 39):
+ * the tenant's rule set, a member's days and violations, the team's
+ * violations for managers, against real entries in real PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from './helpers/http.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { seedTeam, type Team } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let provider: IdentityProvider;
+let server: TestServer;
+
+beforeAll(async () => {
+  provider = await startIdentityProvider();
+  server = await startTestServer({ env: provider.env });
+});
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+const team = (settings: Json = {}): Promise<Team> =>
+  seedTeam(server, provider, { approvalRequired: false, timezone: 'Europe/Berlin', holidayRegion: 'DE-BY', ...settings });
+const base = (crew: Team) => `/tenants/${crew.tenant.id}`;
+
+/**
+ * The acceptance week of issue 39, Monday 1 to Sunday 7 March 2027 in Berlin (UTC+1): Monday 7 h without a break;
+ * Tuesday with only a 10-minute gap; an 11 h Wednesday with 30 min of break; Thursday starting 10.5 h after Wednesday
+ * ended; a compliant Friday; a Sunday.
+ */
+const acceptanceWeek: [string, string][] = [
+  ['2027-03-01T07:00:00Z', '2027-03-01T14:00:00Z'],
+  ['2027-03-02T07:00:00Z', '2027-03-02T11:00:00Z'],
+  ['2027-03-02T11:10:00Z', '2027-03-02T15:00:00Z'],
+  ['2027-03-03T06:00:00Z', '2027-03-03T11:30:00Z'],
+  ['2027-03-03T12:00:00Z', '2027-03-03T17:30:00Z'],
+  ['2027-03-04T04:00:00Z', '2027-03-04T08:00:00Z'],
+  ['2027-03-04T08:30:00Z', '2027-03-04T12:00:00Z'],
+  ['2027-03-05T07:00:00Z', '2027-03-05T11:00:00Z'],
+  ['2027-03-05T11:30:00Z', '2027-03-05T15:30:00Z'],
+  ['2027-03-07T09:00:00Z', '2027-03-07T13:00:00Z'],
+];
+
+async function workTheWeek(crew: Team): Promise<void> {
+  for (const [startedAt, endedAt] of acceptanceWeek) {
+    expect((await crew.member.api.post(`${base(crew)}/entries`, { startedAt, endedAt })).status).toBe(201);
+  }
+}
+
+const byHand = [
+  { date: '2027-03-01', rule: 'BREAK_MISSING', minutes: 30 },
+  { date: '2027-03-02', rule: 'BREAK_MISSING', minutes: 30 },
+  { date: '2027-03-03', rule: 'BREAK_TOO_SHORT', minutes: 15 },
+  { date: '2027-03-03', rule: 'DAY_OVER_10H', minutes: 60 },
+  { date: '2027-03-04', rule: 'REST_UNDER_11H', minutes: 30 },
+  { date: '2027-03-07', rule: 'SUNDAY_WORK', minutes: 240 },
+];
+
+describe('the rule set', () => {
+  it('is de where the holiday region is in Germany, else eu, and follows the region until the tenant chooses one', async () => {
+    const crew = await team();
+    const path = base(crew);
+    expect((await crew.admin.api.get<Json>(path)).body.settings).toMatchObject({ workingTimeRules: 'de', deductStatutoryBreaks: false });
+    const french = await crew.admin.api.patch<Json>(path, { settings: { holidayRegion: 'FR' } });
+    expect(french.body.settings).toMatchObject({ workingTimeRules: 'eu' });
+    expect((await crew.admin.api.patch<Json>(path, { settings: { holidayRegion: 'DE' } })).body.settings).toMatchObject({ workingTimeRules: 'de' });
+    const chosen = await crew.admin.api.patch<Json>(path, { settings: { workingTimeRules: 'none', deductStatutoryBreaks: true } });
+    expect(chosen.body.settings).toMatchObject({ workingTimeRules: 'none', deductStatutoryBreaks: true });
+    expect((await crew.admin.api.patch<Json>(path, { settings: { holidayRegion: 'FR' } })).body.settings).toMatchObject({ workingTimeRules: 'none' });
+    // null gives the choice back to the region.
+    expect((await crew.admin.api.patch<Json>(path, { settings: { workingTimeRules: null } })).body.settings).toMatchObject({ workingTimeRules: 'eu' });
+    const bad = await crew.admin.api.patch<Json>(path, { settings: { workingTimeRules: 'us' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([{ path: 'settings.workingTimeRules', message: 'must be one of: none, eu, de' }]);
+  });
+});
+
+describe('a member’s working time', () => {
+  it('gives the acceptance week’s violations by hand, Friday none; the member reads their own, a colleague is refused, a manager reads it', async () => {
+    const crew = await team();
+    await workTheWeek(crew);
+    const path = `${base(crew)}/users/${crew.member.id}/working-time`;
+    const query = { from: '2027-03-01', to: '2027-03-07' };
+    const own = await crew.member.api.get<Json & { violations: Json[]; days: Json[] }>(path, { query });
+    expect(own.status).toBe(200);
+    expect(own.body.violations.map(({ date, rule, minutes }) => ({ date, rule, minutes }))).toEqual(byHand);
+    expect(own.body).toMatchObject({
+      tenantUserId: crew.member.id,
+      timezone: 'Europe/Berlin',
+      ruleSet: 'de',
+      totals: { workedMinutes: 420 + 470 + 660 + 450 + 480 + 240, breakMinutes: 90, lackingBreakMinutes: 75, violations: 6 },
+    });
+    expect(own.body.days.find((day) => day.date === '2027-03-05')).toEqual({
+      date: '2027-03-05',
+      workedMinutes: 480,
+      breakMinutes: 30,
+      requiredBreakMinutes: 30,
+      lackingBreakMinutes: 0,
+    });
+    expect((await crew.colleague.api.get(path, { query })).status).toBe(403);
+    const managed = await crew.manager.api.get<Json & { violations: Json[] }>(path, { query });
+    expect(managed.status).toBe(200);
+    expect(managed.body.violations).toEqual(own.body.violations);
+
+    const graphql = await crew.manager.api.graphql<{ workingTime: { violations: Json[] } }>(
+      'query ($t: ID!, $u: ID!) { workingTime(tenantId: $t, tenantUserId: $u, from: "2027-03-01", to: "2027-03-07") { violations { date rule minutes } } }',
+      { t: crew.tenant.id, u: crew.member.id },
+    );
+    expect(graphql.body.data?.workingTime.violations).toEqual(byHand);
+  });
+
+  it('under eu checks a break past 6 h and 11 h of rest only; under none nothing', async () => {
+    const crew = await team({ workingTimeRules: 'eu' });
+    await workTheWeek(crew);
+    const path = `${base(crew)}/users/${crew.member.id}/working-time`;
+    const query = { from: '2027-03-01', to: '2027-03-07' };
+    const eu = await crew.member.api.get<{ violations: Json[] }>(path, { query });
+    expect(eu.body.violations.map((violation) => violation.rule)).toEqual(['BREAK_MISSING', 'BREAK_MISSING', 'REST_UNDER_11H']);
+    await crew.admin.api.patch(base(crew), { settings: { workingTimeRules: 'none' } });
+    expect((await crew.member.api.get<{ violations: Json[] }>(path, { query })).body.violations).toEqual([]);
+  });
+
+  it('refuses a backwards period naming to, and another tenant’s member is 404', async () => {
+    const crew = await team();
+    const other = await team();
+    const backwards = await crew.member.api.get<Json>(`${base(crew)}/users/${crew.member.id}/working-time`, { query: { from: '2027-03-07', to: '2027-03-01' } });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors).toEqual([{ path: 'to', message: 'must not be before from' }]);
+    const foreign = await crew.manager.api.get(`${base(crew)}/users/${other.member.id}/working-time`, { query: { from: '2027-03-01', to: '2027-03-07' } });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe('the team’s violations', () => {
+  it('are for managers and admins, filtered by member, rule and period, latest day first, paged', async () => {
+    const crew = await team();
+    await workTheWeek(crew);
+    // The colleague works one Sunday.
+    expect((await crew.colleague.api.post(`${base(crew)}/entries`, { startedAt: '2027-03-07T08:00:00Z', endedAt: '2027-03-07T10:00:00Z' })).status).toBe(201);
+    const path = `${base(crew)}/working-time/violations`;
+    const week = { from: '2027-03-01', to: '2027-03-07' };
+    expect((await crew.member.api.get(path, { query: week })).status).toBe(403);
+
+    const all = await crew.manager.api.get<Json[]>(path, { query: week });
+    expect(all.status).toBe(200);
+    expect(all.body).toHaveLength(7);
+    expect(all.body.slice(0, 2).map(({ tenantUserId, rule }) => ({ tenantUserId, rule }))).toEqual(
+      [
+        { tenantUserId: crew.member.id, rule: 'SUNDAY_WORK' },
+        { tenantUserId: crew.colleague.id, rule: 'SUNDAY_WORK' },
+      ].sort((a, b) => a.tenantUserId.localeCompare(b.tenantUserId)),
+    );
+    const sundays = await crew.admin.api.get<Json[]>(path, { query: { ...week, rule: 'SUNDAY_WORK' } });
+    expect(sundays.body.map((violation) => violation.date)).toEqual(['2027-03-07', '2027-03-07']);
+    const colleagues = await crew.manager.api.get<Json[]>(path, { query: { ...week, tenantUserId: crew.colleague.id } });
+    expect(colleagues.body).toEqual([{ tenantUserId: crew.colleague.id, date: '2027-03-07', rule: 'SUNDAY_WORK', detail: '2:00 h worked on a Sunday', minutes: 120 }]);
+    const tuesday = await crew.manager.api.get<Json[]>(path, { query: { from: '2027-03-02', to: '2027-03-02' } });
+    expect(tuesday.body.map((violation) => violation.rule)).toEqual(['BREAK_MISSING']);
+    const page = await crew.manager.api.get<Json[]>(path, { query: { ...week, limit: 2, offset: 5 } });
+    expect(page.body).toEqual(all.body.slice(5, 7));
+
+    const tooLong = await crew.manager.api.get<Json>(path, { query: { from: '2027-01-01', to: '2028-01-03' } });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors).toEqual([{ path: 'to', message: 'must be at most 366 days after from' }]);
+    const badRule = await crew.manager.api.get<Json>(path, { query: { ...week, rule: 'LATE' } });
+    expect(badRule.status).toBe(400);
+  });
+
+  it('an edit that removes a violation removes it from the next read', async () => {
+    const crew = await team();
+    const created = await crew.member.api.post<{ id: string }>(`${base(crew)}/entries`, { startedAt: '2027-03-01T07:00:00Z', endedAt: '2027-03-01T14:00:00Z' });
+    const path = `${base(crew)}/working-time/violations`;
+    const week = { from: '2027-03-01', to: '2027-03-07' };
+    expect((await crew.manager.api.get<Json[]>(path, { query: week })).body.map((violation) => violation.rule)).toEqual(['BREAK_MISSING']);
+    expect((await crew.member.api.patch(`${base(crew)}/entries/${created.body.id}`, { breakMinutes: 30 })).status).toBe(200);
+    expect((await crew.manager.api.get<Json[]>(path, { query: week })).body).toEqual([]);
+  });
+});
