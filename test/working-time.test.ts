@@ -125,7 +125,9 @@ describe('a member’s working time', () => {
   it('refuses a backwards period naming to, and another tenant’s member is 404', async () => {
     const crew = await team();
     const other = await team();
-    const backwards = await crew.member.api.get<Json>(`${base(crew)}/users/${crew.member.id}/working-time`, { query: { from: '2027-03-07', to: '2027-03-01' } });
+    const backwards = await crew.member.api.get<Json>(`${base(crew)}/users/${crew.member.id}/working-time`, {
+      query: { from: '2027-03-07', to: '2027-03-01' },
+    });
     expect(backwards.status).toBe(400);
     expect(backwards.body.errors).toEqual([{ path: 'to', message: 'must not be before from' }]);
     const foreign = await crew.manager.api.get(`${base(crew)}/users/${other.member.id}/working-time`, { query: { from: '2027-03-01', to: '2027-03-07' } });
@@ -155,7 +157,9 @@ describe('the team’s violations', () => {
     const sundays = await crew.admin.api.get<Json[]>(path, { query: { ...week, rule: 'SUNDAY_WORK' } });
     expect(sundays.body.map((violation) => violation.date)).toEqual(['2027-03-07', '2027-03-07']);
     const colleagues = await crew.manager.api.get<Json[]>(path, { query: { ...week, tenantUserId: crew.colleague.id } });
-    expect(colleagues.body).toEqual([{ tenantUserId: crew.colleague.id, date: '2027-03-07', rule: 'SUNDAY_WORK', detail: '2:00 h worked on a Sunday', minutes: 120 }]);
+    expect(colleagues.body).toEqual([
+      { tenantUserId: crew.colleague.id, date: '2027-03-07', rule: 'SUNDAY_WORK', detail: '2:00 h worked on a Sunday', minutes: 120 },
+    ]);
     const tuesday = await crew.manager.api.get<Json[]>(path, { query: { from: '2027-03-02', to: '2027-03-02' } });
     expect(tuesday.body.map((violation) => violation.rule)).toEqual(['BREAK_MISSING']);
     const page = await crew.manager.api.get<Json[]>(path, { query: { ...week, limit: 2, offset: 5 } });
@@ -176,5 +180,27 @@ describe('the team’s violations', () => {
     expect((await crew.manager.api.get<Json[]>(path, { query: week })).body.map((violation) => violation.rule)).toEqual(['BREAK_MISSING']);
     expect((await crew.member.api.patch(`${base(crew)}/entries/${created.body.id}`, { breakMinutes: 30 })).status).toBe(200);
     expect((await crew.manager.api.get<Json[]>(path, { query: week })).body).toEqual([]);
+  });
+});
+
+describe('an entry write', () => {
+  it('answers with the warnings of its day (REST and GraphQL); a read of the entry has none, an edit that mends the day answers []', async () => {
+    const crew = await team();
+    const entries = `${base(crew)}/entries`;
+    const fine = await crew.member.api.post<Json>(entries, { startedAt: '2027-03-01T07:00:00Z', endedAt: '2027-03-01T11:00:00Z' });
+    expect(fine.status).toBe(201);
+    expect(fine.body.warnings).toEqual([]);
+    const long = await crew.member.api.post<Json & { id: string }>(entries, { startedAt: '2027-03-01T11:05:00Z', endedAt: '2027-03-01T15:00:00Z' });
+    expect(long.status).toBe(201);
+    expect(long.body.warnings).toEqual([{ rule: 'BREAK_MISSING', detail: '7:55 h worked without a break; gaps under 15 min (5 min) are no breaks' }]);
+    expect((await crew.member.api.get<Json>(`${entries}/${long.body.id}`)).body.warnings ?? null).toBeNull();
+    const mended = await crew.member.api.patch<Json>(`${entries}/${long.body.id}`, { startedAt: '2027-03-01T11:30:00Z' });
+    expect(mended.body.warnings).toEqual([]);
+
+    const sunday = await crew.member.api.graphql<{ createEntry: { warnings: Json[] } }>(
+      'mutation ($t: ID!) { createEntry(tenantId: $t, input: { startedAt: "2027-03-07T09:00:00Z", endedAt: "2027-03-07T10:00:00Z" }) { warnings { rule detail } } }',
+      { t: crew.tenant.id },
+    );
+    expect(sunday.body.data?.createEntry.warnings).toEqual([{ rule: 'SUNDAY_WORK', detail: '1:00 h worked on a Sunday' }]);
   });
 });

@@ -16,5 +16,15 @@ export const timeDomain = defineDomain({
     'Time off and working time: work schedules, holidays, absence types and absences, vacation accounts, the time balance, monthly timesheets, calendar feeds and working time under the law. ' +
     'member-days/ holds what each day of a member is worth, which the balance, the vacation account and the timesheet read.',
   uses: ['platform', 'tracking'],
-  modules: [workScheduleModule, holidayModule, absenceTypeModule, absenceModule, timeBalanceModule, vacationModule, timesheetModule, calendarModule, workingTimeModule],
+  modules: [
+    workScheduleModule,
+    holidayModule,
+    absenceTypeModule,
+    absenceModule,
+    timeBalanceModule,
+    vacationModule,
+    timesheetModule,
+    calendarModule,
+    workingTimeModule,
+  ],
 });

@@ -74,8 +74,7 @@ export type TenantSettings = {
 export type StoredTenantSettings = Omit<TenantSettings, 'workingTimeRules'> & { workingTimeRules: WorkingTimeRuleSet | null };
 
 /** CONTRACT.md section 11: `de` when the holiday region is in Germany, else `eu`. */
-export const regionRuleSet = (holidayRegion: string | null): WorkingTimeRuleSet =>
-  holidayRegion === 'DE' || holidayRegion?.startsWith('DE-') ? 'de' : 'eu';
+export const regionRuleSet = (holidayRegion: string | null): WorkingTimeRuleSet => (holidayRegion === 'DE' || holidayRegion?.startsWith('DE-') ? 'de' : 'eu');
 
 export const defaultTenantSettings: TenantSettings = {
   timezone: 'UTC',

@@ -1,5 +1,6 @@
 import { builder } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
+import { permittedAccess } from '../../../graphql/context.js';
 import { tenantOperation } from '../../../graphql/operations.js';
 import { enums } from '../../../lib/enums.js';
 import type { Violation, WorkingDay } from './working-time.rules.js';
@@ -90,3 +91,27 @@ builder.queryFields((t) => ({
     resolve: workingTimeViolations.resolve((input, access, { services }) => services.workingTime.violations(access, input)),
   }),
 }));
+
+const WorkingTimeWarningObject = builder.objectRef<Violation>('WorkingTimeWarning').implement({
+  description: 'A rule of working-time law the entry’s working day breaks.',
+  fields: (t) => ({
+    rule: t.expose('rule', { type: graphqlEnum(workingTimeRule) }),
+    detail: t.exposeString('detail', { description: 'What the day shows, in words' }),
+  }),
+});
+
+// The answer of an entry write warns of its day's violations; a read of an entry does not pay for the check.
+builder.prismaObjectField('Entry', 'warnings', (t) =>
+  t.field({
+    type: [WorkingTimeWarningObject],
+    nullable: true,
+    description:
+      'In the answer of a write (create, update, stop...): the working-time rules the day the entry starts on breaks after it, [] when none; null in reads and while the timer runs.',
+    select: { tenantId: true, tenantUserId: true, startedAt: true, endedAt: true },
+    resolve: async (entry, _args, context, info) => {
+      if (info.operation.operation !== 'mutation' || entry.endedAt === null) return null;
+      const access = await permittedAccess(context, entry.tenantId, ['read', 'Entry']);
+      return context.services.workingTime.warnings(access, entry.tenantUserId, entry.startedAt);
+    },
+  }),
+);

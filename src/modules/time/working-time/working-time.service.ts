@@ -6,7 +6,7 @@ import { args, fields, pagination } from '../../../lib/dto.js';
 import { validationFailed } from '../../../lib/errors.js';
 import { publicHolidays } from '../../../lib/holiday-regions.js';
 import { assertPeriod } from '../../../lib/period.js';
-import { startOfDay } from '../../../lib/time.js';
+import { localDate, startOfDay } from '../../../lib/time.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 import { settingsFor, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { memberOf } from '../../platform/user/user.members.js';
@@ -197,12 +197,30 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: Sql }) {
       }
       const order = new Map(workingTimeRules.map((rule, index) => [rule, index]));
       found.sort(
-        (a, b) =>
-          b.date.localeCompare(a.date) ||
-          a.tenantUserId.localeCompare(b.tenantUserId) ||
-          (order.get(a.rule) as number) - (order.get(b.rule) as number),
+        (a, b) => b.date.localeCompare(a.date) || a.tenantUserId.localeCompare(b.tenantUserId) || (order.get(a.rule) as number) - (order.get(b.rule) as number),
       );
       return found.slice(input.offset, input.offset + input.limit);
+    },
+
+    /**
+     * What the answer of an entry write warns of: the violations of the working
+     * day the entry starts on (in the tenant's zone), after the write. None
+     * under the rule set `none`.
+     */
+    async warnings(access: TenantAccess, tenantUserId: string, startedAt: Date): Promise<Violation[]> {
+      const settings = await settingsFor(db, access);
+      if (settings.workingTimeRules === 'none') return [];
+      const day = localDate(startedAt, settings.timezone);
+      const [rows, holidays] = await Promise.all([entriesOf(sql, access, settings, day, day, tenantUserId), holidayNames(db, access, settings, day, day)]);
+      const region = rows[0]?.holidayRegion ?? null;
+      return checkWorkingTime({
+        entries: rows.map(toInterval),
+        timezone: settings.timezone,
+        holidays: holidays(region),
+        ruleSet: settings.workingTimeRules,
+        from: day,
+        to: day,
+      }).violations;
     },
   };
 }
