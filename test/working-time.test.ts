@@ -4,6 +4,7 @@
  * violations for managers, against real entries in real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -202,5 +203,39 @@ describe('an entry write', () => {
       { t: crew.tenant.id },
     );
     expect(sunday.body.data?.createEntry.warnings).toEqual([{ rule: 'SUNDAY_WORK', detail: '1:00 h worked on a Sunday' }]);
+  });
+});
+
+describe('the event working_time.violation', () => {
+  it('is recorded once per member, day and rule, and notifies the managers, not the member', async () => {
+    const crew = await team();
+    const entries = `${base(crew)}/entries`;
+    const first = await crew.member.api.post<{ id: string }>(entries, { startedAt: '2027-03-01T07:00:00Z', endedAt: '2027-03-01T14:00:00Z' });
+    const announced = () =>
+      server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'working_time.violation' }, orderBy: { createdAt: 'asc' } });
+    const [event] = await eventually(async () => {
+      const found = await announced();
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(event?.data).toMatchObject({ tenantUserId: crew.member.id, date: '2027-03-01', rule: 'BREAK_MISSING', minutes: 30 });
+    const told = await eventually(async () => {
+      const mine = await crew.manager.api.get<{ type: string; title: string; body: string }[]>(`${base(crew)}/notifications`);
+      const found = mine.body.find((notification) => notification.type === 'working_time.violation');
+      expect(found).toBeDefined();
+      return found;
+    });
+    expect(told?.title).toMatch(/working day 2027-03-01 breaks BREAK_MISSING$/);
+    // Another write on the same day, still without a break, and a Sunday: only the Sunday is new.
+    await crew.member.api.patch(`${entries}/${first.body.id}`, { description: 'still no break' });
+    await crew.member.api.post(entries, { startedAt: '2027-03-07T09:00:00Z', endedAt: '2027-03-07T10:00:00Z' });
+    const after = await eventually(async () => {
+      const found = await announced();
+      expect(found).toHaveLength(2);
+      return found;
+    });
+    expect(after.map((each) => (each.data as Json).rule)).toEqual(['BREAK_MISSING', 'SUNDAY_WORK']);
+    const own = await crew.member.api.get<{ type: string }[]>(`${base(crew)}/notifications`);
+    expect(own.body.filter((notification) => notification.type === 'working_time.violation')).toEqual([]);
   });
 });

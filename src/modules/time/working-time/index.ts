@@ -1,5 +1,6 @@
 import { defineModule } from '../../module.js';
 import { createWorkingTimeService, type WorkingTimeService } from './working-time.service.js';
+import { createWorkingTimeWork } from './working-time.work.js';
 import './working-time.graphql.js';
 
 /** Working time under the law: ArbZG and EU rules checked on every day worked. */
@@ -27,6 +28,8 @@ export const workingTimeModule = defineModule({
       summary: 'The team’s violations of working-time law, filtered by member, rule and period (managers and admins)',
     },
   ],
+  createWork: createWorkingTimeWork,
+  reactsToEvents: (work, tx, events) => work.announce(tx, events),
 });
 
 declare module '../../services.js' {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, Sql } from '../../../db/client.js';
+import type { Db, SqlClient, Tx } from '../../../db/client.js';
 import { addDays, daysBetween } from '../../../lib/day.js';
 import { args, fields, pagination } from '../../../lib/dto.js';
 import { validationFailed } from '../../../lib/errors.js';
@@ -81,7 +81,7 @@ interface EntryRow extends Record<string, unknown> {
  * startedAt) index or of the team on the (tenantId, startedAt) one, with the
  * member's holiday region.
  */
-async function entriesOf(sql: Sql, access: TenantAccess, settings: TenantSettings, from: string, to: string, tenantUserId?: string): Promise<EntryRow[]> {
+async function entriesOf(sql: SqlClient, access: TenantAccess, settings: TenantSettings, from: string, to: string, tenantUserId?: string): Promise<EntryRow[]> {
   const values: unknown[] = [startOfDay(contextFrom(from), settings.timezone), startOfDay(addDays(to, 2), settings.timezone)];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const inTenant = access.sqlTenantWide('Entry', 'e', bind);
@@ -100,7 +100,7 @@ async function entriesOf(sql: Sql, access: TenantAccess, settings: TenantSetting
  * once) take the place of a region's on the same day; half days are no
  * statutory holidays (docs/decisions.md).
  */
-async function holidayNames(db: Db, access: TenantAccess, settings: TenantSettings, from: string, to: string) {
+async function holidayNames(db: Db | Tx, access: TenantAccess, settings: TenantSettings, from: string, to: string) {
   const own = await holidaysIn(db, access, null, from, to);
   const byRegion = new Map<string | null, Map<string, string>>();
   return (region: string | null): Map<string, string> => {
@@ -135,13 +135,34 @@ function byMember(rows: readonly EntryRow[]): Map<string, { region: string | nul
   return members;
 }
 
+/** The violations of one member's working day `day` (none under the rule set `none`): the warnings of a write, the events. */
+export async function dayViolations(
+  sql: SqlClient,
+  db: Db | Tx,
+  access: TenantAccess,
+  settings: TenantSettings,
+  tenantUserId: string,
+  day: string,
+): Promise<Violation[]> {
+  if (settings.workingTimeRules === 'none') return [];
+  const [rows, holidays] = await Promise.all([entriesOf(sql, access, settings, day, day, tenantUserId), holidayNames(db, access, settings, day, day)]);
+  return checkWorkingTime({
+    entries: rows.map(toInterval),
+    timezone: settings.timezone,
+    holidays: holidays(rows[0]?.holidayRegion ?? null),
+    ruleSet: settings.workingTimeRules,
+    from: day,
+    to: day,
+  }).violations;
+}
+
 /**
  * Working time under the law (CONTRACT.md section 11): a member's days and
  * violations (members: their own), and the team's violations (managers and
  * admins). Computed from the entries on every read, so an edit that removes
  * a violation removes it here at once.
  */
-export function createWorkingTimeService({ db, sql }: { db: Db; sql: Sql }) {
+export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }) {
   return {
     /** A member's working days and violations over a period (less than five years). */
     async member(access: TenantAccess, input: z.output<typeof WorkingTimeArgs>): Promise<MemberWorkingTime> {
@@ -209,18 +230,7 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: Sql }) {
      */
     async warnings(access: TenantAccess, tenantUserId: string, startedAt: Date): Promise<Violation[]> {
       const settings = await settingsFor(db, access);
-      if (settings.workingTimeRules === 'none') return [];
-      const day = localDate(startedAt, settings.timezone);
-      const [rows, holidays] = await Promise.all([entriesOf(sql, access, settings, day, day, tenantUserId), holidayNames(db, access, settings, day, day)]);
-      const region = rows[0]?.holidayRegion ?? null;
-      return checkWorkingTime({
-        entries: rows.map(toInterval),
-        timezone: settings.timezone,
-        holidays: holidays(region),
-        ruleSet: settings.workingTimeRules,
-        from: day,
-        to: day,
-      }).violations;
+      return dayViolations(sql, db, access, settings, tenantUserId, localDate(startedAt, settings.timezone));
     },
   };
 }
