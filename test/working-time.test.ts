@@ -4,7 +4,10 @@
  * violations for managers, against real entries in real PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
 import { eventually } from './helpers/eventually.js';
+import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -237,5 +240,38 @@ describe('the event working_time.violation', () => {
     expect(after.map((each) => (each.data as Json).rule)).toEqual(['BREAK_MISSING', 'SUNDAY_WORK']);
     const own = await crew.member.api.get<{ type: string }[]>(`${base(crew)}/notifications`);
     expect(own.body.filter((notification) => notification.type === 'working_time.violation')).toEqual([]);
+  });
+});
+
+describe('the timesheet', () => {
+  it('has a violations column in JSON, CSV, XLSX and the PDF', async () => {
+    const crew = await team();
+    await workTheWeek(crew);
+    const sheetPath = `${base(crew)}/users/${crew.member.id}/timesheets/2027-03`;
+    const sheet = await crew.member.api.get<{ days: { date: string; violations: string[] }[] }>(sheetPath);
+    expect(sheet.status).toBe(200);
+    expect(sheet.body.days.slice(0, 7).map((day) => [day.date, day.violations])).toEqual([
+      ['2027-03-01', ['BREAK_MISSING']],
+      ['2027-03-02', ['BREAK_MISSING']],
+      ['2027-03-03', ['BREAK_TOO_SHORT', 'DAY_OVER_10H']],
+      ['2027-03-04', ['REST_UNDER_11H']],
+      ['2027-03-05', []],
+      ['2027-03-06', []],
+      ['2027-03-07', ['SUNDAY_WORK']],
+    ]);
+    const asMember = { cookie: crew.member.cookie };
+    const csv = await download(server.url, sheetPath, { format: 'csv' }, asMember);
+    const rows = parse(csv.bytes.toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows[2]).toMatchObject({ Date: '2027-03-03', Violations: 'BREAK_TOO_SHORT, DAY_OVER_10H' });
+    expect(rows[4]).toMatchObject({ Date: '2027-03-05', Violations: '' });
+    const cells = await readSheet((await download(server.url, sheetPath, { format: 'xlsx' }, asMember)).bytes);
+    const header = cells.findIndex((row) => row[0] === 'Date');
+    expect(cells[header]?.at(-1)).toBe('Violations');
+    expect(cells[header + 1]?.at(-1)).toBe('BREAK_MISSING');
+    const text = await pdfText((await download(server.url, sheetPath, { format: 'pdf' }, asMember)).bytes);
+    expect(text).toMatch(/Violations/);
+    expect(text).toMatch(/2027-03-01\s+Mon\s+08:00\s+15:00\s.*BREAK_MISSING/);
+    expect(text).toMatch(/2027-03-07\s+Sun\s+10:00\s+14:00\s.*SUNDAY_WORK/);
+    expect(text).toMatch(/2027-03-05\s+Fri\s+08:00\s+16:30(\s+\S+){5}\s*\n/);
   });
 });

@@ -10,6 +10,8 @@ import { memberDays } from '../member-days/member-days.inputs.js';
 import { memberOf } from '../../platform/user/user.members.js';
 import { weekdayOf } from '../../../lib/week.js';
 import { dayText, nextDay } from '../../../lib/day.js';
+import type { WorkingTimeRule } from '../working-time/working-time.rules.js';
+import { memberWorkingDays } from '../working-time/working-time.service.js';
 
 const month = z
   .string()
@@ -39,6 +41,8 @@ export interface TimesheetDay {
   /** The approved absences of the day, by type name (a half day says which). */
   absence: string | null;
   holiday: string | null;
+  /** The working-time rules the day breaks (the tenant's rule set; docs/decisions.md). */
+  violations: WorkingTimeRule[];
 }
 
 export interface Timesheet {
@@ -75,8 +79,9 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
       const to = lastDayOf(input.month);
       const values: unknown[] = [member.id, startOfDay(from, settings.timezone), startOfDay(nextDay(to), settings.timezone), settings.timezone];
       const inTenant = access.sqlTenantWide('Entry', 'e', (value) => `$${values.push(value)}`);
-      const [inputs, rows] = await Promise.all([
+      const [inputs, law, rows] = await Promise.all([
         memberDays(db, access, member, settings, from, to),
+        memberWorkingDays(sql, db, access, settings, member, from, to),
         // The same entries as the balance (finished, started that day in the tenant's zone), with the day's first start and last end.
         sql.query<{ day: string; start: string; end: string; span: number; worked: number }>(
           `SELECT to_char(e."startedAt" AT TIME ZONE $4, 'YYYY-MM-DD') AS day,
@@ -91,6 +96,8 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
         ),
       ]);
       const worked = new Map(rows.map((row) => [row.day, row]));
+      const broken = new Map<string, WorkingTimeRule[]>();
+      for (const violation of law.violations) broken.set(violation.date, [...(broken.get(violation.date) ?? []), violation.rule]);
       const names = new Map(inputs.absences.map((absence) => [absence.id, absence.halfDay ? `${absence.typeName} (${absence.halfDay})` : absence.typeName]));
       const totals = { breakMinutes: 0, expectedMinutes: 0, workedMinutes: 0, creditedMinutes: 0, holidayMinutes: 0, balanceMinutes: 0 };
       const days = dayFacts(from, to, inputs).map((day): TimesheetDay => {
@@ -117,6 +124,7 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
           balanceMinutes,
           absence: day.absenceIds.map((id) => names.get(id)).join(', ') || null,
           holiday: day.holiday ? (day.holiday.fraction < 1 ? `${day.holiday.name} (half day)` : day.holiday.name) : null,
+          violations: broken.get(day.date) ?? [],
         };
       });
       return { tenantUserId: member.id, memberName: member.name ?? member.email, month: input.month, timezone: settings.timezone, days, totals };

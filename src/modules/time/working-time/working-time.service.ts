@@ -135,6 +135,27 @@ function byMember(rows: readonly EntryRow[]): Map<string, { region: string | nul
   return members;
 }
 
+/** A member's working days and violations from `from` to `to` (no violations under the rule set `none`). */
+export async function memberWorkingDays(
+  sql: SqlClient,
+  db: Db | Tx,
+  access: TenantAccess,
+  settings: TenantSettings,
+  member: { id: string; holidayRegion: string | null },
+  from: string,
+  to: string,
+) {
+  const [rows, holidays] = await Promise.all([entriesOf(sql, access, settings, from, to, member.id), holidayNames(db, access, settings, from, to)]);
+  return checkWorkingTime({
+    entries: rows.map(toInterval),
+    timezone: settings.timezone,
+    holidays: holidays(member.holidayRegion),
+    ruleSet: settings.workingTimeRules,
+    from,
+    to,
+  });
+}
+
 /** The violations of one member's working day `day` (none under the rule set `none`): the warnings of a write, the events. */
 export async function dayViolations(
   sql: SqlClient,
@@ -145,15 +166,8 @@ export async function dayViolations(
   day: string,
 ): Promise<Violation[]> {
   if (settings.workingTimeRules === 'none') return [];
-  const [rows, holidays] = await Promise.all([entriesOf(sql, access, settings, day, day, tenantUserId), holidayNames(db, access, settings, day, day)]);
-  return checkWorkingTime({
-    entries: rows.map(toInterval),
-    timezone: settings.timezone,
-    holidays: holidays(rows[0]?.holidayRegion ?? null),
-    ruleSet: settings.workingTimeRules,
-    from: day,
-    to: day,
-  }).violations;
+  const member = await memberOf(db, access, tenantUserId);
+  return (await memberWorkingDays(sql, db, access, settings, member, day, day)).violations;
 }
 
 /**
@@ -170,18 +184,7 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'WorkingTime', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const [rows, holidays] = await Promise.all([
-        entriesOf(sql, access, settings, input.from, input.to, member.id),
-        holidayNames(db, access, settings, input.from, input.to),
-      ]);
-      const result = checkWorkingTime({
-        entries: rows.map(toInterval),
-        timezone: settings.timezone,
-        holidays: holidays(member.holidayRegion),
-        ruleSet: settings.workingTimeRules,
-        from: input.from,
-        to: input.to,
-      });
+      const result = await memberWorkingDays(sql, db, access, settings, member, input.from, input.to);
       const totals: WorkingTimeTotals = { workedMinutes: 0, breakMinutes: 0, lackingBreakMinutes: 0, violations: result.violations.length };
       for (const day of result.days) {
         totals.workedMinutes += day.workedMinutes;
