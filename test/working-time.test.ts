@@ -275,3 +275,27 @@ describe('the timesheet', () => {
     expect(text).toMatch(/2027-03-05\s+Fri\s+08:00\s+16:30(\s+\S+){5}\s*\n/);
   });
 });
+
+describe('deductStatutoryBreaks', () => {
+  it('takes what the breaks lack off worked time in the balance and the timesheet, by hand; billable amounts keep the time worked', async () => {
+    const crew = await team({ deductStatutoryBreaks: true, defaultHourlyRate: '60.00' });
+    await workTheWeek(crew);
+    /*
+     * By hand: worked 420 + 470 + 660 + 450 + 480 + 240 = 2720; breaks lack 30 (Mon), 30 (Tue), 15 (Wed) = 75;
+     * expected Monday to Friday 5 x 480 = 2400 (no holiday in Bavaria that week).
+     * Balance = 2720 - 75 - 2400 = 245 (320 without the setting).
+     */
+    const balance = await crew.member.api.get<{ totals: Json; periods: Json[] }>(`${base(crew)}/users/${crew.member.id}/time-balance`, {
+      query: { from: '2027-03-01', to: '2027-03-07' },
+    });
+    expect(balance.body.totals).toMatchObject({ expectedMinutes: 2400, workedMinutes: 2645, balanceMinutes: 245 });
+    expect(balance.body.periods.slice(0, 3).map((period) => period.workedMinutes)).toEqual([390, 440, 645]);
+    const sheet = await crew.member.api.get<{ days: Json[] }>(`${base(crew)}/users/${crew.member.id}/timesheets/2027-03`);
+    expect(sheet.body.days[0]).toMatchObject({ date: '2027-03-01', workedMinutes: 390, breakMinutes: 0, balanceMinutes: -90 });
+    expect(sheet.body.days[2]).toMatchObject({ date: '2027-03-03', workedMinutes: 645, breakMinutes: 30 });
+    // Billing counts the time worked: 2720 min at 60.00 an hour.
+    const entries = await crew.admin.api.get<{ tenantUserId: string; billableAmount: string | null }[]>(`${base(crew)}/entries`, { query: { limit: 50 } });
+    const billed = entries.body.filter((entry) => entry.tenantUserId === crew.member.id).reduce((sum, entry) => sum + Number(entry.billableAmount), 0);
+    expect(billed).toBe(2720);
+  });
+});

@@ -12,6 +12,7 @@ import { dayFacts, type DayFacts } from '../member-days/member-days.facts.js';
 import { memberDays } from '../member-days/member-days.inputs.js';
 import { nextDay } from '../../../lib/day.js';
 import { assertPeriod } from '../../../lib/period.js';
+import { lackingBreaks } from '../working-time/working-time.service.js';
 
 export const balanceGrouping = defineEnum('BalanceGrouping', ['day', 'month']);
 
@@ -103,9 +104,10 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'TimeBalance', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const [inputs, worked, vacation] = await Promise.all([
+      const [inputs, worked, lacking, vacation] = await Promise.all([
         memberDays(db, access, member, settings, input.from, input.to),
         workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
+        lackingBreaks(sql, db, access, settings, member, input.from, input.to),
         vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4)), clock.today(settings.timezone)),
       ]);
       const totals = zero();
@@ -117,7 +119,8 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
           period = { start, end: day.date, ...zero(), runningBalanceMinutes: totals.balanceMinutes };
           periods.push(period);
         }
-        const minutes = worked.get(day.date) ?? 0;
+        // With deductStatutoryBreaks, less what the day's breaks lack of the statutory minimum.
+        const minutes = (worked.get(day.date) ?? 0) - (lacking.get(day.date) ?? 0);
         add(period, day, minutes);
         add(totals, day, minutes);
         period.end = day.date;

@@ -98,13 +98,17 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
       const worked = new Map(rows.map((row) => [row.day, row]));
       const broken = new Map<string, WorkingTimeRule[]>();
       for (const violation of law.violations) broken.set(violation.date, [...(broken.get(violation.date) ?? []), violation.rule]);
+      // With deductStatutoryBreaks, worked time loses what the day's breaks lack of the statutory minimum.
+      const lacking = new Map(settings.deductStatutoryBreaks ? law.days.map((day) => [day.date, day.lackingBreakMinutes]) : []);
       const names = new Map(inputs.absences.map((absence) => [absence.id, absence.halfDay ? `${absence.typeName} (${absence.halfDay})` : absence.typeName]));
       const totals = { breakMinutes: 0, expectedMinutes: 0, workedMinutes: 0, creditedMinutes: 0, holidayMinutes: 0, balanceMinutes: 0 };
       const days = dayFacts(from, to, inputs).map((day): TimesheetDay => {
         const entries = worked.get(day.date);
-        const workedMinutes = Number(entries?.worked ?? 0);
+        const entryMinutes = Number(entries?.worked ?? 0);
+        // The break column stays as taken; worked time loses what it lacks (deductStatutoryBreaks).
+        const workedMinutes = entryMinutes - (lacking.get(day.date) ?? 0);
         const balanceMinutes = workedMinutes + day.creditedMinutes - day.expectedMinutes;
-        const breakMinutes = entries ? Math.max(0, Number(entries.span) - workedMinutes) : 0;
+        const breakMinutes = entries ? Math.max(0, Number(entries.span) - entryMinutes) : 0;
         totals.breakMinutes += breakMinutes;
         totals.expectedMinutes += day.expectedMinutes;
         totals.workedMinutes += workedMinutes;

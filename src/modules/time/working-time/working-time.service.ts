@@ -156,6 +156,25 @@ export async function memberWorkingDays(
   });
 }
 
+/**
+ * With `settings.deductStatutoryBreaks`, the minutes each day's breaks lack of
+ * the statutory minimum (§4 ArbZG, whatever the rule set), which worked time
+ * loses in the balance and the timesheet; without it, none.
+ */
+export async function lackingBreaks(
+  sql: SqlClient,
+  db: Db | Tx,
+  access: TenantAccess,
+  settings: TenantSettings,
+  member: { id: string; holidayRegion: string | null },
+  from: string,
+  to: string,
+): Promise<Map<string, number>> {
+  if (!settings.deductStatutoryBreaks) return new Map();
+  const { days } = await memberWorkingDays(sql, db, access, { ...settings, workingTimeRules: 'none' }, member, from, to);
+  return new Map(days.filter((day) => day.lackingBreakMinutes > 0).map((day) => [day.date, day.lackingBreakMinutes]));
+}
+
 /** The violations of one member's working day `day` (none under the rule set `none`): the warnings of a write, the events. */
 export async function dayViolations(
   sql: SqlClient,
