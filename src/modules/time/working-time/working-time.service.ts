@@ -145,7 +145,9 @@ export async function memberWorkingDays(
   from: string,
   to: string,
 ) {
-  const [rows, holidays] = await Promise.all([entriesOf(sql, access, settings, from, to, member.id), holidayNames(db, access, settings, from, to)]);
+  // One after the other: in the outbox's transaction both run on its one connection.
+  const rows = await entriesOf(sql, access, settings, from, to, member.id);
+  const holidays = await holidayNames(db, access, settings, from, to);
   return checkWorkingTime({
     entries: rows.map(toInterval),
     timezone: settings.timezone,
