@@ -381,6 +381,12 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
     query: { findOne: { from: '2027-03-01', to: '2027-03-31' } },
     bodies: { correct: () => ({ minutes: -60, reason: 'Walked' }) },
   },
+  // A member's working days under the law, and the team's violations.
+  WorkingTime: {
+    values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id }),
+    query: { findOne: { from: '2027-03-01', to: '2027-03-31' } },
+  },
+  TeamWorkingTime: { query: { findViolations: { from: '2027-03-01', to: '2027-03-31' } } },
   Vacation: {
     values: async (_action, owner) => ({ tenantUserId: owner?.tenantUserId ?? other.id, year: '2027' }),
     bodies: { setVacation: () => ({ allowanceDays: 30 }), correct: () => ({ days: 1, reason: 'Walked' }) },

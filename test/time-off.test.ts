@@ -481,7 +481,11 @@ describe('the time balance', () => {
       balanceMinutes: 45,
       absence: null,
       holiday: null,
+      // 525 min with 450 of breaks that count (the entry's 30 and the 7 h gap): nothing the ArbZG names.
+      violations: [],
     });
+    // The Sunday of the clock change, worked from 00:30: flagged under the tenant's rules (de, its region being DE-BY).
+    expect(sheet.body.days[27]).toMatchObject({ violations: ['SUNDAY_WORK'] });
     expect(sheet.body.days[27]).toMatchObject({ date: '2027-03-28', start: '00:30', end: '04:00', breakMinutes: 0, workedMinutes: 150 });
     expect(sheet.body.days[28]).toMatchObject({ date: '2027-03-29', absence: 'Vacation', holiday: 'Easter Monday', holidayMinutes: 480 });
     expect(sheet.body.days[8]).toMatchObject({ date: '2027-03-09', absence: 'Sickness', creditedMinutes: 480 });

@@ -60,6 +60,9 @@ export const statements = {
   // Update: corrections of the overtime account (paid out, forfeited).
   TimeBalance: ['read', 'update'],
   Timesheet: ['read'],
+  // Working-time law (CONTRACT.md section 11): a member's days and violations, and the whole team's violations.
+  WorkingTime: ['read'],
+  TeamWorkingTime: ['read'],
   // A member's own calendar feed URL (users/me/calendar-token).
   CalendarToken: ['create', 'delete'],
 } as const;
@@ -151,6 +154,7 @@ export const ownership = {
   Vacation: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own vacation days` },
   TimeBalance: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own time balance` },
   Timesheet: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own timesheets` },
+  WorkingTime: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own working time` },
 } as const satisfies { [S in Subject]?: Ownership };
 
 export type OwnedSubject = keyof typeof ownership;
@@ -210,6 +214,8 @@ const adminGrants: RoleGrants = {
   // Correcting a balance is an admin's, as correcting vacation days is.
   TimeBalance: ['read', 'update'],
   Timesheet: ['read'],
+  WorkingTime: ['read'],
+  TeamWorkingTime: ['read'],
   // Everyone's own feed (the service only ever touches the caller's); an API key has none (it is no member).
   CalendarToken: ['create', 'delete'],
 };
@@ -248,6 +254,8 @@ const matrix: Record<Role, RoleGrants> = {
     Vacation: ['read'],
     TimeBalance: ['read'],
     Timesheet: ['read'],
+    WorkingTime: ['read'],
+    TeamWorkingTime: ['read'],
     CalendarToken: ['create', 'delete'],
   },
   member: {
@@ -280,6 +288,8 @@ const matrix: Record<Role, RoleGrants> = {
     Vacation: ['read:own'],
     TimeBalance: ['read:own'],
     Timesheet: ['read:own'],
+    // Their own days; the team's violations are for managers and admins.
+    WorkingTime: ['read:own'],
     CalendarToken: ['create', 'delete'],
   },
 };

@@ -89,6 +89,8 @@ export const eventTypes = [
   'time_balance.cap_exceeded',
   'calendar_token.created',
   'calendar_token.revoked',
+  // Working-time law (CONTRACT.md section 11): once per member, day and rule.
+  'working_time.violation',
   // Not in the contract's list: the reason admins are notified when deliveries stop.
   'webhook.disabled',
 ] as const;

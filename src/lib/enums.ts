@@ -12,4 +12,6 @@ export const enums = {
   TenantUserStatus: defineEnum('TenantUserStatus', TenantUserStatus),
   ActorType: defineEnum('ActorType', ActorType),
   WeekStart: defineEnum('WeekStart', ['monday', 'sunday', 'saturday']),
+  /** The working-time law a tenant's days are checked against (CONTRACT.md section 11). */
+  WorkingTimeRuleSet: defineEnum('WorkingTimeRuleSet', ['none', 'eu', 'de']),
 };

@@ -69,3 +69,18 @@ describe('isoTimestamp', () => {
     expect(() => isoTimestamp(new Date(Number.NaN))).toThrow(RangeError);
   });
 });
+
+describe('localDate by the cached offset', () => {
+  it('is the date Intl prints, every 37 minutes through the clock changes of a year, in zones of whole, half and quarter hours', () => {
+    for (const zone of ['Europe/Berlin', 'America/Santiago', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Chatham', 'UTC']) {
+      const intl = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+      for (let time = Date.UTC(2027, 0, 1); time < Date.UTC(2028, 0, 1); time += 37 * 60_000) {
+        const instant = new Date(time);
+        const local = localDate(instant, zone);
+        if (local !== intl.format(instant)) expect(local, `${instant.toISOString()} in ${zone}`).toBe(intl.format(instant));
+      }
+    }
+    // An invalid instant is refused as Intl refuses it.
+    expect(() => localDate(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
+  });
+});

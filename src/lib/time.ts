@@ -63,10 +63,21 @@ function offsetAt(instant: Date, timeZone: string): number {
   return offset;
 }
 
-/** The calendar date (`YYYY-MM-DD`) of `instant` in `timeZone`. */
+/**
+ * The calendar date (`YYYY-MM-DD`) of `instant` in `timeZone`: the UTC date of
+ * the instant moved by the zone's offset, which is cached by quarter hour
+ * (the working-time rules ask for the day of every entry of a year; one
+ * `formatToParts` each was most of their time: docs/performance.md).
+ */
 export function localDate(instant: Date, timeZone: string): string {
-  const { year, month, day } = wallClock(instant, timeZone);
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  const time = instant.getTime();
+  const shifted = Number.isFinite(time) ? time + offsetAt(instant, timeZone) : Number.NaN;
+  // Four-digit years only (isoTimestamp's range); others, and invalid dates, as Intl prints them.
+  if (!(shifted >= yearZero + dayMs && shifted < yearTenThousand - dayMs)) {
+    const { year, month, day } = wallClock(instant, timeZone);
+    return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  }
+  return isoTimestamp(new Date(shifted)).slice(0, 10);
 }
 
 /**

@@ -8,12 +8,23 @@ import { timeBalanceModule } from './time-balance/index.js';
 import { timesheetModule } from './timesheet/index.js';
 import { vacationModule } from './vacation/index.js';
 import { workScheduleModule } from './work-schedule/index.js';
+import { workingTimeModule } from './working-time/index.js';
 
 export const timeDomain = defineDomain({
   name: 'time',
   description:
-    'Time off and working time: work schedules, holidays, absence types and absences, vacation accounts, the time balance, monthly timesheets and calendar feeds. ' +
+    'Time off and working time: work schedules, holidays, absence types and absences, vacation accounts, the time balance, monthly timesheets, calendar feeds and working time under the law. ' +
     'member-days/ holds what each day of a member is worth, which the balance, the vacation account and the timesheet read.',
   uses: ['platform', 'tracking'],
-  modules: [workScheduleModule, holidayModule, absenceTypeModule, absenceModule, timeBalanceModule, vacationModule, timesheetModule, calendarModule],
+  modules: [
+    workScheduleModule,
+    holidayModule,
+    absenceTypeModule,
+    absenceModule,
+    timeBalanceModule,
+    vacationModule,
+    timesheetModule,
+    calendarModule,
+    workingTimeModule,
+  ],
 });

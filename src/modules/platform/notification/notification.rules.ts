@@ -10,6 +10,7 @@
  *   sync.failed, webhook.disabled    -> owners and admins
  *   project.budget_reached  -> owners, admins and managers (whoever's entry crossed it: it is news of the project)
  *   time_balance.cap_exceeded -> the member and the owners and admins (who may pay it out: a correction)
+ *   working_time.violation  -> the member's managers (owners, admins, managers), not the member
  *
  * Only active members are told, and never about what they did themselves
  * (except a budget reached, which no one did on purpose).
@@ -61,6 +62,7 @@ export function namedRecipients(event: OutboxEvent): string[] {
     case 'absence.requested':
     case 'absence.approved':
     case 'absence.rejected':
+    case 'working_time.violation':
       return pick('tenantUserId');
     case 'task.assigned':
       return pick('assigneeId');
@@ -89,6 +91,7 @@ export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
     case 'webhook.disabled':
       return adminRoles;
     case 'project.budget_reached':
+    case 'working_time.violation':
       return reviewerRoles;
     case 'time_balance.cap_exceeded':
       return adminRoles;
@@ -205,6 +208,14 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
         data: { ...subject, tenantUserId: text(data.tenantUserId) },
       };
     }
+    case 'working_time.violation': {
+      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
+      return {
+        title: `${owner?.name ?? owner?.email ?? 'A member'}'s working day ${String(data.date)} breaks ${String(data.rule)}`,
+        body: text(data.detail),
+        data: { ...subject, tenantUserId: text(data.tenantUserId), date: text(data.date), rule: text(data.rule) },
+      };
+    }
     case 'webhook.disabled':
       return {
         title: 'A webhook was disabled',
@@ -223,7 +234,7 @@ export function notificationsFor(event: OutboxEvent, audience: Audience): Notifi
   const words = wording(event, audience);
   if (!words) return [];
   // A request goes to its reviewers: the one who asked is not among them.
-  const toReviewers = event.type === 'entry.submitted' || event.type === 'absence.requested';
+  const toReviewers = event.type === 'entry.submitted' || event.type === 'absence.requested' || event.type === 'working_time.violation';
   const named = toReviewers ? [] : namedRecipients(event).flatMap((id) => audience.member(id) ?? []);
   const byRole = audience.withRoles(tenantId, notifiedRoles(event));
   // The entry's owner is not their own reviewer.

@@ -38,6 +38,13 @@ const TenantSettingsObject = builder.objectRef<TenantSettings & { tenantId: stri
       nullable: true,
       description: 'Time balances above this many minutes are flagged; an overtime account crossing it notifies the member and the admins',
     }),
+    workingTimeRules: t.expose('workingTimeRules', {
+      type: graphqlEnum(enums.WorkingTimeRuleSet),
+      description: 'The working-time law days are checked against (unless chosen: de when the holiday region is in DE, else eu)',
+    }),
+    deductStatutoryBreaks: t.exposeBoolean('deductStatutoryBreaks', {
+      description: "A day's worked minutes lose what its breaks lack of the statutory minimum (balance, timesheets; never billable amounts)",
+    }),
   }),
 });
 

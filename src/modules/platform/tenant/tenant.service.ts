@@ -9,7 +9,7 @@ import type { Clock } from '../../../lib/clock.js';
 import { args, dto, fields, pagination } from '../../../lib/dto.js';
 import { conflictReasons, notFound } from '../../../lib/errors.js';
 import { assertMoneyScale } from '../../../lib/money.js';
-import { defaultTenantSettings, settingsOf, TenantSettingsDto, type TenantSettings } from './tenant.settings.js';
+import { defaultTenantSettings, settingsOf, storedSettings, TenantSettingsDto, type TenantSettings } from './tenant.settings.js';
 import { assertRatesFit } from './tenant.rates.js';
 
 /** Why a write to a tenant is refused with 409. */
@@ -60,7 +60,7 @@ export function createTenantService({ db, clock }: { db: Db; clock: Clock }) {
           throw tenantConflicts.refuse('SLUG_TAKEN', `The slug "${slug}" is already taken`, { errors: [{ path: 'slug', message: 'is already taken' }] });
         }
         const tenant = await tx.tenant.create({
-          data: { name, slug, settings: { ...defaultTenantSettings, ...settings } },
+          data: { name, slug, settings: storedSettings(null, { ...defaultTenantSettings, ...settings }, settings ?? {}) },
         });
         if (ownerEmail !== undefined) {
           await addMember(tx, systemAccess(tenant, actor), { email: ownerEmail, role: 'owner' }, clock.now());
@@ -102,7 +102,7 @@ export function createTenantService({ db, clock }: { db: Db; clock: Clock }) {
           where: own,
           data: {
             ...(name === undefined ? {} : { name }),
-            ...(settings === undefined ? {} : { settings: after }),
+            ...(settings === undefined ? {} : { settings: storedSettings(current, after, settings) }),
           },
         });
       });

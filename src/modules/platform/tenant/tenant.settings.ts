@@ -50,7 +50,15 @@ const settingsFields = {
     .max(10 * 366 * 1440)
     .nullable()
     .describe('Time balances above this many minutes are flagged, and a member’s overtime account crossing it notifies them and the admins; null: no cap'),
+  workingTimeRules: enums.WorkingTimeRuleSet.schema(
+    'Working-time law the days are checked against: none, eu (Directive 2003/88/EC) or de (ArbZG); null: de when the holiday region is in DE, else eu',
+  ).nullable(),
+  deductStatutoryBreaks: z
+    .boolean()
+    .describe("A day's worked minutes lose what its breaks lack of the statutory minimum (balance, timesheets; never billable amounts)"),
 };
+
+export type WorkingTimeRuleSet = (typeof enums.WorkingTimeRuleSet.values)[number];
 
 export type TenantSettings = {
   timezone: string;
@@ -65,7 +73,16 @@ export type TenantSettings = {
   defaultWorkSchedule: WeekMinutes;
   holidayRegion: string | null;
   balanceCapMinutes: number | null;
+  /** The rule set in effect: the chosen one, else the one the holiday region implies. */
+  workingTimeRules: WorkingTimeRuleSet;
+  deductStatutoryBreaks: boolean;
 };
+
+/** Settings as stored: a rule set the tenant never chose is null, so it keeps following the holiday region. */
+export type StoredTenantSettings = Omit<TenantSettings, 'workingTimeRules'> & { workingTimeRules: WorkingTimeRuleSet | null };
+
+/** CONTRACT.md section 11: `de` when the holiday region is in Germany, else `eu`. */
+export const regionRuleSet = (holidayRegion: string | null): WorkingTimeRuleSet => (holidayRegion === 'DE' || holidayRegion?.startsWith('DE-') ? 'de' : 'eu');
 
 export const defaultTenantSettings: TenantSettings = {
   timezone: 'UTC',
@@ -81,6 +98,8 @@ export const defaultTenantSettings: TenantSettings = {
   defaultWorkSchedule: standardWeek,
   holidayRegion: null,
   balanceCapMinutes: null,
+  workingTimeRules: regionRuleSet(null),
+  deductStatutoryBreaks: false,
 };
 
 export const TenantSettingsDto = dto(
@@ -99,7 +118,23 @@ export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
     const parsed = schema.safeParse(stored[key]);
     if (parsed.success) settings[key] = parsed.data;
   }
+  settings.workingTimeRules ??= regionRuleSet(settings.holidayRegion as string | null);
   return settings as TenantSettings;
+}
+
+/** The rule set a tenant chose (null: none chosen, the region decides). */
+const chosenRuleSet = (tenant: Pick<Tenant, 'settings'> | null): WorkingTimeRuleSet | null => {
+  const parsed = settingsFields.workingTimeRules.safeParse(((tenant?.settings ?? {}) as Record<string, unknown>).workingTimeRules);
+  return parsed.success ? parsed.data : null;
+};
+
+/** What to store of `merged`: the rule set only when the input or the stored settings chose one. */
+export function storedSettings(
+  current: Pick<Tenant, 'settings'> | null,
+  merged: Omit<TenantSettings, 'workingTimeRules'>,
+  input: { workingTimeRules?: WorkingTimeRuleSet | null },
+): StoredTenantSettings {
+  return { ...merged, workingTimeRules: input.workingTimeRules !== undefined ? input.workingTimeRules : chosenRuleSet(current) };
 }
 
 /** The tenant's settings as they are now (read in `tx`, so a transaction sees its own changes). */

@@ -23,6 +23,7 @@ import { settingsOf, type TenantSettings } from '../../platform/tenant/tenant.se
 import { dayFacts } from '../member-days/member-days.facts.js';
 import { memberDays } from '../member-days/member-days.inputs.js';
 import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
+import { lackingBreaks } from '../working-time/working-time.service.js';
 import { correctionsIn } from './time-balance.corrections.js';
 
 /** Whether an event may change its member's account, and whose it is. */
@@ -50,8 +51,10 @@ export async function accountBalance(
     workedByDay(sql, access, member.id, from, to, settings.timezone),
     correctionsIn(tx, access, member.id, from, to),
   ]);
+  // After the others: in the outbox's transaction they would share its connection.
+  const lacking = await lackingBreaks(sql, tx, access, settings, member, from, to);
   let balanceMinutes = corrections.reduce((sum, correction) => sum + correction.minutes, 0);
-  for (const day of dayFacts(from, to, inputs)) balanceMinutes += balanceOf(worked.get(day.date)?.minutes ?? 0, day);
+  for (const day of dayFacts(from, to, inputs)) balanceMinutes += balanceOf((worked.get(day.date)?.minutes ?? 0) - (lacking.get(day.date) ?? 0), day);
   return { from, to, balanceMinutes };
 }
 

@@ -12,6 +12,7 @@ import { memberDays } from '../member-days/member-days.inputs.js';
 import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
 import { assertPeriod } from '../../../lib/period.js';
 import { correctionsIn, recordCorrection, type CorrectTimeBalanceArgs, type TimeBalanceCorrectionView } from './time-balance.corrections.js';
+import { lackingBreaks } from '../working-time/working-time.service.js';
 
 export const balanceGrouping = defineEnum('BalanceGrouping', ['day', 'month']);
 
@@ -106,9 +107,10 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'TimeBalance', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const [inputs, worked, vacation, corrections] = await Promise.all([
+      const [inputs, worked, lacking, vacation, corrections] = await Promise.all([
         memberDays(db, access, member, settings, input.from, input.to),
         workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
+        lackingBreaks(sql, db, access, settings, member, input.from, input.to),
         vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4)), clock.today(settings.timezone)),
         correctionsIn(db, access, member.id, input.from, input.to),
       ]);
@@ -123,7 +125,8 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
           period = { start, end: day.date, ...zero(), runningBalanceMinutes: totals.balanceMinutes };
           periods.push(period);
         }
-        const minutes = worked.get(day.date)?.minutes ?? 0;
+        // With deductStatutoryBreaks, less what the day's breaks lack of the statutory minimum.
+        const minutes = (worked.get(day.date)?.minutes ?? 0) - (lacking.get(day.date) ?? 0);
         add(period, day, minutes);
         add(totals, day, minutes);
         const corrected = correctedByDay.get(day.date) ?? 0;

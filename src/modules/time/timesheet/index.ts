@@ -32,8 +32,10 @@ const columns: readonly Column<SheetRow>[] = [
   minutes('Expected', (row) => row.expectedMinutes, 50),
   minutes('Credited', (row) => row.creditedMinutes, 48),
   minutes('Balance', (row) => row.balanceMinutes, 48),
-  { header: 'Absence', kind: 'text', value: (row) => row.absence ?? '', pdfWidth: 170 },
-  { header: 'Holiday', kind: 'text', value: (row) => row.holiday ?? '', pdfWidth: 170 },
+  { header: 'Absence', kind: 'text', value: (row) => row.absence ?? '', pdfWidth: 100 },
+  { header: 'Holiday', kind: 'text', value: (row) => row.holiday ?? '', pdfWidth: 90 },
+  // The rules of working-time law the day breaks (the totals row has none).
+  { header: 'Violations', kind: 'text', value: (row) => row.violations?.join(', ') ?? '', pdfWidth: 150 },
 ];
 
 /** Monthly timesheets to sign, as JSON or as a CSV, XLSX or PDF file. */

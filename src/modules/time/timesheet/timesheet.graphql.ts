@@ -1,5 +1,7 @@
 import { builder } from '../../../graphql/builder.js';
+import { graphqlEnum } from '../../../graphql/inputs.js';
 import { tenantOperation } from '../../../graphql/operations.js';
+import { workingTimeRule } from '../working-time/working-time.service.js';
 import { TimesheetArgs, type Timesheet, type TimesheetDay } from './timesheet.service.js';
 
 const TimesheetDayObject = builder.objectRef<TimesheetDay>('TimesheetDay').implement({
@@ -17,6 +19,10 @@ const TimesheetDayObject = builder.objectRef<TimesheetDay>('TimesheetDay').imple
     balanceMinutes: t.exposeInt('balanceMinutes', { description: 'worked + credited - expected' }),
     absence: t.exposeString('absence', { nullable: true, description: 'The approved absences of the day, by type' }),
     holiday: t.exposeString('holiday', { nullable: true }),
+    violations: t.expose('violations', {
+      type: [graphqlEnum(workingTimeRule)],
+      description: 'The working-time rules the day breaks under the tenant’s rule set (GET users/{tenantUserId}/working-time has the details)',
+    }),
   }),
 });
 

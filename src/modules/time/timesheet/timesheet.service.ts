@@ -10,6 +10,8 @@ import { balanceOf, workedByDay } from '../member-days/member-days.worked.js';
 import { memberOf } from '../../platform/user/user.members.js';
 import { weekdayOf } from '../../../lib/week.js';
 import { dayText } from '../../../lib/day.js';
+import type { WorkingTimeRule } from '../working-time/working-time.rules.js';
+import { memberWorkingDays } from '../working-time/working-time.service.js';
 
 const month = z
   .string()
@@ -39,6 +41,8 @@ export interface TimesheetDay {
   /** The approved absences of the day, by type name (a half day says which). */
   absence: string | null;
   holiday: string | null;
+  /** The working-time rules the day breaks (the tenant's rule set; docs/decisions.md). */
+  violations: WorkingTimeRule[];
 }
 
 export interface Timesheet {
@@ -73,18 +77,25 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
       const settings = await settingsFor(db, access);
       const from = `${input.month}-01`;
       const to = lastDayOf(input.month);
-      const [inputs, worked] = await Promise.all([
+      const [inputs, law, worked] = await Promise.all([
         memberDays(db, access, member, settings, from, to),
+        memberWorkingDays(sql, db, access, settings, member, from, to),
         // The balance's entries, with each day's first start and last end (its breaks).
         workedByDay(sql, access, member.id, from, to, settings.timezone),
       ]);
+      const broken = new Map<string, WorkingTimeRule[]>();
+      for (const violation of law.violations) broken.set(violation.date, [...(broken.get(violation.date) ?? []), violation.rule]);
+      // With deductStatutoryBreaks, worked time loses what the day's breaks lack of the statutory minimum.
+      const lacking = new Map(settings.deductStatutoryBreaks ? law.days.map((day) => [day.date, day.lackingBreakMinutes]) : []);
       const names = new Map(inputs.absences.map((absence) => [absence.id, absence.halfDay ? `${absence.typeName} (${absence.halfDay})` : absence.typeName]));
       const totals = { breakMinutes: 0, expectedMinutes: 0, workedMinutes: 0, creditedMinutes: 0, holidayMinutes: 0, balanceMinutes: 0 };
       const days = dayFacts(from, to, inputs).map((day): TimesheetDay => {
         const entries = worked.get(day.date);
-        const workedMinutes = entries?.minutes ?? 0;
+        const entryMinutes = entries?.minutes ?? 0;
+        // The break column stays as taken; worked time loses what it lacks (deductStatutoryBreaks).
+        const workedMinutes = entryMinutes - (lacking.get(day.date) ?? 0);
         const balanceMinutes = balanceOf(workedMinutes, day);
-        const breakMinutes = entries ? Math.max(0, entries.spanMinutes - workedMinutes) : 0;
+        const breakMinutes = entries ? Math.max(0, entries.spanMinutes - entryMinutes) : 0;
         totals.breakMinutes += breakMinutes;
         totals.expectedMinutes += day.expectedMinutes;
         totals.workedMinutes += workedMinutes;
@@ -104,6 +115,7 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
           balanceMinutes,
           absence: day.absenceIds.map((id) => names.get(id)).join(', ') || null,
           holiday: day.holiday ? (day.holiday.fraction < 1 ? `${day.holiday.name} (half day)` : day.holiday.name) : null,
+          violations: broken.get(day.date) ?? [],
         };
       });
       return { tenantUserId: member.id, memberName: member.name ?? member.email, month: input.month, timezone: settings.timezone, days, totals };

@@ -1,0 +1,125 @@
+/**
+ * How long a member's working-time violations of a year take (issue 39:
+ * under 50 ms p50 with 100,000 entries in the tenant), and the team's month.
+ * Not part of `npm test`: `npx tsx test/bench/working-time.ts` starts Tally on
+ * an embedded database of its own (a temporary DATA_DIR), seeds one tenant
+ * with BENCH_WORKING_TIME_ENTRIES (100,000) finished entries over two years
+ * among 20 members (one of them with a tenth), rules `de`, then times the
+ * service calls and the REST routes (one after another, after a warm-up;
+ * median and p99 ms), and prints the plan of the entries statement.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { systemActor } from '../../src/auth/actor.js';
+import { systemAccess } from '../../src/auth/tenant-access.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startTally } from '../../src/main.js';
+
+const entryCount = Number(process.env.BENCH_WORKING_TIME_ENTRIES ?? 100_000);
+const runs = 50;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-bench-working-time-'));
+fs.chmodSync(dataDir, 0o777);
+const config = loadConfig({
+  NODE_ENV: 'development',
+  PORT: '0',
+  DATA_DIR: dataDir,
+  RATE_LIMIT_PER_MINUTE: '0',
+  LOG_LEVEL: 'warn',
+});
+const tally = await startTally({ config, log: createLogger('warn'), bootstrap: false });
+try {
+  const app = tally.app;
+  if (!app || !tally.url) throw new Error('no API in this process');
+  const actor = systemActor('bench');
+  const tenant = await app.services.tenants.create(actor, {
+    name: 'Working-time bench',
+    slug: `working-time-${Date.now()}`,
+    settings: { timezone: 'Europe/Berlin', holidayRegion: 'DE-BY' },
+  });
+  const access = systemAccess(tenant, actor);
+  const members = [];
+  for (let index = 0; index < 20; index++) members.push(await app.services.users.invite(access, { email: `bench-${index}@example.com`, role: 'member' }));
+  const [measured, heavy] = members as [(typeof members)[number], (typeof members)[number]];
+
+  // Entries: the heavy member has a tenth of them, the other 19 share the rest; 2026 and 2027, 07:00 UTC on, 30 to 600 minutes.
+  const client = new pg.Client({ connectionString: tally.databaseUrl });
+  // The server stops under it at the end (or on a failure): that is no news.
+  client.on('error', () => undefined);
+  await client.connect();
+  const started = performance.now();
+  await client.query(
+    `INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", "updatedAt")
+     SELECT uuidv7()::text, $1, CASE WHEN n % 10 = 0 THEN $2 ELSE ($3::text[])[1 + n % 19] END,
+            start, start + make_interval(mins => 30 + n % 571), 30 + n % 571, now()
+       FROM generate_series(1, $4::int) AS n,
+            LATERAL (SELECT timestamptz '2026-01-01 07:00Z' + make_interval(days => n % 730, mins => (n / 730) % 600) AS start) AS s`,
+    [
+      tenant.id,
+      heavy.id,
+      members
+        .slice(2)
+        .concat([measured])
+        .map((member) => member.id),
+      entryCount,
+    ],
+  );
+  // Members who have signed in (the invitations above wait for it).
+  await client.query(`UPDATE tenant_users SET status = 'active' WHERE "tenantId" = $1`, [tenant.id]);
+  await client.query('ANALYZE entries');
+  const seeded = (performance.now() - started) / 1000;
+  const { key } = await app.services.apiKeys.create(access, { name: 'bench', expiresInDays: 1 });
+
+  const stats = (samples: number[]) => {
+    const sorted = [...samples].sort((a, b) => a - b);
+    return `p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p99 ${sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]?.toFixed(1)} ms`;
+  };
+  async function time(what: string, once: () => Promise<unknown>) {
+    for (let index = 0; index < 5; index++) await once();
+    const samples: number[] = [];
+    for (let index = 0; index < runs; index++) {
+      const begun = performance.now();
+      await once();
+      samples.push(performance.now() - begun);
+    }
+    console.log(`${what}: ${stats(samples)} (${runs} runs)`);
+  }
+
+  console.log(`seeded ${entryCount} entries in ${seeded.toFixed(1)} s`);
+  for (const [name, member] of [
+    ['a member with a 19th of 90%', measured],
+    ['a member with a tenth', heavy],
+  ] as const) {
+    const input = { tenantId: tenant.id, tenantUserId: member.id, from: '2027-01-01', to: '2027-12-31' };
+    const result = await app.services.workingTime.member(access, input);
+    await time(`service, a year's violations, ${name} (${result.days.length} days worked, ${result.violations.length} violations)`, () =>
+      app.services.workingTime.member(access, input),
+    );
+    const url = `${tally.url}/tenants/${tenant.id}/users/${member.id}/working-time?from=2027-01-01&to=2027-12-31`;
+    await time(`REST, a year's violations, ${name}`, async () => {
+      const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+      if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    });
+  }
+  const month = { tenantId: tenant.id, from: '2027-03-01', to: '2027-03-31', limit: 200, offset: 0 };
+  await time(`service, the team's month (20 members)`, () => app.services.workingTime.violations(access, month));
+  const plan = await client.query(
+    `EXPLAIN (ANALYZE, BUFFERS) SELECT e."tenantUserId", u."holidayRegion", e."startedAt", e."endedAt", e."breakMinutes"
+       FROM entries e JOIN tenant_users u ON u.id = e."tenantUserId"
+      WHERE e."tenantId" = $1 AND e."tenantUserId" = $2 AND e."startedAt" >= '2026-07-15T22:00Z' AND e."startedAt" < '2028-01-01T23:00Z'
+        AND e."endedAt" IS NOT NULL ORDER BY e."tenantUserId", e."startedAt"`,
+    [tenant.id, heavy.id],
+  );
+  console.log(plan.rows.map((row) => row['QUERY PLAN']).join('\n'));
+  await client.end();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  await tally.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
