@@ -28,7 +28,8 @@
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
  *                       rest-post (or `requests` for all four), and domain, reports, invoices, billing, events,
- *                       imports, invoice-files (alone, it needs no build, server or database)
+ *                       imports, invoice-files (alone, it needs no build, server or database), time-balance and
+ *                       working-time (each starts a Tally of its own on a database of its own: test/bench/<part>.ts)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
@@ -100,9 +101,18 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'reports', 'invoices', 'billing', 'events', 'imports', 'invoice-files'];
-/** Parts that run in this process on data they build: no build, no server, no database. */
-const inProcessParts = ['invoice-files'];
+const parts = ['domain', 'reports', 'invoices', 'billing', 'events', 'imports', 'invoice-files', 'time-balance', 'working-time'];
+/** Parts that need no build and no server of this run: they build their own data (and, but invoice-files, their own Tally). */
+const inProcessParts = ['invoice-files', 'time-balance', 'working-time'];
+/** Parts that are scripts of their own (test/bench/<part>.ts), each starting Tally in its process on an embedded database. */
+const scriptParts = ['time-balance', 'working-time'];
+
+/** Runs a script part in a process of its own (its Tally and database go with it), its output here. */
+function runScriptPart(part: string): void {
+  process.stdout.write(`\n${part}:\n`);
+  const run = spawnSync(path.join(projectRoot, 'node_modules/.bin/tsx'), [path.join(projectRoot, 'test/bench', `${part}.ts`)], { cwd: projectRoot, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`the bench part ${part} failed (exit ${run.status})`);
+}
 /** What BENCH_ONLY asks for (everything when unset). */
 const only = new Set(
   (process.env.BENCH_ONLY ?? '')
@@ -411,6 +421,7 @@ function removeBaseline(directory: string): void {
 
 async function main(): Promise<void> {
   if (wanted('invoice-files')) await measureInvoiceFiles();
+  for (const part of scriptParts) if (wanted(part)) runScriptPart(part);
   if (only.size > 0 && [...only].every((part) => inProcessParts.includes(part))) return;
   if (process.env.BENCH_SKIP_BUILD !== '1') {
     process.stdout.write('building dist/ ...\n');

@@ -4,9 +4,12 @@
  * Not part of `npm test`: `npx tsx test/bench/working-time.ts` starts Tally on
  * an embedded database of its own (a temporary DATA_DIR), seeds one tenant
  * with BENCH_WORKING_TIME_ENTRIES (100,000) finished entries over two years
- * among 20 members (one of them with a tenth), rules `de`, then times the
- * service calls and the REST routes (one after another, after a warm-up;
- * median and p99 ms), and prints the plan of the entries statement.
+ * among BENCH_WORKING_TIME_MEMBERS (200) members (one of them with a tenth),
+ * rules `de`, then times the service calls and the REST routes (one after
+ * another, after a warm-up; median and p99 ms), an entry write with the
+ * rules `de` against the same write with `none` (the check's cost on the
+ * write path, in alternating rounds), and prints the plan of the entries
+ * statement. `npm run bench` runs it as its part `working-time`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +22,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { startTally } from '../../src/main.js';
 
 const entryCount = Number(process.env.BENCH_WORKING_TIME_ENTRIES ?? 100_000);
+const memberCount = Number(process.env.BENCH_WORKING_TIME_MEMBERS ?? 200);
 const runs = 50;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-bench-working-time-'));
@@ -42,10 +46,10 @@ try {
   });
   const access = systemAccess(tenant, actor);
   const members = [];
-  for (let index = 0; index < 20; index++) members.push(await app.services.users.invite(access, { email: `bench-${index}@example.com`, role: 'member' }));
+  for (let index = 0; index < memberCount; index++) members.push(await app.services.users.invite(access, { email: `bench-${index}@example.com`, role: 'member' }));
   const [measured, heavy] = members as [(typeof members)[number], (typeof members)[number]];
 
-  // Entries: the heavy member has a tenth of them, the other 19 share the rest; 2026 and 2027, 07:00 UTC on, 30 to 600 minutes.
+  // Entries: the heavy member has a tenth of them, the others share the rest; 2026 and 2027, 07:00 UTC on, 30 to 600 minutes.
   const client = new pg.Client({ connectionString: tally.databaseUrl });
   // The server stops under it at the end (or on a failure): that is no news.
   client.on('error', () => undefined);
@@ -53,7 +57,7 @@ try {
   const started = performance.now();
   await client.query(
     `INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", "updatedAt")
-     SELECT uuidv7()::text, $1, CASE WHEN n % 10 = 0 THEN $2 ELSE ($3::text[])[1 + n % 19] END,
+     SELECT uuidv7()::text, $1, CASE WHEN n % 10 = 0 THEN $2 ELSE ($3::text[])[1 + n % ($5::int - 1)] END,
             start, start + make_interval(mins => 30 + n % 571), 30 + n % 571, now()
        FROM generate_series(1, $4::int) AS n,
             LATERAL (SELECT timestamptz '2026-01-01 07:00Z' + make_interval(days => n % 730, mins => (n / 730) % 600) AS start) AS s`,
@@ -65,6 +69,7 @@ try {
         .concat([measured])
         .map((member) => member.id),
       entryCount,
+      memberCount,
     ],
   );
   // Members who have signed in (the invitations above wait for it).
@@ -77,15 +82,18 @@ try {
     const sorted = [...samples].sort((a, b) => a - b);
     return `p50 ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, p99 ${sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]?.toFixed(1)} ms`;
   };
-  async function time(what: string, once: () => Promise<unknown>) {
-    for (let index = 0; index < 5; index++) await once();
+  async function samplesOf(count: number, once: () => Promise<unknown>): Promise<number[]> {
     const samples: number[] = [];
-    for (let index = 0; index < runs; index++) {
+    for (let index = 0; index < count; index++) {
       const begun = performance.now();
       await once();
       samples.push(performance.now() - begun);
     }
-    console.log(`${what}: ${stats(samples)} (${runs} runs)`);
+    return samples;
+  }
+  async function time(what: string, once: () => Promise<unknown>) {
+    for (let index = 0; index < 5; index++) await once();
+    console.log(`${what}: ${stats(await samplesOf(runs, once))} (${runs} runs)`);
   }
 
   console.log(`seeded ${entryCount} entries in ${seeded.toFixed(1)} s`);
@@ -106,7 +114,39 @@ try {
     });
   }
   const month = { tenantId: tenant.id, from: '2027-03-01', to: '2027-03-31', limit: 200, offset: 0 };
-  await time(`service, the team's month (20 members)`, () => app.services.workingTime.violations(access, month));
+  await time(`service, the team's month (${memberCount} members)`, () => app.services.workingTime.violations(access, month));
+  const monthUrl = `${tally.url}/tenants/${tenant.id}/working-time/violations?from=2027-03-01&to=2027-03-31&limit=200`;
+  await time(`REST, the team's month (${memberCount} members, a page of 200)`, async () => {
+    const response = await fetch(monthUrl, { headers: { authorization: `Bearer ${key}` } });
+    if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  });
+
+  // An entry write with the check on against the same write without it: a member's 9-hour days without a break
+  // (each breaks §4 and answers with a warning), one a day from 2028 on, under `de` and `none` in alternating rounds.
+  const writer = members[2] ?? measured;
+  let day = Date.UTC(2028, 0, 3);
+  const write = async () => {
+    const startedAt = new Date(day + 8 * 3600_000);
+    day += 24 * 3600_000;
+    const response = await fetch(`${tally.url}/tenants/${tenant.id}/entries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tenantUserId: writer.id, startedAt: startedAt.toISOString(), endedAt: new Date(startedAt.getTime() + 9 * 3600_000).toISOString() }),
+    });
+    if (response.status !== 201) throw new Error(`${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+  };
+  const writes: Record<'de' | 'none', number[]> = { de: [], none: [] };
+  for (let round = 0; round < 6; round++) {
+    for (const rules of round % 2 === 0 ? (['de', 'none'] as const) : (['none', 'de'] as const)) {
+      await app.services.tenants.update(access, { settings: { workingTimeRules: rules } });
+      for (let index = 0; index < 3; index++) await write();
+      writes[rules].push(...(await samplesOf(20, write)));
+    }
+  }
+  const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
+  console.log(`REST entry POST, rules de: ${stats(writes.de)}; rules none: ${stats(writes.none)}; de/none at p50 ${(median(writes.de) / median(writes.none)).toFixed(2)} (${writes.de.length} writes each)`);
   const plan = await client.query(
     `EXPLAIN (ANALYZE, BUFFERS) SELECT e."tenantUserId", u."holidayRegion", e."startedAt", e."endedAt", e."breakMinutes"
        FROM entries e JOIN tenant_users u ON u.id = e."tenantUserId"
