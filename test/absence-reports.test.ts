@@ -16,7 +16,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AbsenceType, Problem } from './generated/openapi/types.gen.js';
-import { download } from './helpers/files.js';
+import { readSheet } from 'read-excel-file/node';
+import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type SeededMember, type Team } from './helpers/seed.js';
@@ -193,6 +194,24 @@ describe('the absenceType dimension', () => {
       { Group: 'Sickness', 'Sub-group': '', Days: '1.00', Minutes: '480', Hours: '8.00' },
       { Group: 'Total', 'Sub-group': '', Days: '7.50', Minutes: '3600', Hours: '60.00' },
     ]);
+    // The sheet keeps half days (two places), the PDF prints the same figures for people.
+    const query = { ...may, groupBy: 'user', subGroupBy: 'absenceType' };
+    const admin = { authorization: `Bearer ${crew.tenant.key}` };
+    const sheet = await readSheet((await download(server.url, `${base(crew)}/reports/summary`, { ...query, format: 'xlsx' }, admin)).bytes);
+    const headers = sheet.find((row) => row[0] === 'Group') as string[];
+    expect(sheet.slice(sheet.indexOf(headers) + 1).map((row) => [row[1], row[2], row[3]])).toEqual([
+      [null, 7.5, 3600],
+      ['Vacation', 6.5, 3120],
+      ['Sickness', 1, 480],
+      [null, 1.5, 540],
+      ['Sickness', 1, 360],
+      ['Vacation', 0.5, 180],
+      [null, 9, 4140],
+    ]);
+    const pdf = (await download(server.url, `${base(crew)}/reports/summary`, { ...query, format: 'pdf' }, admin)).bytes;
+    const text = await pdfText(pdf);
+    expect(text).toMatch(/Vacation\s+6\.50\s+3,120\s+52\.00/);
+    expect(text).toMatch(/Total\s+9\.00\s+4,140\s+69\.00/);
   });
 
   it('never shows another tenant’s absences, and a member of another tenant is refused', async () => {
