@@ -6,7 +6,8 @@
  * absences the caller may read (the Absence scope: members their own), the
  * schedules of all their members in one statement, the tenant's holidays once
  * (each region's public ones in memory), and `dayFacts` per member in memory.
- * Three statements, however many members.
+ * Five statements (Prisma reads the absences' types and members in one each),
+ * however many members.
  *
  * An absence's minutes are the part of each day it covers (whatever its type
  * credits: an unpaid day is a day off too); its days count 1 a day with time
