@@ -50,6 +50,9 @@ type Dimension = (typeof dimensions)[number];
 /** entries, minutes, billable minutes, billable amount, cost amount. */
 type Sums = [number, number, number, number, number];
 
+/** Entry reports have no absence figures (those are absenceType's: test/absence-reports.test.ts). */
+const noAbsences = { absenceDays: null, absenceMinutes: null };
+
 const team = (settings?: Json): Promise<Team> => seedTeam(server, provider, { approvalRequired: true, ...settings });
 
 describe('the summary', () => {
@@ -65,14 +68,30 @@ describe('the summary', () => {
     const query = { from: '2026-03-01', to: '2026-03-31', groupBy: 'project', subGroupBy: 'week' };
     const summary = (await admin.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body;
     expect(summary).toMatchObject({ from: '2026-03-01', to: '2026-03-31', timezone: 'UTC', currency: 'EUR' });
-    expect(summary.totals).toEqual({ entries: 3, durationMinutes: 210, billableMinutes: 90, billableAmount: '150.00', costAmount: '0.00', currency: 'EUR' });
+    expect(summary.totals).toEqual({
+      entries: 3,
+      durationMinutes: 210,
+      billableMinutes: 90,
+      billableAmount: '150.00',
+      costAmount: '0.00',
+      currency: 'EUR',
+      ...noAbsences,
+    });
     expect(summary.groups.map((group) => [group.label, group.totals.durationMinutes, group.subGroups?.map((week) => [week.label, week.key])])).toEqual([
       ['Alpha', 180, [['Week of 2026-03-02', '2026-03-02']]],
       ['No project', 30, [['Week of 2026-03-09', '2026-03-09']]],
     ]);
     // A member's report covers their own entries, without amounts.
     const own = (await member.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body;
-    expect(own.totals).toEqual({ entries: 2, durationMinutes: 90, billableMinutes: 90, billableAmount: null, costAmount: null, currency: 'EUR' });
+    expect(own.totals).toEqual({
+      entries: 2,
+      durationMinutes: 90,
+      billableMinutes: 90,
+      billableAmount: null,
+      costAmount: null,
+      currency: 'EUR',
+      ...noAbsences,
+    });
     // The tenant's API key reports on the tenant.
     expect((await tenant.api.get<Summary>(`/tenants/${t}/reports/summary`, { query })).body.totals.entries).toBe(3);
   });

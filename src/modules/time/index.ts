@@ -14,7 +14,7 @@ export const timeDomain = defineDomain({
   name: 'time',
   description:
     'Time off and working time: work schedules, holidays, absence types and absences, vacation accounts, the time balance, monthly timesheets, calendar feeds and working time under the law. ' +
-    'member-days/ holds what each day of a member is worth, which the balance, the vacation account and the timesheet read.',
+    'member-days/ holds what each day of a member is worth, which the balance, the vacation account, the timesheet and absence reports (insight) read.',
   uses: ['platform', 'tracking'],
   modules: [
     workScheduleModule,

@@ -4,8 +4,8 @@ import type { HttpResult } from '../../../lib/problem.js';
 import { nativeRoute } from '../../../rest/route.js';
 import { defineModule } from '../../module.js';
 import { fileOf, type FileFormat, mediaTypes, type Table } from '../../../lib/table-file.js';
-import { DetailedParameters, type ExportRow, type ReportFilter, type ReportSummary, SummaryParameters } from './report.contract.js';
-import { entryColumns, summaryColumns, summaryRows } from './report.export.js';
+import { DetailedParameters, isAbsenceReport, type ExportRow, type ReportFilter, type ReportSummary, SummaryParameters } from './report.contract.js';
+import { absenceSummaryColumns, entryColumns, summaryColumns, summaryRows } from './report.export.js';
 import { createReportService, type ReportService } from './report.service.js';
 import './report.graphql.js';
 
@@ -49,7 +49,9 @@ export const reportModule = defineModule({
       description:
         'The entries the caller may read (members: their own) that started between `from` and `to` (inclusive days in `timezone`, default the tenant’s), ' +
         'grouped by `groupBy` and optionally `subGroupBy`; running timers are left out. Weeks start on the tenant’s `weekStart`. ' +
-        'An entry with two tags counts under each tag group, once in the totals. Amounts are null unless the caller may read rates.',
+        'An entry with two tags counts under each tag group, once in the totals. Amounts are null unless the caller may read rates. ' +
+        'With `absenceType` (as groupBy or subGroupBy, alone or with user, day, week or month, filtered by tenantUserId only) the report counts ' +
+        'the approved absences the caller may read instead: `absenceDays` (a half day 0.5) and `absenceMinutes` (what the schedule expected on them).',
       access: ['read', 'Report'],
       parameters: SummaryParameters,
       responses: {
@@ -67,7 +69,7 @@ export const reportModule = defineModule({
         return download(format, `tally-summary-${from}-${to}`, {
           title: 'Summary report',
           details: detailsOf(access, summary, filter, subGroupBy ? `${groupBy}, then ${subGroupBy}` : groupBy),
-          columns: summaryColumns,
+          columns: isAbsenceReport({ groupBy, subGroupBy }) ? absenceSummaryColumns : summaryColumns,
           batches: [summaryRows(visible<ReportSummary>('ReportSummary')(summary))],
           // The totals, and each group that has sub-groups, in bold.
           emphasised: (row) => row.level === 'total' || (row.level === 'group' && subGroupBy !== undefined),

@@ -21,9 +21,21 @@ import { isDay } from '../../../lib/day.js';
 import { periodProblems } from '../../../lib/period.js';
 import { exportFormats } from '../../../lib/table-file.js';
 
-export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month'] as const;
+export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month', 'absenceType'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];
-export const reportDimension = defineEnum('ReportDimension', reportDimensions, 'What a report groups entries by');
+export const reportDimension = defineEnum(
+  'ReportDimension',
+  reportDimensions,
+  'What a report groups entries by; absenceType groups approved absences instead (with user, day, week or month only)',
+);
+
+/**
+ * An absence report (groupBy or subGroupBy absenceType) counts approved absences, not entries: it may be combined
+ * only with the dimensions an absence has (its member and its days), and filtered by member only (docs/decisions.md).
+ */
+export const absenceCompanions: ReadonlySet<ReportDimension> = new Set(['user', 'day', 'week', 'month']);
+export const isAbsenceReport = (input: { groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined }): boolean =>
+  input.groupBy === 'absenceType' || input.subGroupBy === 'absenceType';
 
 const filterFields = {
   projectId: fields.id('Only entries of this project').optional(),
@@ -60,9 +72,28 @@ const summaryFields = {
   subGroupBy: reportDimension.schema('Groups inside each group').optional(),
   fillGaps: z.boolean().default(false).describe('With a day, week or month grouping: empty periods too'),
 };
-const checkSummary = (input: { from: string; to: string; groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined }, context: z.RefinementCtx) => {
+type SummaryInput = { from: string; to: string; groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined };
+
+/** An absence report's refusals: dimensions and filters absences do not have (REST has the filters flat, GraphQL in `filter`). */
+function checkAbsenceReport(input: SummaryInput & { filter?: Record<string, unknown> | undefined }, context: z.RefinementCtx): void {
+  if (!isAbsenceReport(input)) return;
+  const other = input.groupBy === 'absenceType' ? 'subGroupBy' : 'groupBy';
+  const dimension = input[other];
+  if (dimension !== undefined && dimension !== 'absenceType' && !absenceCompanions.has(dimension)) {
+    context.addIssue({ code: 'custom', path: [other], message: 'with absenceType, only user, day, week or month' });
+  }
+  const nested = 'filter' in input;
+  const filter: Record<string, unknown> = (nested ? input.filter : input) ?? {};
+  for (const name of Object.keys(filterFields)) {
+    if (name === 'tenantUserId' || filter[name] === undefined) continue;
+    context.addIssue({ code: 'custom', path: nested ? ['filter', name] : [name], message: 'absences are filtered by member (tenantUserId) only' });
+  }
+}
+
+const checkSummary = (input: SummaryInput, context: z.RefinementCtx) => {
   checkRange(input, context);
   if (input.subGroupBy === input.groupBy) context.addIssue({ code: 'custom', path: ['subGroupBy'], message: 'must differ from groupBy' });
+  checkAbsenceReport(input, context);
 };
 
 const format = z.enum(exportFormats).default('json').describe('json (the default), or a file: csv, xlsx or pdf');
@@ -93,6 +124,9 @@ export interface ReportTotals {
   /** Exact decimal text ("1234.5"); null in several currencies, or once the Rate rule has hidden it (in a file). */
   billableAmount: string | null;
   costAmount: string | null;
+  /** Absence reports only (null in entry reports): the days of approved absence (a half day 0.5) and their minutes. */
+  absenceDays: number | null;
+  absenceMinutes: number | null;
 }
 
 /** The GraphQL type `ReportGroup`. */

@@ -62,6 +62,16 @@ export const summaryColumns: readonly Column<SummaryRow>[] = [
   { header: 'Currency', kind: 'text', value: (row) => row.totals.currency, pdfWidth: 50 },
 ];
 
+/** An absence report's columns: days and time, no entries and no money. */
+export const absenceSummaryColumns: readonly Column<SummaryRow>[] = [
+  { header: 'Group', kind: 'text', value: (row) => row.group, printed: (row) => (row.level === 'subGroup' ? '' : row.group), pdfWidth: 150 },
+  { header: 'Sub-group', kind: 'text', value: (row) => row.subGroup, pdfWidth: 130 },
+  // Two places, as hours have: half days (0.5) must not round away in a sheet.
+  { header: 'Days', kind: 'hours', value: (row) => row.totals.absenceDays ?? 0, pdfWidth: 50 },
+  { header: 'Minutes', kind: 'count', value: (row) => row.totals.absenceMinutes ?? 0, pdfWidth: 50 },
+  { header: 'Hours', kind: 'hours', value: (row) => decimalHours(row.totals.absenceMinutes ?? 0), pdfWidth: 45 },
+];
+
 /** A group's totals per currency: those of each currency it has entries in, else its (empty) totals. */
 const perCurrency = (group: Pick<ReportGroup, 'totals' | 'totalsByCurrency'>): ReportTotals[] =>
   group.totalsByCurrency.length > 0 ? group.totalsByCurrency : [group.totals];

@@ -17,7 +17,7 @@ import {
 const ReportDimensionEnum = graphqlEnum(reportDimension);
 
 const ReportTotalsObject = builder.objectRef<ReportTotals>('ReportTotals').implement({
-  description: 'What a set of entries adds up to.',
+  description: 'What a set of entries (or, by absenceType, of absences) adds up to.',
   fields: (t) => ({
     currency: t.exposeString('currency', {
       nullable: true,
@@ -28,6 +28,14 @@ const ReportTotalsObject = builder.objectRef<ReportTotals>('ReportTotals').imple
     billableMinutes: t.exposeInt('billableMinutes', { description: 'Minutes of billable entries' }),
     billableAmount: t.field(rateField<'billableAmount', ReportTotals>('billableAmount', 'Sum of billable amounts; null in several currencies.')),
     costAmount: t.field(rateField<'costAmount', ReportTotals>('costAmount', 'Sum of cost amounts; null in several currencies.')),
+    absenceDays: t.exposeFloat('absenceDays', {
+      nullable: true,
+      description: 'Absence reports (absenceType) only: days of approved absence with time expected (a half day 0.5); null in entry reports',
+    }),
+    absenceMinutes: t.exposeInt('absenceMinutes', {
+      nullable: true,
+      description: "Absence reports only: the minutes the member's schedule expected on those days, after holidays (half days half); null in entry reports",
+    }),
   }),
 });
 

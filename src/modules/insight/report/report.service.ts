@@ -5,10 +5,21 @@ import type { Prisma, Entry } from '../../../generated/prisma/client.js';
 import { startOfDay } from '../../../lib/time.js';
 import { entryOrder, type EntryPageQuery } from '../../tracking/entry/entry.dto.js';
 import { settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
-import type { ExportRow, ReportDimension, ReportEntry, ReportFilter, ReportGroup, ReportPeriod, ReportSummary, ReportTotals } from './report.contract.js';
+import {
+  isAbsenceReport,
+  type ExportRow,
+  type ReportDimension,
+  type ReportEntry,
+  type ReportFilter,
+  type ReportGroup,
+  type ReportPeriod,
+  type ReportSummary,
+  type ReportTotals,
+} from './report.contract.js';
 import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.periods.js';
 import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
 import { nextDay } from '../../../lib/day.js';
+import { absenceGroups, absenceTotals } from './report.absences.js';
 
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
@@ -22,6 +33,8 @@ const emptyTotals = (tenantId: string, currency: string): ReportTotals => ({
   billableMinutes: 0,
   billableAmount: '0',
   costAmount: '0',
+  absenceDays: null,
+  absenceMinutes: null,
 });
 
 function currencyTotals(tenantId: string, row: TotalsRow): ReportTotals {
@@ -33,6 +46,8 @@ function currencyTotals(tenantId: string, row: TotalsRow): ReportTotals {
     billableMinutes: Number(row.billableMinutes ?? 0),
     billableAmount: row.billableAmount ?? '0',
     costAmount: row.costAmount ?? '0',
+    absenceDays: null,
+    absenceMinutes: null,
   };
 }
 
@@ -52,6 +67,8 @@ function totalsOf(tenantId: string, rows: readonly TotalsRow[], tenantCurrency: 
     billableMinutes: totalsByCurrency.reduce((sum, each) => sum + each.billableMinutes, 0),
     billableAmount: null,
     costAmount: null,
+    absenceDays: null,
+    absenceMinutes: null,
   };
   return { totals, totalsByCurrency };
 }
@@ -67,24 +84,26 @@ const names = (): Intl.Collator => {
   return collator;
 };
 
-/** Time groups in time order; the others by time spent, most first, then by name. */
+/** Time groups in time order; the others by time spent (or absent), most first, then by name. */
 function ordered(dimension: ReportDimension, groups: ReportGroup[]): ReportGroup[] {
   // Time keys are ISO dates: their text order is time order (and far cheaper than a locale's).
   if (isTimeDimension(dimension)) return groups.sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : (a.key ?? '') > (b.key ?? '') ? 1 : 0));
   const byName = names();
-  return groups.sort((a, b) => b.totals.durationMinutes - a.totals.durationMinutes || byName.compare(a.label, b.label));
+  // Absence groups have no entries: theirs is the absence minutes.
+  const weight = (group: ReportGroup) => group.totals.durationMinutes + (group.totals.absenceMinutes ?? 0);
+  return groups.sort((a, b) => weight(b) - weight(a) || byName.compare(a.label, b.label));
 }
 
 /** With `fillGaps`, every period of the range, the empty ones with zero totals. */
 function filled(
   dimension: ReportDimension,
   groups: ReportGroup[],
-  range: ReportPeriod & { tenantId: string; currency: string; weekStart: TenantSettings['weekStart'] },
+  range: ReportPeriod & { weekStart: TenantSettings['weekStart']; empty: () => Pick<ReportGroup, 'totals' | 'totalsByCurrency'> },
 ) {
   if (!isTimeDimension(dimension)) return groups;
   const byKey = new Map(groups.map((group) => [group.key, group]));
   return bucketsBetween(dimension, range.from, range.to, range.weekStart).map(
-    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), ...totalsOf(range.tenantId, [], range.currency) },
+    (key) => byKey.get(key) ?? { key, label: labelOfBucket(dimension, key), ...range.empty() },
   );
 }
 
@@ -118,7 +137,7 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       return periodOf(access, { from: '2000-01-01', to: '2000-01-01', timezone }).timezone;
     },
 
-    /** Totals, and groups (with sub-groups) of the entries the caller may read in the period. */
+    /** Totals, and groups (with sub-groups) of the entries the caller may read in the period; by absenceType, of their absences. */
     async summary(
       access: TenantAccess,
       { groupBy, subGroupBy, fillGaps, ...period }: ReportPeriod & { groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined; fillGaps: boolean },
@@ -127,56 +146,66 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       access.assert('read', 'Report');
       const range = periodOf(access, period);
       const { tenantId } = access;
-      const source = summarySourceOf(access, range, subGroupBy ? [groupBy, subGroupBy] : [groupBy], filter);
-      const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
-        const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
-        return sql.queryLarge<Row>(text, values, { parallel: source.parallel });
-      };
-      type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
-      type SecondRow = FirstRow & { key1: string | null; label1: string | null };
-      // Rows come one per group and currency: a group's rows are gathered under its keys.
-      const totalsRows: TotalsRow[] = [];
-      const firstRows = new Map<string, FirstRow[]>();
-      const secondRows = new Map<string, SecondRow[]>();
-      function gather<Row>(into: Map<string, Row[]>, key: string, row: Row): void {
-        const rows = into.get(key);
-        if (rows) rows.push(row);
-        else into.set(key, [row]);
-      }
-      // A null key (no project) is a key of its own, apart from any text.
-      const keyOf = (key: string | null) => (key === null ? '\u0000' : `k${key}`);
-      const pairKey = (row: SecondRow) => `${keyOf(row.key0)}\u0001${keyOf(row.key1)}`;
-      if (groupBy === 'tag' || subGroupBy === 'tag') {
-        // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
-        totalsRows.push(...(await run<TotalsRow>([])));
-        for (const row of await run<FirstRow>([groupBy])) gather(firstRows, keyOf(row.key0), row);
-        if (subGroupBy) for (const row of await run<SecondRow>([groupBy, subGroupBy])) gather(secondRows, pairKey(row), row);
-      } else {
-        // Otherwise one statement: the finest groups, rolled up into the groups and the totals.
-        for (const row of await run<SecondRow & RolledUpRow>(subGroupBy ? [groupBy, subGroupBy] : [groupBy], true)) {
-          if (row.depth === 0) totalsRows.push(row);
-          else if (row.depth === 1) gather(firstRows, keyOf(row.key0), row);
-          else gather(secondRows, pairKey(row), row);
-        }
-      }
       const tenantCurrency = range.settings.currency;
-      const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
-        isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
-      const groups: ReportGroup[] = [...firstRows.values()].map((rows) => {
-        const row = rows[0] as FirstRow;
-        return { key: row.key0, label: label(groupBy, row.key0, row.label0), ...totalsOf(tenantId, rows, tenantCurrency) };
-      });
-      if (subGroupBy) {
-        const byKey = new Map(groups.map((group) => [group.key, group]));
-        for (const rows of secondRows.values()) {
-          const row = rows[0] as SecondRow;
-          const group = byKey.get(row.key0);
-          if (!group) continue;
-          group.subGroups ??= [];
-          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), ...totalsOf(tenantId, rows, tenantCurrency) });
+      const dimensions = subGroupBy ? [groupBy, subGroupBy] : [groupBy];
+      /** The groups of the entries (their sub-groups in them), and their totals. */
+      const entryGroups = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
+        const source = summarySourceOf(access, range, dimensions, filter);
+        const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
+          const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
+          return sql.queryLarge<Row>(text, values, { parallel: source.parallel });
+        };
+        type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
+        type SecondRow = FirstRow & { key1: string | null; label1: string | null };
+        // Rows come one per group and currency: a group's rows are gathered under its keys.
+        const totalsRows: TotalsRow[] = [];
+        const firstRows = new Map<string, FirstRow[]>();
+        const secondRows = new Map<string, SecondRow[]>();
+        function gather<Row>(into: Map<string, Row[]>, key: string, row: Row): void {
+          const rows = into.get(key);
+          if (rows) rows.push(row);
+          else into.set(key, [row]);
         }
-      }
-      const fill = { ...period, tenantId, currency: tenantCurrency, weekStart: range.settings.weekStart };
+        // A null key (no project) is a key of its own, apart from any text.
+        const keyOf = (key: string | null) => (key === null ? '\u0000' : `k${key}`);
+        const pairKey = (row: SecondRow) => `${keyOf(row.key0)}\u0001${keyOf(row.key1)}`;
+        if (groupBy === 'tag' || subGroupBy === 'tag') {
+          // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
+          totalsRows.push(...(await run<TotalsRow>([])));
+          for (const row of await run<FirstRow>([groupBy])) gather(firstRows, keyOf(row.key0), row);
+          if (subGroupBy) for (const row of await run<SecondRow>([groupBy, subGroupBy])) gather(secondRows, pairKey(row), row);
+        } else {
+          // Otherwise one statement: the finest groups, rolled up into the groups and the totals.
+          for (const row of await run<SecondRow & RolledUpRow>(dimensions, true)) {
+            if (row.depth === 0) totalsRows.push(row);
+            else if (row.depth === 1) gather(firstRows, keyOf(row.key0), row);
+            else gather(secondRows, pairKey(row), row);
+          }
+        }
+        const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
+          isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
+        const groups: ReportGroup[] = [...firstRows.values()].map((rows) => {
+          const row = rows[0] as FirstRow;
+          return { key: row.key0, label: label(groupBy, row.key0, row.label0), ...totalsOf(tenantId, rows, tenantCurrency) };
+        });
+        if (subGroupBy) {
+          const byKey = new Map(groups.map((group) => [group.key, group]));
+          for (const rows of secondRows.values()) {
+            const row = rows[0] as SecondRow;
+            const group = byKey.get(row.key0);
+            if (!group) continue;
+            group.subGroups ??= [];
+            group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), ...totalsOf(tenantId, rows, tenantCurrency) });
+          }
+        }
+        return { groups, ...totalsOf(tenantId, totalsRows, tenantCurrency) };
+      };
+      const absences = isAbsenceReport({ groupBy, subGroupBy });
+      const { groups, totals, totalsByCurrency } = absences
+        ? { totalsByCurrency: [], ...(await absenceGroups(db, access, range, dimensions, filter.tenantUserId)) }
+        : await entryGroups();
+      const empty = () => (absences ? { totals: absenceTotals(tenantId), totalsByCurrency: [] } : totalsOf(tenantId, [], tenantCurrency));
+      const fill = { ...period, weekStart: range.settings.weekStart, empty };
       let result = ordered(groupBy, groups);
       if (fillGaps) result = filled(groupBy, result, fill);
       if (subGroupBy) {
@@ -185,7 +214,6 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill);
         }
       }
-      const { totals, totalsByCurrency } = totalsOf(tenantId, totalsRows, tenantCurrency);
       return {
         from: period.from,
         to: period.to,

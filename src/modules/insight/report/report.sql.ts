@@ -251,6 +251,9 @@ function dimensionSql(dimension: ReportDimension, source: SummarySource, local: 
     }
     case 'month':
       return { key: `date_trunc('month', ${local()})::date`, label: () => ({ label: 'NULL::text' }) };
+    case 'absenceType':
+      // Absences are no entries: the service answers absence reports from report.absences.ts, never from here.
+      throw new Error('absenceType is no dimension of entries');
   }
 }
 

@@ -67,19 +67,33 @@ const ownHoliday = (row: HolidayRow): Holiday => ({
  * (December 24 made a half day by the tenant stays a half day).
  */
 export async function holidaysIn(tx: Tx | Db, access: TenantAccess, region: string | null, from: string, to: string): Promise<Map<string, Holiday>> {
-  const byDate = new Map<string, Holiday>();
-  if (region) {
-    for (const holiday of publicHolidays(region, from, to)) {
-      // A public holiday is no record of the tenant's: its view names the tenant that reads it.
-      byDate.set(holiday.date, { id: null, tenantId: access.tenantId, ...holiday, fraction: 1, source: 'public', region });
-    }
-  }
+  return (await holidaysByRegion(tx, access, from, to))(region);
+}
+
+/**
+ * `holidaysIn` for many regions: the tenant's own holidays are read once, and each region's public ones are
+ * computed (in memory) the first time it is asked for. For readers over many members (absence reports).
+ */
+export async function holidaysByRegion(tx: Tx | Db, access: TenantAccess, from: string, to: string): Promise<(region: string | null) => Map<string, Holiday>> {
   const own = await tx.holiday.findMany({
     where: { date: { gte: dayColumn(from), lte: dayColumn(to) }, ...access.scope('read', 'Holiday') },
     orderBy: { date: 'asc' },
   });
-  for (const row of own) byDate.set(dayText(row.date), ownHoliday(row));
-  return byDate;
+  const byRegion = new Map<string | null, Map<string, Holiday>>();
+  return (region) => {
+    let byDate = byRegion.get(region);
+    if (byDate) return byDate;
+    byDate = new Map<string, Holiday>();
+    if (region) {
+      for (const holiday of publicHolidays(region, from, to)) {
+        // A public holiday is no record of the tenant's: its view names the tenant that reads it.
+        byDate.set(holiday.date, { id: null, tenantId: access.tenantId, ...holiday, fraction: 1, source: 'public', region });
+      }
+    }
+    for (const row of own) byDate.set(dayText(row.date), ownHoliday(row));
+    byRegion.set(region, byDate);
+    return byDate;
+  };
 }
 
 /** The holiday region of a member: their own, else the tenant's. */

@@ -88,4 +88,29 @@ describe('dayFacts', () => {
     expect(sum(dayFacts('2027-03-01', '2027-03-05', { ...week, employment: { start: null, end: null } }), 'vacationDays')).toBe(5);
     expect(sum(dayFacts('2027-03-01', '2027-03-05', week), 'expectedMinutes')).toBe(5 * 480);
   });
+
+  it('gives each absence its part of the day whatever its type credits: minutes left after a holiday, half days half', () => {
+    const monday = '2027-03-01';
+    const holidays = new Map<string, HolidayOn>([['2027-03-02', { name: 'Half holiday', fraction: 0.5 }]]);
+    const days = dayFacts(monday, '2027-03-06', {
+      ...inputs({ holidays, defaultWeek: { ...standardWeek, mon: 481 } }),
+      absences: [
+        absence({ id: 'am', startDate: monday, endDate: monday, halfDay: 'am', countsAsWork: false, deductsVacation: false }),
+        absence({ id: 'pm', startDate: monday, endDate: monday, halfDay: 'pm' }),
+        absence({ id: 'week', startDate: '2027-03-02', endDate: '2027-03-06', countsAsWork: false, deductsVacation: false, unpaid: true }),
+      ],
+    });
+    expect(days[0]?.absenceParts).toEqual([
+      { id: 'am', minutes: 240, days: 0.5 },
+      { id: 'pm', minutes: 241, days: 0.5 },
+    ]);
+    // Tuesday a half holiday, Wednesday to Friday whole days, Saturday nothing expected.
+    expect(days.slice(1).map((day) => day.absenceParts)).toEqual([
+      [{ id: 'week', minutes: 240, days: 0.5 }],
+      [{ id: 'week', minutes: 480, days: 1 }],
+      [{ id: 'week', minutes: 480, days: 1 }],
+      [{ id: 'week', minutes: 480, days: 1 }],
+      [{ id: 'week', minutes: 0, days: 0 }],
+    ]);
+  });
 });

@@ -56,6 +56,19 @@ export interface DayFacts {
   vacationDays: number;
   /** The absences on this day. */
   absenceIds: string[];
+  /** What each absence of this day covers, in the order of absenceIds (reports count absences by type from it). */
+  absenceParts: AbsencePart[];
+}
+
+/**
+ * The part of a day one absence covers, whatever its type credits: the minutes of the day left after a holiday
+ * (half of them for a half day), and the days (1, or 0.5 for a half day or a half-day holiday; 0 on a day with
+ * nothing expected).
+ */
+export interface AbsencePart {
+  id: string;
+  minutes: number;
+  days: number;
 }
 
 export interface DayInputs {
@@ -102,16 +115,19 @@ export function dayFacts(from: string, to: string, inputs: DayInputs): DayFacts[
     let creditedMinutes = 0;
     let vacationDays = 0;
     const absenceIds: string[] = [];
+    const absenceParts: AbsencePart[] = [];
     for (const absence of absences) {
       if (absence.startDate > date) break;
       if (absence.endDate < date) continue;
       absenceIds.push(absence.id);
       const share = shareOf(open, absence.halfDay);
+      const dayShare = open > 0 ? (absence.halfDay === null ? 1 : 0.5) * (1 - (holiday?.fraction ?? 0)) : 0;
+      absenceParts.push({ id: absence.id, minutes: share, days: dayShare });
       if (absence.unpaid) expectedMinutes -= share;
       if (absence.countsAsWork) creditedMinutes += share;
-      if (absence.deductsVacation && open > 0) vacationDays += (absence.halfDay === null ? 1 : 0.5) * (1 - (holiday?.fraction ?? 0));
+      if (absence.deductsVacation) vacationDays += dayShare;
     }
-    days.push({ date, scheduledMinutes, holidayMinutes, holiday, expectedMinutes, creditedMinutes, vacationDays, absenceIds });
+    days.push({ date, scheduledMinutes, holidayMinutes, holiday, expectedMinutes, creditedMinutes, vacationDays, absenceIds, absenceParts });
   }
   return days;
 }
