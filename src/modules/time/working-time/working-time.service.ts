@@ -4,13 +4,12 @@ import type { Db, SqlClient, Tx } from '../../../db/client.js';
 import { addDays, daysBetween } from '../../../lib/day.js';
 import { args, fields, pagination } from '../../../lib/dto.js';
 import { validationFailed } from '../../../lib/errors.js';
-import { publicHolidays } from '../../../lib/holiday-regions.js';
 import { assertPeriod } from '../../../lib/period.js';
 import { localDate, startOfDay } from '../../../lib/time.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 import { settingsFor, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { memberOf } from '../../platform/user/user.members.js';
-import { holidaysIn } from '../holiday/holiday.service.js';
+import { holidaysByRegion } from '../holiday/holiday.service.js';
 import {
   checkWorkingTime,
   contextFrom,
@@ -101,18 +100,14 @@ async function entriesOf(sql: SqlClient, access: TenantAccess, settings: TenantS
  * statutory holidays (docs/decisions.md).
  */
 async function holidayNames(db: Db | Tx, access: TenantAccess, settings: TenantSettings, from: string, to: string) {
-  const own = await holidaysIn(db, access, null, from, to);
+  const inEffect = await holidaysByRegion(db, access, from, to);
   const byRegion = new Map<string | null, Map<string, string>>();
   return (region: string | null): Map<string, string> => {
     const effective = region ?? settings.holidayRegion;
     let names = byRegion.get(effective);
     if (!names) {
       names = new Map();
-      if (effective) for (const holiday of publicHolidays(effective, from, to)) names.set(holiday.date, holiday.name);
-      for (const [date, holiday] of own) {
-        if (holiday.fraction >= 1) names.set(date, holiday.name);
-        else names.delete(date);
-      }
+      for (const [date, holiday] of inEffect(effective)) if (holiday.fraction >= 1) names.set(date, holiday.name);
       byRegion.set(effective, names);
     }
     return names;
