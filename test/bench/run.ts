@@ -110,7 +110,10 @@ const scriptParts = ['time-balance', 'working-time'];
 /** Runs a script part in a process of its own (its Tally and database go with it), its output here. */
 function runScriptPart(part: string): void {
   process.stdout.write(`\n${part}:\n`);
-  const run = spawnSync(path.join(projectRoot, 'node_modules/.bin/tsx'), [path.join(projectRoot, 'test/bench', `${part}.ts`)], { cwd: projectRoot, stdio: 'inherit' });
+  const run = spawnSync(path.join(projectRoot, 'node_modules/.bin/tsx'), [path.join(projectRoot, 'test/bench', `${part}.ts`)], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+  });
   if (run.status !== 0) throw new Error(`the bench part ${part} failed (exit ${run.status})`);
 }
 /** What BENCH_ONLY asks for (everything when unset). */

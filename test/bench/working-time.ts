@@ -46,7 +46,8 @@ try {
   });
   const access = systemAccess(tenant, actor);
   const members = [];
-  for (let index = 0; index < memberCount; index++) members.push(await app.services.users.invite(access, { email: `bench-${index}@example.com`, role: 'member' }));
+  for (let index = 0; index < memberCount; index++)
+    members.push(await app.services.users.invite(access, { email: `bench-${index}@example.com`, role: 'member' }));
   const [measured, heavy] = members as [(typeof members)[number], (typeof members)[number]];
 
   // Entries: the heavy member has a tenth of them, the others share the rest; 2026 and 2027, 07:00 UTC on, 30 to 600 minutes.
@@ -132,7 +133,11 @@ try {
     const response = await fetch(`${tally.url}/tenants/${tenant.id}/entries`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ tenantUserId: writer.id, startedAt: startedAt.toISOString(), endedAt: new Date(startedAt.getTime() + 9 * 3600_000).toISOString() }),
+      body: JSON.stringify({
+        tenantUserId: writer.id,
+        startedAt: startedAt.toISOString(),
+        endedAt: new Date(startedAt.getTime() + 9 * 3600_000).toISOString(),
+      }),
     });
     if (response.status !== 201) throw new Error(`${response.status} ${await response.text()}`);
     await response.arrayBuffer();
@@ -146,7 +151,9 @@ try {
     }
   }
   const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
-  console.log(`REST entry POST, rules de: ${stats(writes.de)}; rules none: ${stats(writes.none)}; de/none at p50 ${(median(writes.de) / median(writes.none)).toFixed(2)} (${writes.de.length} writes each)`);
+  console.log(
+    `REST entry POST, rules de: ${stats(writes.de)}; rules none: ${stats(writes.none)}; de/none at p50 ${(median(writes.de) / median(writes.none)).toFixed(2)} (${writes.de.length} writes each)`,
+  );
   const plan = await client.query(
     `EXPLAIN (ANALYZE, BUFFERS) SELECT e."tenantUserId", u."holidayRegion", e."startedAt", e."endedAt", e."breakMinutes"
        FROM entries e JOIN tenant_users u ON u.id = e."tenantUserId"
