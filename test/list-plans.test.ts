@@ -186,6 +186,18 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age],
     ],
   },
+  // The team's violations of a year: a member's 9-hour days without a break in 2000 (the list is of a period).
+  workingTimeControllerFindViolations: {
+    table: 'entries',
+    period: { from: '2000-01-01', to: '2000-12-31' },
+    fill: (tenantId, count, age, memberId) => [
+      `INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, $4, timestamptz '2000-01-01 08:00Z' + g * interval '1 day', timestamptz '2000-01-01 17:00Z' + g * interval '1 day', 540,
+              now() - $3::interval, now()
+         FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age, memberId],
+    ],
+  },
   notificationControllerFindAll: {
     table: 'notifications',
     scope: 'tenantUserId',
