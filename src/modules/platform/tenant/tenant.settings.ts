@@ -111,7 +111,7 @@ export const TenantSettingsDto = dto(
 );
 
 /** Stored settings merged over the defaults; unknown or invalid stored keys fall back to the default. */
-export function settingsOf(tenant: Pick<Tenant, 'settings'>): TenantSettings {
+export function settingsOf(tenant: { readonly settings: unknown }): TenantSettings {
   const stored = (tenant.settings ?? {}) as Record<string, unknown>;
   const settings: Record<string, unknown> = { ...defaultTenantSettings };
   for (const [key, schema] of Object.entries(settingsFields)) {

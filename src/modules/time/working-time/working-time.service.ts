@@ -7,7 +7,7 @@ import { validationFailed } from '../../../lib/errors.js';
 import { assertPeriod } from '../../../lib/period.js';
 import { localDate, startOfDay } from '../../../lib/time.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
-import { settingsFor, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
+import { settingsFor, settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { memberOf } from '../../platform/user/user.members.js';
 import { holidaysByRegion } from '../holiday/holiday.service.js';
 import {
@@ -182,8 +182,20 @@ export async function dayViolations(
   day: string,
 ): Promise<Violation[]> {
   if (settings.workingTimeRules === 'none') return [];
-  const member = await memberOf(db, access, tenantUserId);
-  return (await memberWorkingDays(sql, db, access, settings, member, day, day)).violations;
+  // Two statements on the write path: the entries carry the member's holiday region (no read of the member), and
+  // a member without entries in the day's context has broken nothing. One after the other: in the outbox's
+  // transaction they run on its one connection.
+  const rows = await entriesOf(sql, access, settings, day, day, tenantUserId);
+  if (rows.length === 0) return [];
+  const holidays = await holidayNames(db, access, settings, day, day);
+  return checkWorkingTime({
+    entries: rows.map(toInterval),
+    timezone: settings.timezone,
+    holidays: holidays((rows[0] as EntryRow).holidayRegion),
+    ruleSet: settings.workingTimeRules,
+    from: day,
+    to: day,
+  }).violations;
 }
 
 /**
@@ -248,7 +260,8 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }
      * under the rule set `none`.
      */
     async warnings(access: TenantAccess, tenantUserId: string, startedAt: Date): Promise<Violation[]> {
-      const settings = await settingsFor(db, access);
+      // The settings the tenant guard read for this request: no second read of the tenant on the write path.
+      const settings = settingsOf(access.tenant);
       return dayViolations(sql, db, access, settings, tenantUserId, localDate(startedAt, settings.timezone));
     },
   };
