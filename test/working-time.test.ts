@@ -3,30 +3,19 @@
  * the tenant's rule set, a member's days and violations, the team's
  * violations for managers, against real entries in real PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
-import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { serverWithSignIn } from './helpers/signed-in-server.js';
 
-let provider: IdentityProvider;
-let server: TestServer;
-
-beforeAll(async () => {
-  provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env });
-});
-afterAll(async () => {
-  await server?.stop();
-  await provider?.close();
-});
+const started = serverWithSignIn();
 
 const team = (settings: Json = {}): Promise<Team> =>
-  seedTeam(server, provider, { approvalRequired: false, timezone: 'Europe/Berlin', holidayRegion: 'DE-BY', ...settings });
+  seedTeam(started.server, started.provider, { approvalRequired: false, timezone: 'Europe/Berlin', holidayRegion: 'DE-BY', ...settings });
 const base = (crew: Team) => `/tenants/${crew.tenant.id}`;
 
 /**
@@ -215,7 +204,7 @@ describe('the event working_time.violation', () => {
     const entries = `${base(crew)}/entries`;
     const first = await crew.member.api.post<{ id: string }>(entries, { startedAt: '2027-03-01T07:00:00Z', endedAt: '2027-03-01T14:00:00Z' });
     const announced = () =>
-      server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'working_time.violation' }, orderBy: { createdAt: 'asc' } });
+      started.server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'working_time.violation' }, orderBy: { createdAt: 'asc' } });
     const [event] = await eventually(async () => {
       const found = await announced();
       expect(found).toHaveLength(1);
@@ -260,15 +249,15 @@ describe('the timesheet', () => {
       ['2027-03-07', ['SUNDAY_WORK']],
     ]);
     const asMember = { cookie: crew.member.cookie };
-    const csv = await download(server.url, sheetPath, { format: 'csv' }, asMember);
+    const csv = await download(started.server.url, sheetPath, { format: 'csv' }, asMember);
     const rows = parse(csv.bytes.toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
     expect(rows[2]).toMatchObject({ Date: '2027-03-03', Violations: 'BREAK_TOO_SHORT, DAY_OVER_10H' });
     expect(rows[4]).toMatchObject({ Date: '2027-03-05', Violations: '' });
-    const cells = await readSheet((await download(server.url, sheetPath, { format: 'xlsx' }, asMember)).bytes);
+    const cells = await readSheet((await download(started.server.url, sheetPath, { format: 'xlsx' }, asMember)).bytes);
     const header = cells.findIndex((row) => row[0] === 'Date');
     expect(cells[header]?.at(-1)).toBe('Violations');
     expect(cells[header + 1]?.at(-1)).toBe('BREAK_MISSING');
-    const text = await pdfText((await download(server.url, sheetPath, { format: 'pdf' }, asMember)).bytes);
+    const text = await pdfText((await download(started.server.url, sheetPath, { format: 'pdf' }, asMember)).bytes);
     expect(text).toMatch(/Violations/);
     expect(text).toMatch(/2027-03-01\s+Mon\s+08:00\s+15:00\s.*BREAK_MISSING/);
     expect(text).toMatch(/2027-03-07\s+Sun\s+10:00\s+14:00\s.*SUNDAY_WORK/);

@@ -136,7 +136,7 @@ export async function memberWorkingDays(
   db: Db | Tx,
   access: TenantAccess,
   settings: TenantSettings,
-  member: { id: string; holidayRegion: string | null },
+  member: { id: string; holidayRegion?: string | null },
   from: string,
   to: string,
 ) {
@@ -146,7 +146,8 @@ export async function memberWorkingDays(
   return checkWorkingTime({
     entries: rows.map(toInterval),
     timezone: settings.timezone,
-    holidays: holidays(member.holidayRegion),
+    // Without the member's region at hand, the entries' join has it (no entries: no violation to find).
+    holidays: holidays(member.holidayRegion === undefined ? (rows[0]?.holidayRegion ?? null) : member.holidayRegion),
     ruleSet: settings.workingTimeRules,
     from,
     to,
@@ -182,20 +183,8 @@ export async function dayViolations(
   day: string,
 ): Promise<Violation[]> {
   if (settings.workingTimeRules === 'none') return [];
-  // Two statements on the write path: the entries carry the member's holiday region (no read of the member), and
-  // a member without entries in the day's context has broken nothing. One after the other: in the outbox's
-  // transaction they run on its one connection.
-  const rows = await entriesOf(sql, access, settings, day, day, tenantUserId);
-  if (rows.length === 0) return [];
-  const holidays = await holidayNames(db, access, settings, day, day);
-  return checkWorkingTime({
-    entries: rows.map(toInterval),
-    timezone: settings.timezone,
-    holidays: holidays((rows[0] as EntryRow).holidayRegion),
-    ruleSet: settings.workingTimeRules,
-    from: day,
-    to: day,
-  }).violations;
+  // Two statements on the write path: the member's holiday region comes with the entries (no read of the member).
+  return (await memberWorkingDays(sql, db, access, settings, { id: tenantUserId }, day, day)).violations;
 }
 
 /**
