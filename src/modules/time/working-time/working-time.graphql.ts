@@ -1,4 +1,4 @@
-import { builder } from '../../../graphql/builder.js';
+import { builder, type SchemaTypes } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
 import { permittedAccess } from '../../../graphql/context.js';
 import { tenantOperation } from '../../../graphql/operations.js';
@@ -18,13 +18,20 @@ const violationFields = {
   minutes: 'How far the day is past the limit: break minutes lacking, minutes over, rest minutes short; for Sunday and holiday work the minutes worked',
 } as const;
 
+/** The fields a violation has, the member's or one of the team's. */
+function violationOf<Shape extends Violation>(t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, Shape>) {
+  return {
+    date: t.field({ type: 'Date', description: violationFields.date, resolve: (violation) => violation.date }),
+    rule: t.field({ type: graphqlEnum(workingTimeRule), resolve: (violation) => violation.rule }),
+    detail: t.string({ description: 'What the day shows, in words', resolve: (violation) => violation.detail }),
+    minutes: t.int({ description: violationFields.minutes, resolve: (violation) => violation.minutes }),
+  };
+}
+
 export const WorkingTimeViolationObject = builder.objectRef<Violation>('WorkingTimeViolation').implement({
   description: 'A rule of working-time law a working day broke.',
   fields: (t) => ({
-    date: t.expose('date', { type: 'Date', description: violationFields.date }),
-    rule: t.expose('rule', { type: graphqlEnum(workingTimeRule) }),
-    detail: t.exposeString('detail', { description: 'What the day shows, in words' }),
-    minutes: t.exposeInt('minutes', { description: violationFields.minutes }),
+    ...violationOf(t),
   }),
 });
 
@@ -32,10 +39,7 @@ const TeamViolationObject = builder.objectRef<TeamViolation>('TeamWorkingTimeVio
   description: 'A rule of working-time law a member’s working day broke.',
   fields: (t) => ({
     tenantUserId: t.exposeID('tenantUserId', { description: 'Whose day it is' }),
-    date: t.expose('date', { type: 'Date', description: violationFields.date }),
-    rule: t.expose('rule', { type: graphqlEnum(workingTimeRule) }),
-    detail: t.exposeString('detail', { description: 'What the day shows, in words' }),
-    minutes: t.exposeInt('minutes', { description: violationFields.minutes }),
+    ...violationOf(t),
   }),
 });
 
