@@ -176,3 +176,30 @@ describe('the period', () => {
     expect(check(entries, 'de', new Map(), '2027-03-02', '2027-03-02').violations.map((violation) => violation.rule)).toEqual(['REST_UNDER_11H']);
   });
 });
+
+describe('the day rules alone (what an entry write warns of)', () => {
+  it('leave out the averages and keep every rule the day and the day before decide', () => {
+    // 9:30 h on every Monday to Saturday for 24 weeks: the last day breaks §3's average, and its day rules hold.
+    const entries: WorkInterval[] = [];
+    for (let day = 0; day < 24 * 7; day += 1) {
+      const date = new Date(Date.UTC(2027, 0, 4 + day)).toISOString().slice(0, 10);
+      if (new Date(`${date}T00:00:00Z`).getUTCDay() === 0) continue;
+      entries.push(work(date, '07:00', '12:00'), work(date, '12:45', '17:15'));
+    }
+    // A Sunday evening, and a Monday of 7 h without a break 9 h after it.
+    entries.push(work('2027-06-20', '20:00', '22:00'), work('2027-06-21', '07:00', '14:00'));
+    const judge = (dayRulesOnly: boolean) =>
+      checkWorkingTime({ entries, timezone: zone, holidays: new Map(), ruleSet: 'de', from: '2027-06-19', to: '2027-06-21', dayRulesOnly }).violations.map(
+        (violation) => `${violation.date} ${violation.rule}`,
+      );
+    expect(judge(false)).toEqual([
+      '2027-06-19 AVERAGE_OVER_8H',
+      '2027-06-20 SUNDAY_WORK',
+      '2027-06-20 AVERAGE_OVER_8H',
+      '2027-06-21 BREAK_MISSING',
+      '2027-06-21 REST_UNDER_11H',
+      '2027-06-21 AVERAGE_OVER_8H',
+    ]);
+    expect(judge(true)).toEqual(['2027-06-20 SUNDAY_WORK', '2027-06-21 BREAK_MISSING', '2027-06-21 REST_UNDER_11H']);
+  });
+});

@@ -80,6 +80,11 @@ export interface WorkingTimeInput {
   ruleSet: WorkingTimeRuleSet;
   from: string;
   to: string;
+  /**
+   * Only the rules a day and its neighbours decide (breaks, length, rest, Sunday and holiday work): the
+   * averages need weeks of entries before `from`, which the caller then need not pass.
+   */
+  dayRulesOnly?: boolean;
 }
 
 export interface WorkingTimeResult {
@@ -97,6 +102,15 @@ export const averageWindowDays = { de: 24 * 7, eu: 17 * 7 } as const;
 
 /** The first day whose entries the rules need to judge `from`: the longest averaging window, and the day before for the rest. */
 export const contextFrom = (from: string): string => addDays(from, -averageWindowDays.de);
+
+/** The rules over weeks of days (§3 ArbZG's 24 weeks, the directive's 17): left out with `dayRulesOnly`. */
+export const averagedRules: readonly WorkingTimeRule[] = ['AVERAGE_OVER_8H', 'WEEK_OVER_48H'];
+
+/**
+ * The first day whose entries the day rules need to judge `from`: the day before (its working day may run past
+ * midnight, and the rest is measured from its end), and one more for a night shift that ran into it.
+ */
+export const dayContextFrom = (from: string): string => addDays(from, -2);
 
 /** §4 ArbZG: 30 minutes past 6 h of net work, 45 past 9 h. */
 export function requiredBreak(workedMinutes: number): number {
@@ -255,7 +269,7 @@ export function checkWorkingTime(input: WorkingTimeInput): WorkingTimeResult {
   const measured = groups.map(measure);
   const byDate = new Map<string, number>();
   for (const day of measured) byDate.set(day.date, (byDate.get(day.date) ?? 0) + day.workedMinutes);
-  const rules = new Set(rulesOf[input.ruleSet]);
+  const rules = new Set(rulesOf[input.ruleSet].filter((rule) => !input.dayRulesOnly || !averagedRules.includes(rule)));
   const windows = rollingWindows(byDate);
   const days: WorkingDay[] = [];
   const violations: Violation[] = [];

@@ -9,10 +9,12 @@ import { localDate, startOfDay } from '../../../lib/time.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 import { settingsFor, settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { memberOf } from '../../platform/user/user.members.js';
+import { publicHolidays } from '../../../lib/holiday-regions.js';
 import { holidaysByRegion } from '../holiday/holiday.service.js';
 import {
   checkWorkingTime,
   contextFrom,
+  dayContextFrom,
   type Violation,
   type WorkingDay,
   type WorkingTimeRuleSet,
@@ -173,18 +175,92 @@ export async function lackingBreaks(
   return new Map(days.filter((day) => day.lackingBreakMinutes > 0).map((day) => [day.date, day.lackingBreakMinutes]));
 }
 
-/** The violations of one member's working day `day` (none under the rule set `none`): the warnings of a write, the events. */
-export async function dayViolations(
+/** Days at most this far apart are judged from one read of their member's entries (the reaction's batches). */
+const batchSpanDays = 31;
+
+/**
+ * The violations of members' working days (none under the rule set `none`): what the outbox reaction announces
+ * for a batch of entry writes. One read of the holidays, and one of a member's entries per run of days less than
+ * a month apart (a batch mostly holds a member's writes of a few days), not one of each per day.
+ */
+export async function violationsOnDays(
   sql: SqlClient,
   db: Db | Tx,
   access: TenantAccess,
   settings: TenantSettings,
-  tenantUserId: string,
-  day: string,
-): Promise<Violation[]> {
+  daysByMember: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<TeamViolation[]> {
+  if (settings.workingTimeRules === 'none' || daysByMember.size === 0) return [];
+  const all = [...daysByMember.values()].flatMap((days) => [...days]).sort();
+  const holidays = await holidayNames(db, access, settings, all[0] as string, all.at(-1) as string);
+  const found: TeamViolation[] = [];
+  for (const [tenantUserId, days] of daysByMember) {
+    const sorted = [...days].sort();
+    let start = 0;
+    while (start < sorted.length) {
+      let end = start;
+      while (end + 1 < sorted.length && daysBetween(sorted[start] as string, sorted[end + 1] as string) <= batchSpanDays) end += 1;
+      const [from, to] = [sorted[start] as string, sorted[end] as string];
+      // One after the other: in the outbox's transaction every statement runs on its one connection.
+      const rows = await entriesOf(sql, access, settings, from, to, tenantUserId);
+      const { violations } = checkWorkingTime({
+        entries: rows.map(toInterval),
+        timezone: settings.timezone,
+        holidays: holidays(rows[0]?.holidayRegion ?? null),
+        ruleSet: settings.workingTimeRules,
+        from,
+        to,
+      });
+      for (const violation of violations) if (days.has(violation.date)) found.push({ ...violation, tenantUserId });
+      start = end + 1;
+    }
+  }
+  return found;
+}
+
+interface DayEntryRow extends EntryRow {
+  ownHolidayName: string | null;
+  ownHolidayFraction: number | null;
+}
+
+/**
+ * The day rules' violations of one member's working day `day`, in one statement: the entries of the day and the
+ * two before it, with the member's holiday region and the tenant's own holiday of the day. What an entry write
+ * warns of; the averages (§3's 24 weeks, the directive's 17) would read half a year of entries on every write,
+ * so the event and the reads give them (docs/decisions.md, "Working-time rules").
+ */
+async function dayRuleViolations(sql: SqlClient, access: TenantAccess, settings: TenantSettings, tenantUserId: string, day: string): Promise<Violation[]> {
   if (settings.workingTimeRules === 'none') return [];
-  // Two statements on the write path: the member's holiday region comes with the entries (no read of the member).
-  return (await memberWorkingDays(sql, db, access, settings, { id: tenantUserId }, day, day)).violations;
+  const values: unknown[] = [startOfDay(dayContextFrom(day), settings.timezone), startOfDay(addDays(day, 2), settings.timezone), day];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  const rows = await sql.query<DayEntryRow>(
+    `SELECT e."startedAt", e."endedAt", e."breakMinutes", u."holidayRegion", h.name AS "ownHolidayName", h.fraction AS "ownHolidayFraction"
+       FROM entries e JOIN tenant_users u ON u.id = e."tenantUserId"
+       LEFT JOIN holidays h ON ${access.sqlTenantWide('Holiday', 'h', bind)} AND h.date = $3::date
+      WHERE ${access.sqlTenantWide('Entry', 'e', bind)} AND e."tenantUserId" = ${bind(tenantUserId)}
+        AND e."startedAt" >= $1 AND e."startedAt" < $2 AND e."endedAt" IS NOT NULL
+      ORDER BY e."startedAt"`,
+    values,
+  );
+  const first = rows[0];
+  if (!first) return [];
+  // As holidaysByRegion: the tenant's own holiday takes the place of the region's; a half day is no statutory holiday.
+  const holidays = new Map<string, string>();
+  if (first.ownHolidayName !== null) {
+    if (Number(first.ownHolidayFraction) >= 1) holidays.set(day, first.ownHolidayName);
+  } else {
+    const region = first.holidayRegion ?? settings.holidayRegion;
+    if (region) for (const holiday of publicHolidays(region, day, day)) holidays.set(holiday.date, holiday.name);
+  }
+  return checkWorkingTime({
+    entries: rows.map(toInterval),
+    timezone: settings.timezone,
+    holidays,
+    ruleSet: settings.workingTimeRules,
+    from: day,
+    to: day,
+    dayRulesOnly: true,
+  }).violations;
 }
 
 /**
@@ -244,14 +320,14 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }
     },
 
     /**
-     * What the answer of an entry write warns of: the violations of the working
-     * day the entry starts on (in the tenant's zone), after the write. None
-     * under the rule set `none`.
+     * What the answer of an entry write warns of: the day rules' violations of
+     * the working day the entry starts on (in the tenant's zone), after the
+     * write, in one statement. None under the rule set `none`.
      */
     async warnings(access: TenantAccess, tenantUserId: string, startedAt: Date): Promise<Violation[]> {
       // The settings the tenant guard read for this request: no second read of the tenant on the write path.
       const settings = settingsOf(access.tenant);
-      return dayViolations(sql, db, access, settings, tenantUserId, localDate(startedAt, settings.timezone));
+      return dayRuleViolations(sql, access, settings, tenantUserId, localDate(startedAt, settings.timezone));
     },
   };
 }

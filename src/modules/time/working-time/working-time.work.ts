@@ -11,8 +11,7 @@ import type { OutboxEvent } from '../../../events/dispatcher.js';
 import { recordEvents } from '../../../events/outbox.js';
 import { localDate } from '../../../lib/time.js';
 import { settingsOf } from '../../platform/tenant/tenant.settings.js';
-import type { Violation } from './working-time.rules.js';
-import { dayViolations } from './working-time.service.js';
+import { violationsOnDays } from './working-time.service.js';
 
 const actor = systemActor('working-time');
 /** Writes that change a member's days; a deletion cannot add a violation. */
@@ -33,16 +32,15 @@ export function createWorkingTimeWork() {
         const settings = settingsOf(tenant);
         if (settings.workingTimeRules === 'none') continue;
         const access = systemAccess(tenant, actor);
-        const days = new Set(
-          written
-            .filter((event) => event.tenantId === tenant.id)
-            .map((event) => `${event.data.tenantUserId as string} ${localDate(new Date(event.data.startedAt as string), settings.timezone)}`),
-        );
-        const found: (Violation & { tenantUserId: string })[] = [];
-        for (const key of days) {
-          const [tenantUserId, day] = key.split(' ') as [string, string];
-          for (const violation of await dayViolations(sql, tx, access, settings, tenantUserId, day)) found.push({ ...violation, tenantUserId });
+        const daysByMember = new Map<string, Set<string>>();
+        for (const event of written) {
+          if (event.tenantId !== tenant.id) continue;
+          const tenantUserId = event.data.tenantUserId as string;
+          const days = daysByMember.get(tenantUserId) ?? new Set<string>();
+          days.add(localDate(new Date(event.data.startedAt as string), settings.timezone));
+          daysByMember.set(tenantUserId, days);
         }
+        const found = await violationsOnDays(sql, tx, access, settings, daysByMember);
         if (found.length === 0) continue;
         const claimed = await tx.$queryRawUnsafe<{ tenantUserId: string; date: string; rule: string }[]>(
           `INSERT INTO working_time_violations (id, "tenantId", "tenantUserId", date, rule)
