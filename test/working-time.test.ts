@@ -230,6 +230,32 @@ describe('the event working_time.violation', () => {
     const own = await crew.member.api.get<{ type: string }[]>(`${base(crew)}/notifications`);
     expect(own.body.filter((notification) => notification.type === 'working_time.violation')).toEqual([]);
   });
+
+  it('announces the 24-week average, which the write does not warn of', async () => {
+    const crew = await team();
+    // 9:30 h (with 45 min of break) on the Mondays to Saturdays of 24 weeks, 2027-01-04 to 2027-06-18, put in directly.
+    await started.server.app.db.$executeRawUnsafe(
+      `INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", "breakMinutes", "updatedAt")
+       SELECT uuidv7()::text, $1, $2, day + interval '6 hours', day + interval '16 hours 15 minutes', 615, 45, now()
+         FROM generate_series(timestamptz '2027-01-04 00:00Z', timestamptz '2027-06-18 00:00Z', interval '1 day') AS day
+        WHERE extract(isodow FROM day) < 7`,
+      crew.tenant.id,
+      crew.member.id,
+    );
+    const written = await crew.member.api.post<{ warnings: Json[] }>(`${base(crew)}/entries`, {
+      startedAt: '2027-06-19T06:00:00Z',
+      endedAt: '2027-06-19T16:15:00Z',
+      breakMinutes: 45,
+    });
+    expect(written.status).toBe(201);
+    expect(written.body.warnings).toEqual([]);
+    const [event] = await eventually(async () => {
+      const found = await started.server.app.db.event.findMany({ where: { tenantId: crew.tenant.id, type: 'working_time.violation' } });
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(event?.data).toMatchObject({ tenantUserId: crew.member.id, date: '2027-06-19', rule: 'AVERAGE_OVER_8H' });
+  });
 });
 
 describe('the timesheet', () => {

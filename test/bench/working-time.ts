@@ -17,9 +17,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { systemActor } from '../../src/auth/actor.js';
 import { systemAccess } from '../../src/auth/tenant-access.js';
+import type { SqlClient } from '../../src/db/client.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startTally } from '../../src/main.js';
+import { settingsOf } from '../../src/modules/platform/tenant/tenant.settings.js';
+import { violationsOnDays } from '../../src/modules/time/working-time/working-time.service.js';
 
 const entryCount = Number(process.env.BENCH_WORKING_TIME_ENTRIES ?? 100_000);
 const memberCount = Number(process.env.BENCH_WORKING_TIME_MEMBERS ?? 200);
@@ -159,6 +162,16 @@ try {
       `REST entry POST, ${kind}, rules de: ${stats(writes.de)}; rules none: ${stats(writes.none)}; de/none at p50 ${(median(writes.de) / median(writes.none)).toFixed(2)} (${writes.de.length} writes each)`,
     );
   }
+  // The write's two parts alone, on the writer's last day: the answer's warnings (the day rules, one statement) and
+  // what the outbox reaction checks after the commit (every rule, the averages' 24 weeks of entries included).
+  await app.services.tenants.update(access, { settings: { workingTimeRules: 'de' } });
+  const lastDay = new Date(day - 24 * 3600_000 + 8 * 3600_000);
+  await time("service, an entry write's warnings (the day's rules)", () => app.services.workingTime.warnings(access, writer.id, lastDay));
+  const settings = settingsOf(await app.db.tenant.findUniqueOrThrow({ where: { id: tenant.id } }));
+  // As the reaction reads: through Prisma, on the outbox transaction's connection.
+  const outboxSql: SqlClient = { query: (text, values) => app.db.$queryRawUnsafe(text, ...(values ?? [])) };
+  const writtenDays = new Map([[writer.id, new Set([lastDay.toISOString().slice(0, 10)])]]);
+  await time("the outbox reaction's check of the day (every rule)", () => violationsOnDays(outboxSql, app.db, access, settings, writtenDays));
   const plan = await client.query(
     `EXPLAIN (ANALYZE, BUFFERS) SELECT e."tenantUserId", u."holidayRegion", e."startedAt", e."endedAt", e."breakMinutes"
        FROM entries e JOIN tenant_users u ON u.id = e."tenantUserId"

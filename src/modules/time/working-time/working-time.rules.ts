@@ -103,6 +103,13 @@ export const averageWindowDays = { de: 24 * 7, eu: 17 * 7 } as const;
 /** The first day whose entries the rules need to judge `from`: the longest averaging window, and the day before for the rest. */
 export const contextFrom = (from: string): string => addDays(from, -averageWindowDays.de);
 
+/**
+ * The most net minutes one averaging window holds within the law: §3's 8 h on each of the 144 Mondays to
+ * Saturdays of 24 weeks, the directive's 48 h in each of 17 weeks. Time recorded in a window (overlaps and
+ * breaks not taken off) at most this much cannot break an average: its days need only the day rules.
+ */
+export const averageAllowanceMinutes = { de: 8 * 60 * 144, eu: 48 * 60 * 17 } as const;
+
 /** The rules over weeks of days (§3 ArbZG's 24 weeks, the directive's 17): left out with `dayRulesOnly`. */
 export const averagedRules: readonly WorkingTimeRule[] = ['AVERAGE_OVER_8H', 'WEEK_OVER_48H'];
 

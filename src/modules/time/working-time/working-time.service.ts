@@ -12,6 +12,8 @@ import { memberOf } from '../../platform/user/user.members.js';
 import { publicHolidays } from '../../../lib/holiday-regions.js';
 import { holidaysByRegion } from '../holiday/holiday.service.js';
 import {
+  averageAllowanceMinutes,
+  averageWindowDays,
   checkWorkingTime,
   contextFrom,
   dayContextFrom,
@@ -82,8 +84,17 @@ interface EntryRow extends Record<string, unknown> {
  * startedAt) index or of the team on the (tenantId, startedAt) one, with the
  * member's holiday region.
  */
-async function entriesOf(sql: SqlClient, access: TenantAccess, settings: TenantSettings, from: string, to: string, tenantUserId?: string): Promise<EntryRow[]> {
-  const values: unknown[] = [startOfDay(contextFrom(from), settings.timezone), startOfDay(addDays(to, 2), settings.timezone)];
+async function entriesOf(
+  sql: SqlClient,
+  access: TenantAccess,
+  settings: TenantSettings,
+  from: string,
+  to: string,
+  tenantUserId?: string,
+  context: 'averages' | 'day' = 'averages',
+): Promise<EntryRow[]> {
+  const first = context === 'averages' ? contextFrom(from) : dayContextFrom(from);
+  const values: unknown[] = [startOfDay(first, settings.timezone), startOfDay(addDays(to, 2), settings.timezone)];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const inTenant = access.sqlTenantWide('Entry', 'e', bind);
   const ofMember = tenantUserId === undefined ? '' : `AND e."tenantUserId" = ${bind(tenantUserId)}`;
@@ -175,6 +186,33 @@ export async function lackingBreaks(
   return new Map(days.filter((day) => day.lackingBreakMinutes > 0).map((day) => [day.date, day.lackingBreakMinutes]));
 }
 
+/**
+ * The minutes a member recorded (finished entries, overlaps and breaks not taken off) in the averaging windows of
+ * the days `from` to `to`: an aggregate on the (tenantId, tenantUserId, startedAt) index, no rows. The net time of
+ * any one window is at most this.
+ */
+async function recordedMinutes(
+  sql: SqlClient,
+  access: TenantAccess,
+  settings: TenantSettings & { workingTimeRules: 'de' | 'eu' },
+  tenantUserId: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const values: unknown[] = [
+    startOfDay(addDays(from, 1 - averageWindowDays[settings.workingTimeRules]), settings.timezone),
+    startOfDay(addDays(to, 2), settings.timezone),
+  ];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  const [row] = await sql.query<{ minutes: number | string | null }>(
+    `SELECT sum(extract(epoch FROM e."endedAt" - e."startedAt")) / 60 AS minutes FROM entries e
+      WHERE ${access.sqlTenantWide('Entry', 'e', bind)} AND e."tenantUserId" = ${bind(tenantUserId)}
+        AND e."startedAt" >= $1 AND e."startedAt" < $2 AND e."endedAt" IS NOT NULL`,
+    values,
+  );
+  return Number(row?.minutes ?? 0);
+}
+
 /** Days at most this far apart are judged from one read of their member's entries (the reaction's batches). */
 const batchSpanDays = 31;
 
@@ -190,7 +228,9 @@ export async function violationsOnDays(
   settings: TenantSettings,
   daysByMember: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<TeamViolation[]> {
-  if (settings.workingTimeRules === 'none' || daysByMember.size === 0) return [];
+  const ruleSet = settings.workingTimeRules;
+  if (ruleSet === 'none' || daysByMember.size === 0) return [];
+  const checked = { ...settings, workingTimeRules: ruleSet };
   const all = [...daysByMember.values()].flatMap((days) => [...days]).sort();
   const holidays = await holidayNames(db, access, settings, all[0] as string, all.at(-1) as string);
   const found: TeamViolation[] = [];
@@ -202,7 +242,8 @@ export async function violationsOnDays(
       while (end + 1 < sorted.length && daysBetween(sorted[start] as string, sorted[end + 1] as string) <= batchSpanDays) end += 1;
       const [from, to] = [sorted[start] as string, sorted[end] as string];
       // One after the other: in the outbox's transaction every statement runs on its one connection.
-      const rows = await entriesOf(sql, access, settings, from, to, tenantUserId);
+      const averagesAtStake = (await recordedMinutes(sql, access, checked, tenantUserId, from, to)) > averageAllowanceMinutes[ruleSet];
+      const rows = await entriesOf(sql, access, settings, from, to, tenantUserId, averagesAtStake ? 'averages' : 'day');
       const { violations } = checkWorkingTime({
         entries: rows.map(toInterval),
         timezone: settings.timezone,
@@ -210,6 +251,7 @@ export async function violationsOnDays(
         ruleSet: settings.workingTimeRules,
         from,
         to,
+        dayRulesOnly: !averagesAtStake,
       });
       for (const violation of violations) if (days.has(violation.date)) found.push({ ...violation, tenantUserId });
       start = end + 1;
