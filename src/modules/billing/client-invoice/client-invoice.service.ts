@@ -12,7 +12,7 @@ import { billingProfileFor } from '../billing-profile/billing-profile.service.js
 import { createClientInvoiceArchive } from './client-invoice.archive.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { toClientInvoiceDocument } from './client-invoice.document-of.js';
-import { assertIssuable, buyerOf, sellerOf } from './client-invoice.issuable.js';
+import { assertDraft, assertIssuable, assertIssued, buyerOf, sellerOf } from './client-invoice.issuable.js';
 import { availableEInvoiceFormats } from './einvoice/writer.js';
 import {
   clientInvoiceConflicts,
@@ -36,26 +36,12 @@ import {
 import { readClientInvoiceDocument } from './client-invoice.document-read.js';
 import { createNumberQueue, issueTransaction, nextNumber } from './client-invoice.numbering.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
+import type { JobQueue } from '../../../events/jobs.js';
+import type { Config } from '../../../config.js';
+import { createSendStep } from './client-invoice.send.js';
 import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
-
-/** The reason a live invoice in `status` refuses a change meant for drafts. */
-function assertDraft(invoice: ClientInvoice): void {
-  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
-  if (invoice.status !== 'draft') {
-    throw clientInvoiceConflicts.refuse(
-      'INVOICE_ISSUED',
-      `The invoice is ${invoice.status} (${invoice.number}): it is never changed or deleted; void it instead`,
-    );
-  }
-}
-
-/** An issued, sent or paid invoice (not a draft, not void). */
-function assertIssued(invoice: ClientInvoice, what: string): void {
-  if (invoice.status === 'draft') throw clientInvoiceConflicts.refuse('INVOICE_NOT_ISSUED', `The invoice is a draft: issue it before it is ${what}`);
-  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
-}
 
 /**
  * Client invoices: drafts made from a client's approved time (and manual
@@ -64,7 +50,17 @@ function assertIssued(invoice: ClientInvoice, what: string): void {
  * entry on a live invoice is read-only (the entry service refuses it with
  * ENTRY_INVOICED); deleting a draft or voiding an invoice releases it.
  */
-export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock }) {
+export function createClientInvoiceService({
+  db,
+  clock,
+  jobs,
+  config,
+}: {
+  db: Db;
+  clock: Clock;
+  jobs: JobQueue;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
+}) {
   /** Per tenant: the issues and voids waiting for a number in this process. */
   const inLine = createNumberQueue();
   const archive = createClientInvoiceArchive({ db });
@@ -95,6 +91,17 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
     const eInvoiceFormats = availableEInvoiceFormats(await readClientInvoiceDocument(tx, access, invoice.id));
     await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...daysOf(invoice), eInvoiceFormats } });
   }
+
+  const send = createSendStep({
+    db,
+    clock,
+    jobs,
+    config,
+    files: { keptFile: archive.keptFile, keepFile: archive.keepFile, document: (access, id) => readClientInvoiceDocument(db, access, id) },
+    lockInvoice,
+    assertIssued,
+    reread: async (tx, id, query, row) => reread(tx, id, query, row),
+  });
 
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
     await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
@@ -296,20 +303,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
       );
     },
 
-    /** Records that an issued invoice was sent (again: the time of the last sending). */
-    async send(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
-      access.assert('update', 'ClientInvoice');
-      return db.$transaction(async (tx) => {
-        const existing = await lockInvoice(tx, access, id);
-        assertIssued(existing, 'sent');
-        const sent = await tx.clientInvoice.update({
-          where: { id },
-          data: { sentAt: clock.now(), ...(existing.status === 'issued' ? { status: 'sent' } : {}) },
-        });
-        await record(tx, access, 'client_invoice.sent', sent);
-        return reread(tx, id, query, sent);
-      });
-    },
+    /** Sends an issued invoice by e-mail from a worker (SMTP configured), or only marks it sent (client-invoice.send.ts). */
+    send: (...args: Parameters<typeof send>) => send(...args),
 
     /** Records a payment: all that is due unless `amount` is less; the invoice is paid when nothing is due. */
     async pay(access: TenantAccess, id: string, input: z.output<typeof PayClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
