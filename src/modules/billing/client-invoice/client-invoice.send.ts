@@ -88,9 +88,8 @@ export function createSendStep({
       }
       const sendId = randomUUID();
       await tx.clientInvoiceSend.create({
-        data: {
+        data: access.stamp({
           id: sendId,
-          tenantId: access.tenantId,
           clientInvoiceId: id,
           status: mailing ? 'queued' : 'not_configured',
           to,
@@ -99,7 +98,7 @@ export function createSendStep({
           attach,
           messageId: `<${sendId}@${messageDomain(config.mailFrom)}>`,
           createdById: access.tenantUserId,
-        },
+        }),
       });
       if (mailing) {
         await jobs.send(tx, clientInvoiceMailQueue, { sendId });

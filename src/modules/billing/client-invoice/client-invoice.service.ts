@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../../db/client.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
-import { Prisma, type Client, type ClientInvoice } from '../../../generated/prisma/client.js';
+import { Prisma, type ClientInvoice } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../../lib/clock.js';
 import { notFound, validationFailed } from '../../../lib/errors.js';
 import { assertMoneyScale, minorUnitsOf } from '../../../lib/money.js';
@@ -39,6 +39,7 @@ import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import type { JobQueue } from '../../../events/jobs.js';
 import type { Config } from '../../../config.js';
 import { createSendStep } from './client-invoice.send.js';
+import { findClient, lockInvoice } from './client-invoice.rows.js';
 import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
@@ -65,21 +66,6 @@ export function createClientInvoiceService({
   const inLine = createNumberQueue();
   const archive = createClientInvoiceArchive({ db });
 
-  /** The invoice, row-locked for the rest of `tx`, or 404. */
-  async function lockInvoice(tx: Tx, access: TenantAccess, id: string): Promise<ClientInvoice> {
-    const values: unknown[] = [id];
-    const changeable = access.sqlScope('update', 'ClientInvoice', 'ci', (value) => `$${values.push(value)}`);
-    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT ci.id FROM client_invoices ci WHERE ci.id = $1 AND ${changeable} FOR UPDATE`, ...values);
-    if (locked.length === 0) throw notFound('ClientInvoice', id);
-    return tx.clientInvoice.findFirstOrThrow({ where: { id, ...access.scope('update', 'ClientInvoice') } });
-  }
-
-  async function findClient(tx: Tx, access: TenantAccess, id: string): Promise<Client> {
-    const client = await tx.client.findFirst({ where: { id, ...access.tenantWide('Client') } });
-    if (!client) throw validationFailed([{ path: 'clientId', message: 'is not a client of this tenant' }]);
-    return client;
-  }
-
   const reread = (tx: Tx, id: string, query: ClientInvoiceQuery, row: ClientInvoice) =>
     shapesResult(query) ? tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
 
@@ -102,6 +88,79 @@ export function createClientInvoiceService({
     assertIssued,
     reread: async (tx, id, query, row) => reread(tx, id, query, row),
   });
+
+  /** The draft of `create`, in `tx`. */
+  async function createIn(
+    tx: Tx,
+    access: TenantAccess,
+    input: z.output<typeof CreateClientInvoiceDto>,
+    query: ClientInvoiceQuery,
+    withTime = true,
+  ): Promise<ClientInvoice> {
+    if (input.periodTo < input.periodFrom) throw validationFailed([{ path: 'periodTo', message: 'must not be before periodFrom' }]);
+    if (input.issueDate && input.dueDate && input.dueDate < input.issueDate)
+      throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
+    const client = await findClient(tx, access, input.clientId);
+    assertInvoiceMoney(client.currency, input);
+    const digits = minorUnitsOf(client.currency);
+    if (input.projectIds) {
+      const owned = await tx.project.findMany({
+        where: { id: { in: input.projectIds }, clientId: client.id, ...access.tenantWide('Project') },
+        select: { id: true },
+      });
+      const known = new Set(owned.map((project) => project.id));
+      const strangers = input.projectIds.flatMap((id, index) =>
+        known.has(id) ? [] : [{ path: `projectIds.${index}`, message: 'is not a project of this client' }],
+      );
+      if (strangers.length > 0) throw validationFailed(strangers);
+    }
+    // One after the other: a transaction's statements share one connection.
+    const profile = await billingProfileFor(tx, access);
+    const settings = await settingsFor(tx, access);
+    const invoice = await tx.clientInvoice.create({
+      data: access.stamp({
+        clientId: client.id,
+        clientName: client.name,
+        currency: client.currency,
+        periodFrom: dayColumn(input.periodFrom),
+        periodTo: dayColumn(input.periodTo),
+        groupBy: input.groupBy,
+        issueDate: optionalDayColumn(input.issueDate ?? null),
+        dueDate: optionalDayColumn(input.dueDate ?? null),
+        buyerReference: input.buyerReference ?? client.buyerReference,
+        notes: input.notes ?? null,
+        ...discountColumns(input.discount ?? null),
+        createdById: access.tenantUserId,
+      }),
+    });
+    const entries = !withTime
+      ? []
+      : await claimEntries(tx, access, {
+          invoiceId: invoice.id,
+          clientId: client.id,
+          currency: client.currency,
+          periodFrom: input.periodFrom,
+          periodTo: input.periodTo,
+          timeZone: settings.timezone,
+          projectIds: input.projectIds,
+        });
+    if (entries.length === 0 && !input.lines?.length) {
+      throw clientInvoiceConflicts.refuse(
+        'NOTHING_TO_INVOICE',
+        `No approved, billable, finished entry of ${client.name} from ${input.periodFrom} to ${input.periodTo} is left to invoice`,
+      );
+    }
+    const fromTime =
+      entries.length > 0
+        ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
+        : [];
+    const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
+    const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
+    await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
+    const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
+    await record(tx, access, 'client_invoice.created', created);
+    return reread(tx, invoice.id, query, created);
+  }
 
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
     await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
@@ -132,69 +191,13 @@ export function createClientInvoiceService({
      */
     async create(access: TenantAccess, input: z.output<typeof CreateClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
       access.assert('create', 'ClientInvoice');
-      if (input.periodTo < input.periodFrom) throw validationFailed([{ path: 'periodTo', message: 'must not be before periodFrom' }]);
-      if (input.issueDate && input.dueDate && input.dueDate < input.issueDate)
-        throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
-      return db.$transaction(async (tx) => {
-        const client = await findClient(tx, access, input.clientId);
-        assertInvoiceMoney(client.currency, input);
-        const digits = minorUnitsOf(client.currency);
-        if (input.projectIds) {
-          const owned = await tx.project.findMany({
-            where: { id: { in: input.projectIds }, clientId: client.id, ...access.tenantWide('Project') },
-            select: { id: true },
-          });
-          const known = new Set(owned.map((project) => project.id));
-          const strangers = input.projectIds.flatMap((id, index) =>
-            known.has(id) ? [] : [{ path: `projectIds.${index}`, message: 'is not a project of this client' }],
-          );
-          if (strangers.length > 0) throw validationFailed(strangers);
-        }
-        // One after the other: a transaction's statements share one connection.
-        const profile = await billingProfileFor(tx, access);
-        const settings = await settingsFor(tx, access);
-        const invoice = await tx.clientInvoice.create({
-          data: access.stamp({
-            clientId: client.id,
-            clientName: client.name,
-            currency: client.currency,
-            periodFrom: dayColumn(input.periodFrom),
-            periodTo: dayColumn(input.periodTo),
-            groupBy: input.groupBy,
-            issueDate: optionalDayColumn(input.issueDate ?? null),
-            dueDate: optionalDayColumn(input.dueDate ?? null),
-            buyerReference: input.buyerReference ?? client.buyerReference,
-            notes: input.notes ?? null,
-            ...discountColumns(input.discount ?? null),
-            createdById: access.tenantUserId,
-          }),
-        });
-        const entries = await claimEntries(tx, access, {
-          invoiceId: invoice.id,
-          clientId: client.id,
-          currency: client.currency,
-          periodFrom: input.periodFrom,
-          periodTo: input.periodTo,
-          timeZone: settings.timezone,
-          projectIds: input.projectIds,
-        });
-        if (entries.length === 0 && !input.lines?.length) {
-          throw clientInvoiceConflicts.refuse(
-            'NOTHING_TO_INVOICE',
-            `No approved, billable, finished entry of ${client.name} from ${input.periodFrom} to ${input.periodTo} is left to invoice`,
-          );
-        }
-        const fromTime =
-          entries.length > 0
-            ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
-            : [];
-        const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
-        const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
-        await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
-        const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
-        await record(tx, access, 'client_invoice.created', created);
-        return reread(tx, invoice.id, query, created);
-      });
+      return db.$transaction((tx) => createIn(tx, access, input, query));
+    },
+
+    /** A draft as `create` makes it (without the period's time unless `withTime`), in the caller's transaction: a recurring invoice's run commits it with its period. */
+    createWithin(tx: Tx, access: TenantAccess, input: z.output<typeof CreateClientInvoiceDto>, withTime: boolean): Promise<ClientInvoice> {
+      access.assert('create', 'ClientInvoice');
+      return createIn(tx, access, input, {}, withTime);
     },
 
     /** Changes a draft: dates, reference, notes, its manual lines (replaced whole) and its discount. 409 INVOICE_ISSUED otherwise. */

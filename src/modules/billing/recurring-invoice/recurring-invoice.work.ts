@@ -1,0 +1,146 @@
+/**
+ * The recurring-invoice work: every plan whose next invoice is due (its `nextRunDate` has come, in its
+ * tenant's time zone, by the injected clock) makes that period's invoice, and the next, until none is due:
+ * missed days and a worker that was down are caught up.
+ *
+ * Exactly once per period: a period's invoice is made in the transaction that inserts the period's row
+ * (`recurring_invoice_runs`, primary key (plan, periodStart), insert-if-absent) and moves the plan on to
+ * its next period, with the plan's row locked (`SKIP LOCKED`: a second worker goes on to other plans). Two
+ * workers, a job that runs again, a restart half way: a period's row exists exactly when its invoice does.
+ * Issuing and sending (autoIssue, autoSend) follow after that commit, through the client-invoice service,
+ * as the tenant's `recurring-invoices` system actor; one that fails (a profile that cannot issue, a client
+ * without an e-mail) is logged and leaves the invoice a draft (or issued) for people to finish.
+ */
+import { systemActor } from '../../../auth/actor.js';
+import { systemAccess, type TenantAccess } from '../../../auth/tenant-access.js';
+import type { Tx } from '../../../db/client.js';
+import type { RecurringInvoice } from '../../../generated/prisma/client.js';
+import { addDays, dayColumn, dayText } from '../../../lib/day.js';
+import { AppError } from '../../../lib/errors.js';
+import type { Logger } from '../../../lib/logger.js';
+import type { WorkDependencies } from '../../module.js';
+import { settingsFor } from '../../platform/tenant/tenant.settings.js';
+import type { ManualLine } from '../client-invoice/client-invoice.dto.js';
+import { periodAfter, type Period } from './recurring-invoice.periods.js';
+import { nextColumns, scheduleOf } from './recurring-invoice.service.js';
+
+/** Plans read per page while looking for due ones. */
+const pageSize = 500;
+/** The zone where a day begins first (UTC+14): no tenant's today is later than its today. */
+const earliestZone = 'Pacific/Kiritimati';
+
+interface Made {
+  access: TenantAccess;
+  plan: RecurringInvoice;
+  invoiceId: string | null;
+}
+
+export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDependencies, 'db' | 'clock' | 'services'>) {
+  const { clientInvoices } = services;
+
+  /** The period's draft, in `tx`; null when there is nothing to bill (no lines, no time), which is rolled back to a savepoint. */
+  async function makeInvoice(tx: Tx, access: TenantAccess, plan: RecurringInvoice, period: Period): Promise<string | null> {
+    await tx.$executeRaw`SAVEPOINT recurring_invoice`;
+    try {
+      const invoice = await clientInvoices.createWithin(
+        tx,
+        access,
+        {
+          clientId: plan.clientId,
+          periodFrom: period.start,
+          periodTo: period.end,
+          groupBy: 'project',
+          lines: plan.lines as unknown as ManualLine[],
+          // Issued on its run date, whenever a worker gets to it (a caught-up period keeps its own date).
+          ...(plan.autoIssue ? { issueDate: period.runDate } : {}),
+        },
+        plan.includeTime,
+      );
+      return invoice.id;
+    } catch (error) {
+      if (!(error instanceof AppError && error.reason === 'NOTHING_TO_INVOICE')) throw error;
+      await tx.$executeRaw`ROLLBACK TO SAVEPOINT recurring_invoice`;
+      return null;
+    }
+  }
+
+  /** Makes the plan's next period's invoice if it is due; null when none is (or another worker holds the plan). */
+  async function makeNext(id: string): Promise<Made | null> {
+    return db.$transaction(
+      async (tx) => {
+        const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM recurring_invoices WHERE id = ${id} FOR UPDATE SKIP LOCKED`;
+        if (locked.length === 0) return null;
+        const plan = await tx.recurringInvoice.findUniqueOrThrow({ where: { id }, include: { tenant: true } });
+        if (plan.nextRunDate === null || plan.nextPeriodStart === null) return null;
+        const access = systemAccess(plan.tenant, systemActor('recurring-invoices'));
+        const { timezone } = await settingsFor(tx, access);
+        if (dayText(plan.nextRunDate) > clock.today(timezone)) return null;
+        const schedule = scheduleOf(plan);
+        const start = dayText(plan.nextPeriodStart);
+        // The period that begins on the plan's next start (the first to begin after the day before it).
+        const period = periodAfter(schedule, addDays(start, -1));
+        const inserted = await tx.$queryRaw<{ periodStart: Date }[]>`
+          INSERT INTO recurring_invoice_runs ("recurringInvoiceId", "periodStart") VALUES (${id}, ${dayColumn(start)})
+          ON CONFLICT DO NOTHING RETURNING "periodStart"`;
+        let invoiceId: string | null = null;
+        if (inserted.length > 0 && period !== null) {
+          invoiceId = await makeInvoice(tx, access, plan, period);
+          if (invoiceId !== null) {
+            await tx.recurringInvoiceRun.update({
+              where: { recurringInvoiceId_periodStart: { recurringInvoiceId: id, periodStart: dayColumn(start) } },
+              data: { clientInvoiceId: invoiceId },
+            });
+          }
+        }
+        await tx.recurringInvoice.update({ where: { id }, data: nextColumns(schedule, start) });
+        return { access, plan, invoiceId };
+      },
+      { maxWait: 10_000, timeout: 60_000 },
+    );
+  }
+
+  /** Issues and sends a made invoice as its plan says; a refusal is logged and leaves the invoice to people. */
+  async function finish({ access, plan, invoiceId }: Made, log: Logger): Promise<void> {
+    if (invoiceId === null || !plan.autoIssue) return;
+    try {
+      await clientInvoices.issue(access, invoiceId);
+      if (plan.autoSend) await clientInvoices.send(access, invoiceId, { attach: ['pdf'] });
+    } catch (error) {
+      log.warn({ err: error, recurringInvoiceId: plan.id, clientInvoiceId: invoiceId }, 'a recurring invoice was made but could not be issued or sent');
+    }
+  }
+
+  return {
+    /** Makes every due period's invoice of every plan; returns how many invoices were made. */
+    async runDue(log: Logger): Promise<number> {
+      const horizon = dayColumn(clock.today(earliestZone));
+      let made = 0;
+      let after = '';
+      for (;;) {
+        const page = await db.recurringInvoice.findMany({
+          where: { nextRunDate: { lte: horizon }, id: { gt: after } },
+          select: { id: true },
+          orderBy: { id: 'asc' },
+          take: pageSize,
+        });
+        for (const { id } of page) {
+          try {
+            for (let next = await makeNext(id); next !== null; next = await makeNext(id)) {
+              if (next.invoiceId !== null) made += 1;
+              await finish(next, log);
+            }
+          } catch (error) {
+            // One plan that cannot be made (its client gone, a bad line) does not hold up the others; the next run tries again.
+            log.error({ err: error, recurringInvoiceId: id }, 'a recurring invoice could not be made');
+          }
+        }
+        if (page.length < pageSize) break;
+        after = (page[page.length - 1] as { id: string }).id;
+      }
+      if (made > 0) log.info({ made }, 'recurring invoices made');
+      return made;
+    },
+  };
+}
+
+export type RecurringInvoiceWork = ReturnType<typeof createRecurringInvoiceWork>;
