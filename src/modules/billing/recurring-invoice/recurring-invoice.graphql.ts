@@ -18,6 +18,7 @@ const RecurringLineObject = builder.objectRef<Line>('RecurringInvoiceLine').impl
   description: 'A fixed line of every invoice the plan makes.',
   fields: (t) => ({
     description: t.exposeString('description'),
+    currency: t.exposeString('currency', { description: "ISO 4217: the client's" }),
     quantity: t.string({ description: 'Up to 4 decimals', extensions: quantityExtensions, resolve: (line) => line.quantity }),
     unit: t.field({ type: graphqlEnum(invoiceLineUnit), resolve: (line) => line.unit }),
     unitPrice: t.field(
