@@ -26,6 +26,8 @@ import { nextColumns, scheduleOf } from './recurring-invoice.service.js';
 
 /** Plans read per page while looking for due ones. */
 const pageSize = 500;
+/** Plans worked at once by one run. */
+const lanes = 4;
 /** The zone where a day begins first (UTC+14): no tenant's today is later than its today. */
 const earliestZone = 'Pacific/Kiritimati';
 
@@ -110,6 +112,21 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
     }
   }
 
+  /** Makes every due period of one plan; returns how many invoices it made. */
+  async function runPlan(id: string, log: Logger): Promise<number> {
+    let made = 0;
+    try {
+      for (let next = await makeNext(id); next !== null; next = await makeNext(id)) {
+        if (next.invoiceId !== null) made += 1;
+        await finish(next, log);
+      }
+    } catch (error) {
+      // One plan that cannot be made (its client gone, a bad line) does not hold up the others; the next run tries again.
+      log.error({ err: error, recurringInvoiceId: id }, 'a recurring invoice could not be made');
+    }
+    return made;
+  }
+
   return {
     /** Makes every due period's invoice of every plan; returns how many invoices were made. */
     async runDue(log: Logger): Promise<number> {
@@ -123,17 +140,15 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
           orderBy: { id: 'asc' },
           take: pageSize,
         });
-        for (const { id } of page) {
-          try {
-            for (let next = await makeNext(id); next !== null; next = await makeNext(id)) {
-              if (next.invoiceId !== null) made += 1;
-              await finish(next, log);
-            }
-          } catch (error) {
-            // One plan that cannot be made (its client gone, a bad line) does not hold up the others; the next run tries again.
-            log.error({ err: error, recurringInvoiceId: id }, 'a recurring invoice could not be made');
+        // A few plans at once: each is its own transaction on its own row (issuing waits in the tenant's number line anyway).
+        let next = 0;
+        const lane = async () => {
+          for (let index = next++; index < page.length; index = next++) {
+            const count = await runPlan((page[index] as { id: string }).id, log);
+            made += count;
           }
-        }
+        };
+        await Promise.all(Array.from({ length: lanes }, lane));
         if (page.length < pageSize) break;
         after = (page[page.length - 1] as { id: string }).id;
       }
