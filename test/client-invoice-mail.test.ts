@@ -145,6 +145,32 @@ describe('sending an invoice by e-mail', () => {
     expect(await mailsWith(messageId)).toHaveLength(1);
     const now = await b.api.get<ClientInvoice>(`${b.path}/${invoice.id}`);
     expect(now.body).toMatchObject({ status: 'sent', sentTo: ['ap@buyer.example'] });
+    // A delivered send stays delivered when its dead letter comes late.
+    await work.abandon(sendId, createLogger('silent'));
+    expect((await server.app.db.clientInvoiceSend.findUniqueOrThrow({ where: { id: sendId } })).status).toBe('delivered');
+  });
+
+  it('marks a send failed once its retries are spent, and mails nothing for it after', { timeout: 120_000 }, async () => {
+    const { b, invoice } = await issuedInvoice();
+    const work = server.workers?.work.clientInvoices;
+    if (!work) throw new Error('the test server runs workers');
+    // Every attempt refused until the dead letter marks it failed.
+    refuseNext = 1_000;
+    try {
+      const answer = await b.api.post<ClientInvoice>(`${b.path}/${invoice.id}/send`, {});
+      const sendId = answer.body.lastSend?.id as string;
+      await eventually(async () => {
+        expect((await server.app.db.clientInvoiceSend.findUniqueOrThrow({ where: { id: sendId } })).lastError).not.toBeNull();
+      }, 30_000);
+      await work.abandon(sendId, createLogger('silent'));
+      refuseNext = 0;
+      await work.deliver(sendId, createLogger('silent'));
+      expect(await mailsWith(answer.body.lastSend?.messageId as string)).toHaveLength(0);
+      const now = await b.api.get<ClientInvoice>(`${b.path}/${invoice.id}`);
+      expect(now.body).toMatchObject({ status: 'issued', sentAt: null, lastSend: { status: 'failed' } });
+    } finally {
+      refuseNext = 0;
+    }
   });
 
   it('refuses a draft, an unknown format and a format the issued invoice lacks, recording nothing', { timeout: 120_000 }, async () => {

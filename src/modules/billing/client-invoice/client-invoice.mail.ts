@@ -42,6 +42,12 @@ export function createClientInvoiceMailWork({ db, clock, config, services }: Pic
   };
 
   return {
+    /** Marks a send whose retries are spent failed, unless an attempt delivered it after all. */
+    async abandon(sendId: string, log: Logger): Promise<void> {
+      const { count } = await db.clientInvoiceSend.updateMany({ where: { id: sendId, status: 'queued' }, data: { status: 'failed' } });
+      if (count > 0) log.warn({ sendId }, 'an invoice could not be mailed: its retries are spent');
+    },
+
     /** Mails send `sendId` unless it was delivered before; throws (for pg-boss to retry) when SMTP fails. */
     async deliver(sendId: string, log: Logger): Promise<void> {
       try {

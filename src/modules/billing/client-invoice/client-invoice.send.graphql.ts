@@ -7,7 +7,7 @@ import { defineEnum } from '../../../lib/vocabulary.js';
 export const clientInvoiceSendStatus = defineEnum(
   'ClientInvoiceSendStatus',
   ClientInvoiceSendStatus,
-  'queued (a worker mails it), delivered (the SMTP server accepted it), failed, or not_configured (no SMTP_URL: only marked sent)',
+  'queued (a worker mails it), delivered (the SMTP server accepted it), failed (its retries spent, about an hour), or not_configured (no SMTP_URL: only marked sent)',
 );
 
 /** One send of an invoice: what `send` recorded and what became of it. */

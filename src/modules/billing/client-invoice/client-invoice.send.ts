@@ -25,13 +25,29 @@ export interface MailJob {
   sendId: string;
 }
 
+/** A send whose retries are spent lands here: its job marks it failed (a later `send` is a new send). */
+export const abandonedMailQueue = defineQueue<MailJob>('client-invoice.mail.abandoned', {
+  retryLimit: 5,
+  retryDelay: 30,
+  retryBackoff: true,
+  expireInSeconds: 60,
+});
+
 /**
  * One job per send. A failed attempt (the SMTP server down or refusing) is retried with backoff for about
  * an hour; an attempt holds its send's row lock while it talks SMTP, so it expires well after SMTP's timeouts.
  */
 export const clientInvoiceMailQueue = defineQueue<MailJob>(
   'client-invoice.mail',
-  { retryLimit: 8, retryDelay: 15, retryBackoff: true, retryDelayMax: 900, expireInSeconds: 300, deleteAfterSeconds: 7 * 24 * 3600 },
+  {
+    retryLimit: 8,
+    retryDelay: 15,
+    retryBackoff: true,
+    retryDelayMax: 900,
+    expireInSeconds: 300,
+    deleteAfterSeconds: 7 * 24 * 3600,
+    deadLetter: abandonedMailQueue.name,
+  },
   { concurrency: 2 },
 );
 

@@ -1,7 +1,7 @@
 import { crud, steps } from '../../../rest/route.js';
 import { defineModule, job, type JobContext } from '../../module.js';
 import { createClientInvoiceMailWork, type ClientInvoiceMailWork } from './client-invoice.mail.js';
-import { clientInvoiceMailQueue } from './client-invoice.send.js';
+import { abandonedMailQueue, clientInvoiceMailQueue } from './client-invoice.send.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';
 import { clientInvoiceFileRoutes } from './client-invoice.files.js';
 import { createClientInvoiceService, type ClientInvoiceService } from './client-invoice.service.js';
@@ -45,7 +45,10 @@ export const clientInvoiceModule = defineModule({
     ...clientInvoiceFileRoutes,
   ],
   createWork: createClientInvoiceMailWork,
-  jobs: [job(clientInvoiceMailQueue, ({ sendId }, { work, log }: JobContext<ClientInvoiceMailWork>) => work.deliver(sendId, log))],
+  jobs: [
+    job(clientInvoiceMailQueue, ({ sendId }, { work, log }: JobContext<ClientInvoiceMailWork>) => work.deliver(sendId, log)),
+    job(abandonedMailQueue, ({ sendId }, { work, log }: JobContext<ClientInvoiceMailWork>) => work.abandon(sendId, log)),
+  ],
 });
 
 declare module '../../services.js' {
