@@ -12,7 +12,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { localDate } from '../src/lib/time.js';
 import { createRecurringInvoiceWork } from '../src/modules/billing/recurring-invoice/recurring-invoice.work.js';
 import type { Problem, RecurringInvoice } from './generated/openapi/types.gen.js';
-import { billingTenant, type Billing } from './helpers/billing.js';
+import { approvedEntry, billingTenant, type Billing } from './helpers/billing.js';
 import { daysAgo } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -163,6 +163,35 @@ describe('recurring invoices', () => {
       expect(await server.app.db.clientInvoice.count({ where: { clientId: b.clientId } })).toBe(9);
     },
   );
+
+  it("bills each period's approved time with includeTime, and passes a period with nothing to bill", { timeout: 120_000 }, async () => {
+    const b = await billingTenant(server, provider);
+    await approvedEntry(b, (b.projects[0] as { id: string }).id, '2026-03-02T08:00:00Z', 120);
+    // Time only, in arrears: made on each month's last day.
+    const created = await b.api.post<RecurringInvoice>(plansOf(b), {
+      clientId: b.clientId,
+      interval: 'month',
+      dayOfPeriod: 31,
+      startDate: '2026-03-01',
+      includeTime: true,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.nextRunDate).toBe('2026-03-31');
+    const clock: Clock = { now: () => new Date('2026-05-01T12:00:00Z'), today: (zone) => localDate(new Date('2026-05-01T12:00:00Z'), zone) };
+    const work = createRecurringInvoiceWork({ db: server.app.db, clock, services: server.app.services });
+    expect(await work.runDue(createLogger('silent'))).toBe(1);
+    expect(await work.runDue(createLogger('silent'))).toBe(0);
+    const runs = await invoicesOf(created.body.id);
+    // March billed its two hours; April had nothing, and is done all the same.
+    expect(runs.map((run) => [run.periodStart, run.invoice?.lineNet.toFixed(2) ?? null])).toEqual([
+      ['2026-03-01', '200.00'],
+      ['2026-04-01', null],
+    ]);
+    expect((await b.api.get<RecurringInvoice>(`${plansOf(b)}/${created.body.id}`)).body).toMatchObject({
+      nextPeriodStart: '2026-05-01',
+      nextRunDate: '2026-05-31',
+    });
+  });
 
   it('makes what is due as soon as a worker starts, without waiting for the schedule', { timeout: 120_000 }, async () => {
     const b = await billingTenant(server, provider);
