@@ -44,6 +44,12 @@ import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day
 
 const Decimal = Prisma.Decimal;
 
+/** `create` inside the caller's transaction: a recurring invoice's run commits the draft with its period; `withTime: false` bills no time. */
+export interface CreateWithin {
+  tx: Tx;
+  withTime: boolean;
+}
+
 /**
  * Client invoices: drafts made from a client's approved time (and manual
  * lines), issued with gapless numbers, sent, paid and voided by a credit
@@ -89,79 +95,6 @@ export function createClientInvoiceService({
     reread: async (tx, id, query, row) => reread(tx, id, query, row),
   });
 
-  /** The draft of `create`, in `tx`. */
-  async function createIn(
-    tx: Tx,
-    access: TenantAccess,
-    input: z.output<typeof CreateClientInvoiceDto>,
-    query: ClientInvoiceQuery,
-    withTime = true,
-  ): Promise<ClientInvoice> {
-    if (input.periodTo < input.periodFrom) throw validationFailed([{ path: 'periodTo', message: 'must not be before periodFrom' }]);
-    if (input.issueDate && input.dueDate && input.dueDate < input.issueDate)
-      throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
-    const client = await findClient(tx, access, input.clientId);
-    assertInvoiceMoney(client.currency, input);
-    const digits = minorUnitsOf(client.currency);
-    if (input.projectIds) {
-      const owned = await tx.project.findMany({
-        where: { id: { in: input.projectIds }, clientId: client.id, ...access.tenantWide('Project') },
-        select: { id: true },
-      });
-      const known = new Set(owned.map((project) => project.id));
-      const strangers = input.projectIds.flatMap((id, index) =>
-        known.has(id) ? [] : [{ path: `projectIds.${index}`, message: 'is not a project of this client' }],
-      );
-      if (strangers.length > 0) throw validationFailed(strangers);
-    }
-    // One after the other: a transaction's statements share one connection.
-    const profile = await billingProfileFor(tx, access);
-    const settings = await settingsFor(tx, access);
-    const invoice = await tx.clientInvoice.create({
-      data: access.stamp({
-        clientId: client.id,
-        clientName: client.name,
-        currency: client.currency,
-        periodFrom: dayColumn(input.periodFrom),
-        periodTo: dayColumn(input.periodTo),
-        groupBy: input.groupBy,
-        issueDate: optionalDayColumn(input.issueDate ?? null),
-        dueDate: optionalDayColumn(input.dueDate ?? null),
-        buyerReference: input.buyerReference ?? client.buyerReference,
-        notes: input.notes ?? null,
-        ...discountColumns(input.discount ?? null),
-        createdById: access.tenantUserId,
-      }),
-    });
-    const entries = !withTime
-      ? []
-      : await claimEntries(tx, access, {
-          invoiceId: invoice.id,
-          clientId: client.id,
-          currency: client.currency,
-          periodFrom: input.periodFrom,
-          periodTo: input.periodTo,
-          timeZone: settings.timezone,
-          projectIds: input.projectIds,
-        });
-    if (entries.length === 0 && !input.lines?.length) {
-      throw clientInvoiceConflicts.refuse(
-        'NOTHING_TO_INVOICE',
-        `No approved, billable, finished entry of ${client.name} from ${input.periodFrom} to ${input.periodTo} is left to invoice`,
-      );
-    }
-    const fromTime =
-      entries.length > 0
-        ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
-        : [];
-    const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
-    const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
-    await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
-    const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
-    await record(tx, access, 'client_invoice.created', created);
-    return reread(tx, invoice.id, query, created);
-  }
-
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
     await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
   }
@@ -189,15 +122,78 @@ export function createClientInvoiceService({
      * are claimed in the same transaction. 409 NOTHING_TO_INVOICE when there
      * is neither time nor a line; nothing is written then.
      */
-    async create(access: TenantAccess, input: z.output<typeof CreateClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+    async create(
+      access: TenantAccess,
+      input: z.output<typeof CreateClientInvoiceDto>,
+      query: ClientInvoiceQuery = {},
+      within?: CreateWithin,
+    ): Promise<ClientInvoice> {
       access.assert('create', 'ClientInvoice');
-      return db.$transaction((tx) => createIn(tx, access, input, query));
-    },
-
-    /** A draft as `create` makes it (without the period's time unless `withTime`), in the caller's transaction: a recurring invoice's run commits it with its period. */
-    createWithin(tx: Tx, access: TenantAccess, input: z.output<typeof CreateClientInvoiceDto>, withTime: boolean): Promise<ClientInvoice> {
-      access.assert('create', 'ClientInvoice');
-      return createIn(tx, access, input, {}, withTime);
+      if (input.periodTo < input.periodFrom) throw validationFailed([{ path: 'periodTo', message: 'must not be before periodFrom' }]);
+      if (input.issueDate && input.dueDate && input.dueDate < input.issueDate)
+        throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
+      const make = async (tx: Tx) => {
+        const client = await findClient(tx, access, input.clientId);
+        assertInvoiceMoney(client.currency, input);
+        const digits = minorUnitsOf(client.currency);
+        if (input.projectIds) {
+          const owned = await tx.project.findMany({
+            where: { id: { in: input.projectIds }, clientId: client.id, ...access.tenantWide('Project') },
+            select: { id: true },
+          });
+          const known = new Set(owned.map((project) => project.id));
+          const strangers = input.projectIds.flatMap((id, index) =>
+            known.has(id) ? [] : [{ path: `projectIds.${index}`, message: 'is not a project of this client' }],
+          );
+          if (strangers.length > 0) throw validationFailed(strangers);
+        }
+        // One after the other: a transaction's statements share one connection.
+        const profile = await billingProfileFor(tx, access);
+        const settings = await settingsFor(tx, access);
+        const invoice = await tx.clientInvoice.create({
+          data: access.stamp({
+            clientId: client.id,
+            clientName: client.name,
+            currency: client.currency,
+            periodFrom: dayColumn(input.periodFrom),
+            periodTo: dayColumn(input.periodTo),
+            groupBy: input.groupBy,
+            issueDate: optionalDayColumn(input.issueDate ?? null),
+            dueDate: optionalDayColumn(input.dueDate ?? null),
+            buyerReference: input.buyerReference ?? client.buyerReference,
+            notes: input.notes ?? null,
+            ...discountColumns(input.discount ?? null),
+            createdById: access.tenantUserId,
+          }),
+        });
+        const entries = await claimEntries(tx, access, {
+          invoiceId: invoice.id,
+          clientId: client.id,
+          currency: client.currency,
+          periodFrom: input.periodFrom,
+          periodTo: input.periodTo,
+          timeZone: settings.timezone,
+          // No project at all: a recurring invoice without its period's time.
+          projectIds: within?.withTime === false ? [] : input.projectIds,
+        });
+        if (entries.length === 0 && !input.lines?.length) {
+          throw clientInvoiceConflicts.refuse(
+            'NOTHING_TO_INVOICE',
+            `No approved, billable, finished entry of ${client.name} from ${input.periodFrom} to ${input.periodTo} is left to invoice`,
+          );
+        }
+        const fromTime =
+          entries.length > 0
+            ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
+            : [];
+        const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
+        const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
+        await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
+        const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
+        await record(tx, access, 'client_invoice.created', created);
+        return reread(tx, invoice.id, query, created);
+      };
+      return within ? make(within.tx) : db.$transaction(make);
     },
 
     /** Changes a draft: dates, reference, notes, its manual lines (replaced whole) and its discount. 409 INVOICE_ISSUED otherwise. */

@@ -44,8 +44,7 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
   async function makeInvoice(tx: Tx, access: TenantAccess, plan: RecurringInvoice, period: Period): Promise<string | null> {
     await tx.$executeRaw`SAVEPOINT recurring_invoice`;
     try {
-      const invoice = await clientInvoices.createWithin(
-        tx,
+      const invoice = await clientInvoices.create(
         access,
         {
           clientId: plan.clientId,
@@ -56,7 +55,8 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
           // Issued on its run date, whenever a worker gets to it (a caught-up period keeps its own date).
           ...(plan.autoIssue ? { issueDate: period.runDate } : {}),
         },
-        plan.includeTime,
+        {},
+        { tx, withTime: plan.includeTime },
       );
       return invoice.id;
     } catch (error) {
