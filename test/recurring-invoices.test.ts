@@ -12,7 +12,7 @@ import { createLogger } from '../src/lib/logger.js';
 import { localDate } from '../src/lib/time.js';
 import { createRecurringInvoiceWork } from '../src/modules/billing/recurring-invoice/recurring-invoice.work.js';
 import type { Problem, RecurringInvoice } from './generated/openapi/types.gen.js';
-import { approvedEntry, billingTenant, type Billing } from './helpers/billing.js';
+import { approvedEntry, billingTenant, type Billing, sellerProfile } from './helpers/billing.js';
 import { daysAgo } from './helpers/clock.js';
 import { eventually } from './helpers/eventually.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -191,6 +191,47 @@ describe('recurring invoices', () => {
       nextPeriodStart: '2026-05-01',
       nextRunDate: '2026-05-31',
     });
+  });
+
+  it('issues later what it could not issue when it was made (or when its worker died), once', { timeout: 120_000 }, async () => {
+    // A profile without the seller's address: issuing is refused until it has one.
+    const b = await billingTenant(server, provider, { legalName: 'Half a profile GmbH', defaultTaxRate: '19.00' });
+    const created = await b.api.post<RecurringInvoice>(plansOf(b), {
+      clientId: b.clientId,
+      lines: [fee],
+      interval: 'month',
+      startDate: '2026-03-01',
+      autoIssue: true,
+    });
+    expect(created.status).toBe(201);
+    let now = '2026-03-01T12:00:00Z';
+    const clock: Clock = { now: () => new Date(now), today: (zone) => localDate(new Date(now), zone) };
+    const work = createRecurringInvoiceWork({ db: server.app.db, clock, services: server.app.services });
+    const log = createLogger('silent');
+    expect(await work.runDue(log)).toBe(1);
+    const [made] = await invoicesOf(created.body.id);
+    expect(made?.invoice?.status).toBe('draft');
+    const run = { recurringInvoiceId: created.body.id, periodStart: dayColumn('2026-03-01') };
+    expect(await server.app.db.recurringInvoiceRun.findUniqueOrThrow({ where: { recurringInvoiceId_periodStart: run } })).toMatchObject({
+      finishedAt: null,
+      finishLeaseUntil: null,
+    });
+
+    expect((await b.api.patch(`/tenants/${b.tenant.id}/billing-profile`, sellerProfile)).status).toBe(200);
+    // A worker that died finishing it holds it for ten minutes: nobody else issues it meanwhile.
+    await server.app.db.recurringInvoiceRun.update({
+      where: { recurringInvoiceId_periodStart: run },
+      data: { finishLeaseUntil: new Date('2026-03-01T12:10:00Z') },
+    });
+    now = '2026-03-01T12:05:00Z';
+    await Promise.all([work.runDue(log), work.runDue(log)]);
+    expect((await invoicesOf(created.body.id))[0]?.invoice?.status).toBe('draft');
+    now = '2026-03-01T12:11:00Z';
+    await Promise.all([work.runDue(log), work.runDue(log)]);
+    const [issued] = await invoicesOf(created.body.id);
+    expect(issued?.invoice).toMatchObject({ status: 'issued', numberSequence: 1 });
+    expect(issued?.invoice?.issueDate).toEqual(dayColumn('2026-03-01'));
+    expect((await server.app.db.recurringInvoiceRun.findUniqueOrThrow({ where: { recurringInvoiceId_periodStart: run } })).finishedAt).not.toBeNull();
   });
 
   it('makes what is due as soon as a worker starts, without waiting for the schedule', { timeout: 120_000 }, async () => {

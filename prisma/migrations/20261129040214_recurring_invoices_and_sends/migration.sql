@@ -55,6 +55,8 @@ CREATE TABLE "recurring_invoice_runs" (
     "recurringInvoiceId" TEXT NOT NULL,
     "periodStart" DATE NOT NULL,
     "clientInvoiceId" TEXT,
+    "finishedAt" TIMESTAMPTZ(3),
+    "finishLeaseUntil" TIMESTAMPTZ(3),
     "createdAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "recurring_invoice_runs_pkey" PRIMARY KEY ("recurringInvoiceId","periodStart")
@@ -77,6 +79,9 @@ CREATE INDEX "recurring_invoices_tenantId_clientId_createdAt_id_idx" ON "recurri
 
 -- CreateIndex
 CREATE INDEX "recurring_invoices_nextRunDate_idx" ON "recurring_invoices"("nextRunDate");
+
+-- CreateIndex
+CREATE INDEX "recurring_invoice_runs_finishedAt_idx" ON "recurring_invoice_runs"("finishedAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "recurring_invoice_runs_clientInvoiceId_key" ON "recurring_invoice_runs"("clientInvoiceId");

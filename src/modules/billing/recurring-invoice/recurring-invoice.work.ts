@@ -31,10 +31,14 @@ const lanes = 4;
 /** The zone where a day begins first (UTC+14): no tenant's today is later than its today. */
 const earliestZone = 'Pacific/Kiritimati';
 
+/** How long a worker finishing a made invoice (issuing, sending) holds it before another may take it over. */
+const finishLeaseMs = 10 * 60_000;
+
 interface Made {
   access: TenantAccess;
   plan: RecurringInvoice;
   invoiceId: string | null;
+  periodStart: Date;
 }
 
 export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDependencies, 'db' | 'clock' | 'services'>) {
@@ -95,20 +99,48 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
           }
         }
         await tx.recurringInvoice.update({ where: { id }, data: nextColumns(schedule, start) });
-        return { access, plan, invoiceId };
+        return { access, plan, invoiceId, periodStart: dayColumn(start) };
       },
       { maxWait: 10_000, timeout: 60_000 },
     );
   }
 
-  /** Issues and sends a made invoice as its plan says; a refusal is logged and leaves the invoice to people. */
-  async function finish({ access, plan, invoiceId }: Made, log: Logger): Promise<void> {
-    if (invoiceId === null || !plan.autoIssue) return;
+  /**
+   * Issues and sends a made invoice as its plan says, once: the caller holds the run's lease. Done, the run is
+   * finished; refused (a profile that cannot issue, a client without an e-mail), the lease is let go and a
+   * later run tries again, the invoice meanwhile a draft (or issued) that people may finish themselves.
+   */
+  async function finish({ access, plan, invoiceId, periodStart }: Made, log: Logger): Promise<void> {
+    if (invoiceId === null) return;
+    const run = { recurringInvoiceId_periodStart: { recurringInvoiceId: plan.id, periodStart } };
     try {
-      await clientInvoices.issue(access, invoiceId);
-      if (plan.autoSend) await clientInvoices.send(access, invoiceId, { attach: ['pdf'] });
+      const invoice = await db.clientInvoice.findUnique({ where: { id: invoiceId }, select: { status: true, _count: { select: { sends: true } } } });
+      if (invoice && plan.autoIssue && invoice.status === 'draft') await clientInvoices.issue(access, invoiceId);
+      if (invoice && plan.autoIssue && plan.autoSend && invoice._count.sends === 0) await clientInvoices.send(access, invoiceId, { attach: ['pdf'] });
+      await db.recurringInvoiceRun.update({ where: run, data: { finishedAt: clock.now(), finishLeaseUntil: null } });
     } catch (error) {
-      log.warn({ err: error, recurringInvoiceId: plan.id, clientInvoiceId: invoiceId }, 'a recurring invoice was made but could not be issued or sent');
+      await db.recurringInvoiceRun.update({ where: run, data: { finishLeaseUntil: null } });
+      log.warn(
+        { err: error, recurringInvoiceId: plan.id, clientInvoiceId: invoiceId },
+        'a recurring invoice was made but could not be issued or sent; a later run tries again',
+      );
+    }
+  }
+
+  /** Finishes what was made and not finished (a worker died in between, or issuing was refused), taking each run's lease. */
+  async function finishLeftOver(log: Logger): Promise<void> {
+    const now = clock.now();
+    const free = { finishedAt: null, clientInvoiceId: { not: null }, OR: [{ finishLeaseUntil: null }, { finishLeaseUntil: { lt: now } }] };
+    const runs = await db.recurringInvoiceRun.findMany({ where: free, include: { plan: { include: { tenant: true } } }, take: pageSize });
+    for (const run of runs) {
+      const key = { recurringInvoiceId: run.recurringInvoiceId, periodStart: run.periodStart };
+      const { count } = await db.recurringInvoiceRun.updateMany({
+        where: { ...key, ...free },
+        data: { finishLeaseUntil: new Date(now.getTime() + finishLeaseMs) },
+      });
+      if (count === 0) continue;
+      const access = systemAccess(run.plan.tenant, systemActor('recurring-invoices'));
+      await finish({ access, plan: run.plan, invoiceId: run.clientInvoiceId, periodStart: run.periodStart }, log);
     }
   }
 
@@ -130,6 +162,7 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
   return {
     /** Makes every due period's invoice of every plan; returns how many invoices were made. */
     async runDue(log: Logger): Promise<number> {
+      await finishLeftOver(log);
       const horizon = dayColumn(clock.today(earliestZone));
       let made = 0;
       let after = '';
