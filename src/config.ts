@@ -58,6 +58,10 @@ export interface Config {
   bodyIdleTimeoutMs: number;
   /** Days the change feed keeps events (older ones, once processed, are pruned daily). */
   eventRetentionDays: number;
+  /** Where invoices are mailed through (SMTP_URL, smtp:// or smtps://); undefined: `send` only marks them sent. */
+  smtpUrl: string | undefined;
+  /** The From of mailed invoices (MAIL_FROM); required with SMTP_URL. */
+  mailFrom: string | undefined;
   /**
    * Where the clock rules read starts (TEST_CLOCK; NODE_ENV=test only): the
    * processes a test starts beside its own run on the test's clock. Undefined: the system clock.
@@ -179,6 +183,13 @@ const environmentSchema = z.object({
       .pipe(z.number().min(1, 'must be at least 1 day'))
       .optional(),
   ),
+  SMTP_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587')
+      .optional(),
+  ),
+  MAIL_FROM: optionalNonEmpty.pipe(z.string().min(3).optional()),
   TEST_CLOCK: optionalNonEmpty.transform((value, context) => {
     if (value === undefined) return undefined;
     const start = clockSetting(value);
@@ -238,6 +249,10 @@ export function loadConfig(environment: Environment = process.env): Config {
     throw new ConfigError('TEST_CLOCK is honoured only with NODE_ENV=test');
   }
 
+  if (env.SMTP_URL !== undefined && env.MAIL_FROM === undefined) {
+    throw new ConfigError('MAIL_FROM must be set with SMTP_URL (the From of mailed invoices)');
+  }
+
   const trustedOrigins = [originOf(baseUrl), ...env.TRUSTED_ORIGINS.map((origin) => originOf(origin))];
 
   // A 20 MiB upload on a slow uplink takes minutes: the whole request gets a
@@ -276,5 +291,7 @@ export function loadConfig(environment: Environment = process.env): Config {
     bodyIdleTimeoutMs: env.BODY_IDLE_TIMEOUT_MS ?? 10_000,
     eventRetentionDays: env.EVENT_RETENTION_DAYS ?? 400,
     testClock: env.TEST_CLOCK,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
   };
 }

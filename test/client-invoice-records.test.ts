@@ -126,7 +126,7 @@ describe('an issued invoice in the database', () => {
       expect(exposedErrorOf(refused, createLogger('silent'))).toMatchObject({ status: 409, code: 'INVALID_STATE', reason: 'RECORD_RETAINED' });
 
       // Status moves and payments go on, through the API and in SQL alike.
-      expect((await b.api.post<ClientInvoice>(`${b.path}/${invoice.id}/send`)).body.status).toBe('sent');
+      expect((await b.api.post<ClientInvoice>(`${b.path}/${invoice.id}/send`, {})).body.status).toBe('sent');
       const partly = await b.api.post<ClientInvoice>(`${b.path}/${invoice.id}/pay`, { paidAt: '2026-04-10', amount: '10.00' });
       expect(partly.status, partly.text).toBe(200);
       // A payment is added, never changed or taken away.
@@ -257,7 +257,7 @@ describe('the files of an issued document', () => {
       });
       expect(client.status, client.text).toBe(200);
       for (const id of [served.id, unserved.id]) {
-        expect((await b.api.post(`${b.path}/${id}/send`)).status).toBe(200);
+        expect((await b.api.post(`${b.path}/${id}/send`, {})).status).toBe(200);
         expect((await b.api.post(`${b.path}/${id}/pay`, { paidAt: '2026-05-04', amount: '50.00' })).status).toBe(200);
       }
       expect((await b.api.post(`${b.path}/${served.id}/pay`, { paidAt: '2026-05-05' })).status).toBe(200);
@@ -335,7 +335,7 @@ describe('the change feed of billing records', () => {
     const invoice = await invoiceOf(b, { issue: false });
     expect((await b.api.patch(`${b.path}/${invoice.id}`, { notes: 'Thank you' })).status).toBe(200);
     expect((await b.api.post(`${b.path}/${invoice.id}/issue`)).status).toBe(200);
-    expect((await b.api.post(`${b.path}/${invoice.id}/send`)).status).toBe(200);
+    expect((await b.api.post(`${b.path}/${invoice.id}/send`, {})).status).toBe(200);
     expect((await b.api.post(`${b.path}/${invoice.id}/pay`, { paidAt: '2026-04-10', amount: '10.00' })).status).toBe(200);
     expect((await b.api.post(`${b.path}/${invoice.id}/pay`, { paidAt: '2026-04-20' })).status).toBe(200);
     const voided = await b.api.post<{ creditNoteId: string }>(`${b.path}/${invoice.id}/void`);

@@ -93,7 +93,11 @@ describe('an invoice from approved time', () => {
     expect(edited.body.reason).toBe('INVOICE_ISSUED');
     expect((await b.api.delete<Problem>(`${b.path}/${draft.id}`)).body.reason).toBe('INVOICE_ISSUED');
 
-    expect((await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/send`)).body.status).toBe('sent');
+    // Without SMTP_URL, send only marks the invoice sent, and says so.
+    const sent = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/send`, {});
+    expect(sent.body.status).toBe('sent');
+    expect(sent.body.lastSend).toMatchObject({ status: 'not_configured', attempts: 0 });
+    expect(sent.body.sentTo).toEqual([]);
     const partly = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-10', amount: '100.00' });
     expect(partly.body).toMatchObject({ status: 'sent', totals: { paid: '100.00', due: '246.59' } });
     const paid = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/pay`, { paidAt: '2026-04-20' });

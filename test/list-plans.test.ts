@@ -231,6 +231,18 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age],
     ],
   },
+  // Recurring invoices of one client per tenant.
+  recurringInvoiceControllerFindAll: {
+    table: 'recurring_invoices',
+    fill: (tenantId, count, age) => [
+      `WITH client AS (
+         INSERT INTO clients (id, "tenantId", name, currency, "createdAt", "updatedAt")
+         VALUES (uuidv7()::text, $1, 'Recurring filler client ' || $2::int || $3::text, 'EUR', now(), now()) RETURNING id)
+       INSERT INTO recurring_invoices (id, "tenantId", "clientId", interval, "startDate", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, client.id, 'month', '2030-01-01', now() - $3::interval, now() FROM client, generate_series(1, $2::int) g`,
+      [tenantId, count, age],
+    ],
+  },
   syncControllerFindAll: {
     table: 'syncs',
     fill: (tenantId, count, age) => [

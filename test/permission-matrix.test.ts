@@ -117,6 +117,14 @@ const clientInvoiceBody = (): Json => ({
   lines: [{ description: 'Walked fee', quantity: '1', unitPrice: '100.00' }],
 });
 
+/** A recurring invoice of the same line, monthly from far in the future (no worker makes anything of it). */
+const recurringInvoiceBody = (): Json => ({
+  clientId: billedClientId,
+  lines: [{ description: 'Walked fee', quantity: '1', unitPrice: '100.00' }],
+  interval: 'month',
+  startDate: '2030-01-01',
+});
+
 type EntryState = 'draft' | 'submitted' | 'approved' | 'running';
 
 /** An entry of `owner`, made with the tenant's key, in `state`. */
@@ -280,7 +288,13 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
       if (['markSent', 'pay', 'void'].includes(action)) await tenant.api.post(`/tenants/${t()}/client-invoices/${id}/issue`);
       return { clientInvoiceId: id };
     },
-    bodies: { create: () => clientInvoiceBody(), update: () => ({ notes: 'walked' }), pay: () => ({ paidAt: '2026-02-01' }) },
+    bodies: { create: () => clientInvoiceBody(), update: () => ({ notes: 'walked' }), markSent: () => ({}), pay: () => ({ paidAt: '2026-02-01' }) },
+  },
+  RecurringInvoice: {
+    values: async () => ({
+      recurringInvoiceId: await created(tenant.api.post(`/tenants/${t()}/recurring-invoices`, recurringInvoiceBody()), 'a recurring invoice'),
+    }),
+    bodies: { create: () => recurringInvoiceBody(), update: () => ({ dayOfPeriod: 2 }) },
   },
   Invoice: {
     // Running OCR again needs a file whose first run has finished.

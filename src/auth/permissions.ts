@@ -49,6 +49,8 @@ export const statements = {
   // Billing (CONTRACT.md section 9): invoices to clients (issue, send, pay and void are updates), the seller's
   // profile, and a client's billing details (address, VAT id...: read, or null, as ClientNotes).
   ClientInvoice: crud,
+  // Plans that make a client invoice every period (CONTRACT.md section 11).
+  RecurringInvoice: crud,
   BillingProfile: ['read', 'update'],
   ClientBilling: ['read'],
   // Time off and working time (CONTRACT.md section 10).
@@ -203,6 +205,7 @@ const adminGrants: RoleGrants = {
   Event: ['read'],
   EntryHistory: ['read'],
   ClientInvoice: ['manage'],
+  RecurringInvoice: ['manage'],
   BillingProfile: ['read', 'update'],
   ClientBilling: ['read'],
   // Only owners and admins take back an approved absence that has begun.
@@ -244,6 +247,7 @@ const matrix: Record<Role, RoleGrants> = {
     // Their own entries' history; the feed of the whole tenant is for owners and admins (CONTRACT.md section 3).
     EntryHistory: ['read:own'],
     ClientInvoice: ['read'],
+    RecurringInvoice: ['read'],
     BillingProfile: ['read'],
     ClientBilling: ['read'],
     // Managers approve others' absences, not their own.

@@ -65,6 +65,10 @@ export const eventTypes = [
   'client_invoice.sent',
   'client_invoice.paid',
   'client_invoice.voided',
+  // Recurring invoices (CONTRACT.md section 11): the plans; each invoice they make is a client_invoice.created.
+  'recurring_invoice.created',
+  'recurring_invoice.updated',
+  'recurring_invoice.deleted',
   // Not in the contract's list: the seller's data invoices are issued with, in the audit trail.
   'billing_profile.updated',
   // Time off and working time (CONTRACT.md section 10).

@@ -106,6 +106,8 @@ const documentTypes = new Set([
   'ClientInvoiceTax',
   'ClientInvoiceTotals',
   'ClientInvoiceDiscount',
+  // A recurring invoice's fixed lines: read by whoever reads the client invoices they become.
+  'RecurringInvoiceLine',
   'Invoice',
   'InvoiceLine',
 ]);

@@ -108,6 +108,23 @@ export const UpdateClientInvoiceDto = dto('UpdateClientInvoiceDto', 'Changes to 
   discount: DiscountDto.nullable().optional(),
 });
 
+/** What a mailed invoice may carry (the names of the download routes' formats). */
+export const attachableFormatNames = ['pdf', 'facturx', 'xrechnung-cii', 'xrechnung-ubl', 'peppol', 'ubl', 'cii'] as const;
+const attachable = new Set<string>(attachableFormatNames);
+const mailbox = z.email('must be an e-mail address').max(320);
+
+export const SendClientInvoiceDto = dto('SendClientInvoiceDto', 'Send the issued invoice by e-mail (with SMTP_URL set; else it is only marked sent).', {
+  to: z.array(mailbox).min(1).max(10).optional().describe("Recipients; default: the client's e-mail as issued"),
+  cc: z.array(mailbox).max(10).optional().describe('Copies'),
+  message: z.string().trim().min(1).max(5000).optional().describe('The text of the mail; default: a short note naming the invoice'),
+  attach: z
+    .array(z.string().refine((format) => attachable.has(format), { message: `must be one of: ${attachableFormatNames.join(', ')}` }))
+    .min(1)
+    .max(attachableFormatNames.length)
+    .default(['pdf'])
+    .describe(`The files attached, each once: ${attachableFormatNames.join(', ')} (default: pdf); each as GET .../pdf and .../e-invoice serve it`),
+});
+
 export const PayClientInvoiceDto = dto('PayClientInvoiceDto', 'A payment received.', {
   paidAt: fields.date('The day it was received'),
   amount: money('Default: all that is due; less is a partial payment').optional(),
@@ -126,6 +143,7 @@ export const ListClientInvoicesArgs = args({
 export const ClientInvoiceArgs = args({ tenantId, id: clientInvoiceId });
 export const CreateClientInvoiceArgs = args({ tenantId, input: CreateClientInvoiceDto });
 export const UpdateClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: UpdateClientInvoiceDto });
+export const SendClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: SendClientInvoiceDto });
 export const PayClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: PayClientInvoiceDto });
 
 export type ClientInvoiceQuery = PrismaQuery<Prisma.ClientInvoiceInclude, Prisma.ClientInvoiceSelect>;

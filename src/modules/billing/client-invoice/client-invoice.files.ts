@@ -69,35 +69,48 @@ function assertEInvoiceable(document: ClientInvoiceDocument, format: WrittenEInv
   );
 }
 
+/** What the files are read and kept through: the client-invoice service's own methods. */
+export type InvoiceFiles = Pick<Services['clientInvoices'], 'keptFile' | 'keepFile' | 'document'>;
+
 /**
  * The file of invoice `id` in `format`: as kept, when it is an issued document whose file was served before;
  * else written by `write` from the document, and kept when the document is issued (a draft's never is).
  */
 async function fileOf(
-  services: Services,
+  files: InvoiceFiles,
   access: TenantAccess,
   id: string,
   format: KeptFormat,
   write: (document: ClientInvoiceDocument) => Promise<ClientInvoiceFile>,
 ): Promise<ClientInvoiceFile> {
-  const kept = await services.clientInvoices.keptFile(access, id, format);
+  const kept = await files.keptFile(access, id, format);
   if (kept) return kept;
-  const document = await services.clientInvoices.document(access, id);
+  const document = await files.document(access, id);
   const file = await write(document);
-  return document.status === 'draft' ? file : services.clientInvoices.keepFile(access, id, format, file);
+  return document.status === 'draft' ? file : files.keepFile(access, id, format, file);
 }
 
 /** The invoice's EN 16931 XML in `format`: 409 for a draft, or naming the fields the format still needs. */
-export async function eInvoiceFile(services: Services, access: TenantAccess, id: string, format: WrittenEInvoiceFormat): Promise<ClientInvoiceFile> {
-  return fileOf(services, access, id, format, async (document) => {
+export async function eInvoiceFile(
+  services: { clientInvoices: InvoiceFiles },
+  access: TenantAccess,
+  id: string,
+  format: WrittenEInvoiceFormat,
+): Promise<ClientInvoiceFile> {
+  return fileOf(services.clientInvoices, access, id, format, async (document) => {
     assertEInvoiceable(document, format);
     return { fileName: clientInvoiceFileName(document, format), contentType: eInvoiceContentTypes[format], content: await writeEInvoice(document, format) };
   });
 }
 
 /** The invoice's PDF; as Factur-X it is an e-invoice too, with the same 409s as the CII XML. */
-export async function clientInvoicePdfFile(services: Services, access: TenantAccess, id: string, format: ClientInvoicePdfFormat): Promise<ClientInvoiceFile> {
-  return fileOf(services, access, id, format, async (document) => {
+export async function clientInvoicePdfFile(
+  services: { clientInvoices: InvoiceFiles },
+  access: TenantAccess,
+  id: string,
+  format: ClientInvoicePdfFormat,
+): Promise<ClientInvoiceFile> {
+  return fileOf(services.clientInvoices, access, id, format, async (document) => {
     if (format === 'facturx') assertEInvoiceable(document, 'facturx');
     return {
       fileName: clientInvoiceFileName(document, format),
@@ -105,6 +118,16 @@ export async function clientInvoicePdfFile(services: Services, access: TenantAcc
       content: await renderClientInvoicePdf(document, { format }),
     };
   });
+}
+
+/** What a mailed invoice may carry: the PDF, Factur-X, or an e-invoice format (CONTRACT.md section 11, "Sending"). */
+export const attachableFormats = ['pdf', 'facturx', ...writtenEInvoiceFormats] as const;
+export type AttachableFormat = (typeof attachableFormats)[number];
+
+/** The file a mail attaches as `format`: the same bytes the download routes serve (kept on first use). */
+export function attachmentFile(files: InvoiceFiles, access: TenantAccess, id: string, format: AttachableFormat): Promise<ClientInvoiceFile> {
+  const clientInvoices = { clientInvoices: files };
+  return format === 'pdf' || format === 'facturx' ? clientInvoicePdfFile(clientInvoices, access, id, format) : eInvoiceFile(clientInvoices, access, id, format);
 }
 
 const download = (file: ClientInvoiceFile): HttpResult => ({

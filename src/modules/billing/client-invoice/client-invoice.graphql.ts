@@ -6,6 +6,7 @@ import type { ClientInvoiceLine, ClientInvoicePayment } from '../../../generated
 import { taxCategory } from '../../tracking/party/party.fields.js';
 import { AddressObject, ElectronicAddressObject } from '../../tracking/party/party.graphql.js';
 import type { BuyerSnapshot, SellerSnapshot } from './client-invoice.document.js';
+import { ClientInvoiceSendObject } from './client-invoice.send.graphql.js';
 import type { StoredTaxGroup } from './client-invoice.document-of.js';
 import {
   ClientInvoiceArgs,
@@ -16,6 +17,7 @@ import {
   invoiceLineUnit,
   ListClientInvoicesArgs,
   PayClientInvoiceArgs,
+  SendClientInvoiceArgs,
   UpdateClientInvoiceArgs,
 } from './client-invoice.dto.js';
 
@@ -221,7 +223,19 @@ builder.prismaObject('ClientInvoice', {
       resolve: (invoice) => inCurrency(invoice.payments, invoice.currency),
     }),
     issuedAt: t.expose('issuedAt', { type: 'DateTime', nullable: true }),
-    sentAt: t.expose('sentAt', { type: 'DateTime', nullable: true }),
+    sentAt: t.expose('sentAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was last sent: the SMTP server accepted it (or, without SMTP, it was marked sent)',
+    }),
+    sentTo: t.exposeStringList('sentTo', { description: 'Whom the last mail reached (to and cc); empty when it was never mailed' }),
+    lastSend: t.field({
+      type: ClientInvoiceSendObject,
+      nullable: true,
+      description: 'The last send: queued, delivered, or not_configured (no SMTP_URL: the invoice was only marked sent); null when never sent',
+      select: { sends: { orderBy: { createdAt: 'desc' }, take: 1 } },
+      resolve: (invoice) => invoice.sends[0] ?? null,
+    }),
     paidAt: t.expose('paidAt', { type: 'DateTime', nullable: true, description: 'The day the last payment settled it' }),
     voidedAt: t.expose('voidedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -249,7 +263,11 @@ resourceFields('ClientInvoice', {
       'issue',
       'Issues a draft: its number (gapless, per tenant and year), dates, and the seller and buyer snapshots.',
     ),
-    sendClientInvoice: step(ClientInvoiceArgs, 'send', 'Records that an issued invoice was sent.'),
+    sendClientInvoice: step(
+      SendClientInvoiceArgs,
+      'send',
+      'Sends an issued invoice by e-mail from a worker (with SMTP configured; lastSend.status queued, then delivered), or only marks it sent (not_configured).',
+    ),
     payClientInvoice: step(PayClientInvoiceArgs, 'pay', 'Records a payment: all that is due, or less (a partial payment).'),
     voidClientInvoice: step(
       ClientInvoiceArgs,

@@ -6,7 +6,7 @@
  * A 409 names every field that is missing, relative to the resource its reason names (the profile's fields
  * for BILLING_PROFILE_INCOMPLETE, the client's for CLIENT_INCOMPLETE; another resource's with its prefix).
  */
-import type { Client } from '../../../generated/prisma/client.js';
+import type { Client, ClientInvoice } from '../../../generated/prisma/client.js';
 import type { FieldError } from '../../../lib/errors.js';
 import type { Address, ElectronicAddress } from '../../tracking/party/party.fields.js';
 import type { BillingProfileView } from '../billing-profile/billing-profile.service.js';
@@ -89,4 +89,21 @@ export function assertSellerComplete(document: ClientInvoiceDocument): void {
     missingForAll(document, ['pdf']).filter((field) => field.source?.startsWith('billingProfile.')),
     ['pdf'],
   );
+}
+
+/** The reason a live invoice in `status` refuses a change meant for drafts. */
+export function assertDraft(invoice: ClientInvoice): void {
+  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
+  if (invoice.status !== 'draft') {
+    throw clientInvoiceConflicts.refuse(
+      'INVOICE_ISSUED',
+      `The invoice is ${invoice.status} (${invoice.number}): it is never changed or deleted; void it instead`,
+    );
+  }
+}
+
+/** An issued, sent or paid invoice (not a draft, not void). */
+export function assertIssued(invoice: ClientInvoice, what: string): void {
+  if (invoice.status === 'draft') throw clientInvoiceConflicts.refuse('INVOICE_NOT_ISSUED', `The invoice is a draft: issue it before it is ${what}`);
+  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
 }

@@ -51,7 +51,7 @@ export async function seedClientInvoices(
     if (state === 'draft') continue;
     await invoices.issue(access, invoice.id);
     if (state === 'void') await invoices.void(access, invoice.id);
-    if (state === 'sent' || state === 'paid' || state === 'partly paid') await invoices.send(access, invoice.id);
+    if (state === 'sent' || state === 'paid' || state === 'partly paid') await invoices.send(access, invoice.id, { attach: ['pdf'] });
     const paidAt = month(now, 1).periodFrom;
     if (state === 'paid') await invoices.pay(access, invoice.id, { paidAt });
     if (state === 'partly paid') await invoices.pay(access, invoice.id, { paidAt, amount: '100.00' });

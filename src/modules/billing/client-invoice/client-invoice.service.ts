@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../../db/client.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
-import { Prisma, type Client, type ClientInvoice } from '../../../generated/prisma/client.js';
+import { Prisma, type ClientInvoice } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../../lib/clock.js';
 import { notFound, validationFailed } from '../../../lib/errors.js';
 import { assertMoneyScale, minorUnitsOf } from '../../../lib/money.js';
@@ -12,7 +12,7 @@ import { billingProfileFor } from '../billing-profile/billing-profile.service.js
 import { createClientInvoiceArchive } from './client-invoice.archive.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { toClientInvoiceDocument } from './client-invoice.document-of.js';
-import { assertIssuable, buyerOf, sellerOf } from './client-invoice.issuable.js';
+import { assertDraft, assertIssuable, assertIssued, buyerOf, sellerOf } from './client-invoice.issuable.js';
 import { availableEInvoiceFormats } from './einvoice/writer.js';
 import {
   clientInvoiceConflicts,
@@ -36,25 +36,18 @@ import {
 import { readClientInvoiceDocument } from './client-invoice.document-read.js';
 import { createNumberQueue, issueTransaction, nextNumber } from './client-invoice.numbering.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
+import type { JobQueue } from '../../../events/jobs.js';
+import type { Config } from '../../../config.js';
+import { createSendStep } from './client-invoice.send.js';
+import { findClient, lockInvoice } from './client-invoice.rows.js';
 import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
 
-/** The reason a live invoice in `status` refuses a change meant for drafts. */
-function assertDraft(invoice: ClientInvoice): void {
-  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
-  if (invoice.status !== 'draft') {
-    throw clientInvoiceConflicts.refuse(
-      'INVOICE_ISSUED',
-      `The invoice is ${invoice.status} (${invoice.number}): it is never changed or deleted; void it instead`,
-    );
-  }
-}
-
-/** An issued, sent or paid invoice (not a draft, not void). */
-function assertIssued(invoice: ClientInvoice, what: string): void {
-  if (invoice.status === 'draft') throw clientInvoiceConflicts.refuse('INVOICE_NOT_ISSUED', `The invoice is a draft: issue it before it is ${what}`);
-  if (invoice.status === 'void') throw clientInvoiceConflicts.refuse('INVOICE_VOID', 'The invoice is void');
+/** `create` inside the caller's transaction: a recurring invoice's run commits the draft with its period; `withTime: false` bills no time. */
+export interface CreateWithin {
+  tx: Tx;
+  withTime: boolean;
 }
 
 /**
@@ -64,25 +57,20 @@ function assertIssued(invoice: ClientInvoice, what: string): void {
  * entry on a live invoice is read-only (the entry service refuses it with
  * ENTRY_INVOICED); deleting a draft or voiding an invoice releases it.
  */
-export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock }) {
+export function createClientInvoiceService({
+  db,
+  clock,
+  jobs,
+  config,
+}: {
+  db: Db;
+  clock: Clock;
+  jobs: JobQueue;
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
+}) {
   /** Per tenant: the issues and voids waiting for a number in this process. */
   const inLine = createNumberQueue();
   const archive = createClientInvoiceArchive({ db });
-
-  /** The invoice, row-locked for the rest of `tx`, or 404. */
-  async function lockInvoice(tx: Tx, access: TenantAccess, id: string): Promise<ClientInvoice> {
-    const values: unknown[] = [id];
-    const changeable = access.sqlScope('update', 'ClientInvoice', 'ci', (value) => `$${values.push(value)}`);
-    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT ci.id FROM client_invoices ci WHERE ci.id = $1 AND ${changeable} FOR UPDATE`, ...values);
-    if (locked.length === 0) throw notFound('ClientInvoice', id);
-    return tx.clientInvoice.findFirstOrThrow({ where: { id, ...access.scope('update', 'ClientInvoice') } });
-  }
-
-  async function findClient(tx: Tx, access: TenantAccess, id: string): Promise<Client> {
-    const client = await tx.client.findFirst({ where: { id, ...access.tenantWide('Client') } });
-    if (!client) throw validationFailed([{ path: 'clientId', message: 'is not a client of this tenant' }]);
-    return client;
-  }
 
   const reread = (tx: Tx, id: string, query: ClientInvoiceQuery, row: ClientInvoice) =>
     shapesResult(query) ? tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : row;
@@ -95,6 +83,17 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
     const eInvoiceFormats = availableEInvoiceFormats(await readClientInvoiceDocument(tx, access, invoice.id));
     await recordEvent(tx, access, { type: 'client_invoice.issued', subjectId: invoice.id, data: { ...daysOf(invoice), eInvoiceFormats } });
   }
+
+  const send = createSendStep({
+    db,
+    clock,
+    jobs,
+    config,
+    files: { keptFile: archive.keptFile, keepFile: archive.keepFile, document: (access, id) => readClientInvoiceDocument(db, access, id) },
+    lockInvoice,
+    assertIssued,
+    reread: async (tx, id, query, row) => reread(tx, id, query, row),
+  });
 
   async function record(tx: Tx, access: TenantAccess, type: EventType, invoice: ClientInvoice): Promise<void> {
     await recordEvent(tx, access, { type, subjectId: invoice.id, data: daysOf(invoice) });
@@ -123,12 +122,17 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
      * are claimed in the same transaction. 409 NOTHING_TO_INVOICE when there
      * is neither time nor a line; nothing is written then.
      */
-    async create(access: TenantAccess, input: z.output<typeof CreateClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
+    async create(
+      access: TenantAccess,
+      input: z.output<typeof CreateClientInvoiceDto>,
+      query: ClientInvoiceQuery = {},
+      within?: CreateWithin,
+    ): Promise<ClientInvoice> {
       access.assert('create', 'ClientInvoice');
       if (input.periodTo < input.periodFrom) throw validationFailed([{ path: 'periodTo', message: 'must not be before periodFrom' }]);
       if (input.issueDate && input.dueDate && input.dueDate < input.issueDate)
         throw validationFailed([{ path: 'dueDate', message: 'must not be before issueDate' }]);
-      return db.$transaction(async (tx) => {
+      const make = async (tx: Tx) => {
         const client = await findClient(tx, access, input.clientId);
         assertInvoiceMoney(client.currency, input);
         const digits = minorUnitsOf(client.currency);
@@ -169,7 +173,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
           periodFrom: input.periodFrom,
           periodTo: input.periodTo,
           timeZone: settings.timezone,
-          projectIds: input.projectIds,
+          // No project at all: a recurring invoice without its period's time.
+          projectIds: within?.withTime === false ? [] : input.projectIds,
         });
         if (entries.length === 0 && !input.lines?.length) {
           throw clientInvoiceConflicts.refuse(
@@ -187,7 +192,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
         const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
         await record(tx, access, 'client_invoice.created', created);
         return reread(tx, invoice.id, query, created);
-      });
+      };
+      return within ? make(within.tx) : db.$transaction(make);
     },
 
     /** Changes a draft: dates, reference, notes, its manual lines (replaced whole) and its discount. 409 INVOICE_ISSUED otherwise. */
@@ -296,20 +302,8 @@ export function createClientInvoiceService({ db, clock }: { db: Db; clock: Clock
       );
     },
 
-    /** Records that an issued invoice was sent (again: the time of the last sending). */
-    async send(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
-      access.assert('update', 'ClientInvoice');
-      return db.$transaction(async (tx) => {
-        const existing = await lockInvoice(tx, access, id);
-        assertIssued(existing, 'sent');
-        const sent = await tx.clientInvoice.update({
-          where: { id },
-          data: { sentAt: clock.now(), ...(existing.status === 'issued' ? { status: 'sent' } : {}) },
-        });
-        await record(tx, access, 'client_invoice.sent', sent);
-        return reread(tx, id, query, sent);
-      });
-    },
+    /** Sends an issued invoice by e-mail from a worker (SMTP configured), or only marks it sent (client-invoice.send.ts). */
+    send: (...args: Parameters<typeof send>) => send(...args),
 
     /** Records a payment: all that is due unless `amount` is less; the invoice is paid when nothing is due. */
     async pay(access: TenantAccess, id: string, input: z.output<typeof PayClientInvoiceDto>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {

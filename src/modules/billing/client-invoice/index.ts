@@ -1,5 +1,7 @@
 import { crud, steps } from '../../../rest/route.js';
-import { defineModule } from '../../module.js';
+import { defineModule, job, type JobContext } from '../../module.js';
+import { createClientInvoiceMailWork, type ClientInvoiceMailWork } from './client-invoice.mail.js';
+import { abandonedMailQueue, clientInvoiceMailQueue } from './client-invoice.send.js';
 import { clientInvoiceConflicts } from './client-invoice.dto.js';
 import { clientInvoiceFileRoutes } from './client-invoice.files.js';
 import { createClientInvoiceService, type ClientInvoiceService } from './client-invoice.service.js';
@@ -32,10 +34,20 @@ export const clientInvoiceModule = defineModule({
       },
     ),
     step('issue', 'Mutation.issueClientInvoice', 'Issue a draft: number, dates, seller and buyer snapshots'),
-    step('send', 'Mutation.sendClientInvoice', 'Record that the invoice was sent', 'markSent'),
+    step(
+      'send',
+      'Mutation.sendClientInvoice',
+      'Send the invoice by e-mail from a worker (SMTP_URL set), or only mark it sent (lastSend.status says which)',
+      'markSent',
+    ),
     step('pay', 'Mutation.payClientInvoice', 'Record a payment (full unless amount is less)'),
     step('void', 'Mutation.voidClientInvoice', 'Void an issued invoice: a credit note takes the next number, its entries are released'),
     ...clientInvoiceFileRoutes,
+  ],
+  createWork: createClientInvoiceMailWork,
+  jobs: [
+    job(clientInvoiceMailQueue, ({ sendId }, { work, log }: JobContext<ClientInvoiceMailWork>) => work.deliver(sendId, log)),
+    job(abandonedMailQueue, ({ sendId }, { work, log }: JobContext<ClientInvoiceMailWork>) => work.abandon(sendId, log)),
   ],
 });
 

@@ -1,0 +1,109 @@
+/**
+ * The mail job: delivers one send (client-invoice.send.ts) over SMTP, exactly once.
+ *
+ * The send's row is the state machine: `queued` until the SMTP server accepted the message, then
+ * `delivered`, written in the same transaction that holds the row's lock while the message is handed over,
+ * together with the invoice's `sentAt`, `sentTo` and status. So a job that runs again (a retry, a second
+ * worker taking it up after an expiry) waits for the lock and then finds the send delivered, and mails
+ * nothing; a failed attempt rolls back and is retried by pg-boss, its error noted on the send.
+ *
+ * The residual window: the process dies (or loses the database) after the SMTP server said 250 and before
+ * the commit. The send is then still `queued` and the retry mails it again, with the same Message-ID (the
+ * send's own, fixed when it was recorded): the recipient's mail system sees the same message twice, which
+ * mail clients show once. No protocol closes that window (SMTP has no two-phase commit); it is as wide as
+ * one COMMIT.
+ */
+import nodemailer, { type Transporter } from 'nodemailer';
+import { systemActor } from '../../../auth/actor.js';
+import { systemAccess } from '../../../auth/tenant-access.js';
+import { recordEvent, withDays } from '../../../events/outbox.js';
+import type { Logger } from '../../../lib/logger.js';
+import type { WorkDependencies } from '../../module.js';
+import type { ClientInvoiceDocument } from './client-invoice.document.js';
+import { attachmentFile, type AttachableFormat } from './client-invoice.files.js';
+
+/** Long enough for a slow SMTP server; short of the queue's expiry, so a hung attempt ends before another starts. */
+const deliveryTransaction = { maxWait: 10_000, timeout: 240_000 };
+
+/** The subject and default text of the mail: the document and its number. */
+function mailText(document: ClientInvoiceDocument, message: string | null): { subject: string; text: string } {
+  const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
+  const subject = `${kind} ${document.number ?? ''} from ${document.seller.legalName}`.replace(/\s+/g, ' ').trim();
+  const text = message ?? `Please find attached ${kind.toLowerCase()} ${document.number ?? ''} from ${document.seller.legalName}.`;
+  return { subject, text };
+}
+
+export function createClientInvoiceMailWork({ db, clock, config, services }: Pick<WorkDependencies, 'db' | 'clock' | 'config' | 'services'>) {
+  let transport: Transporter | undefined;
+  const transportOf = (): Transporter => {
+    if (config.smtpUrl === undefined) throw new Error('SMTP_URL is not set: a queued send waits until it is');
+    transport ??= nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
+    return transport;
+  };
+
+  return {
+    /** Marks a send whose retries are spent failed, unless an attempt delivered it after all. */
+    async abandon(sendId: string, log: Logger): Promise<void> {
+      const { count } = await db.clientInvoiceSend.updateMany({ where: { id: sendId, status: 'queued' }, data: { status: 'failed' } });
+      if (count > 0) log.warn({ sendId }, 'an invoice could not be mailed: its retries are spent');
+    },
+
+    /** Mails send `sendId` unless it was delivered before; throws (for pg-boss to retry) when SMTP fails. */
+    async deliver(sendId: string, log: Logger): Promise<void> {
+      try {
+        await db.$transaction(async (tx) => {
+          const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM client_invoice_sends WHERE id = ${sendId} AND status = 'queued' FOR UPDATE`;
+          if (locked.length === 0) {
+            log.info({ sendId }, 'send already delivered (or gone): nothing to mail');
+            return;
+          }
+          const send = await tx.clientInvoiceSend.findUniqueOrThrow({ where: { id: sendId }, include: { tenant: true } });
+          const access = systemAccess(send.tenant, systemActor('mail'));
+          const files = services.clientInvoices;
+          const document = await files.document(access, send.clientInvoiceId);
+          const attachments = [];
+          for (const format of send.attach as AttachableFormat[]) {
+            const file = await attachmentFile(files, access, send.clientInvoiceId, format);
+            attachments.push({ filename: file.fileName, contentType: file.contentType, content: file.content });
+          }
+          const { subject, text } = mailText(document, send.message);
+          const info = await transportOf().sendMail({
+            from: config.mailFrom,
+            to: send.to,
+            cc: send.cc,
+            replyTo: document.seller.email,
+            subject,
+            text,
+            messageId: send.messageId,
+            attachments,
+          });
+          const now = clock.now();
+          await tx.clientInvoiceSend.update({
+            where: { id: sendId },
+            data: { status: 'delivered', deliveredAt: now, attempts: { increment: 1 }, lastError: null },
+          });
+          const invoice = await tx.clientInvoice.findUniqueOrThrow({ where: { id: send.clientInvoiceId } });
+          const sent = await tx.clientInvoice.update({
+            where: { id: invoice.id },
+            data: { sentAt: now, sentTo: [...send.to, ...send.cc], ...(invoice.status === 'issued' ? { status: 'sent' } : {}) },
+          });
+          await recordEvent(tx, access, {
+            type: 'client_invoice.sent',
+            subjectId: invoice.id,
+            data: withDays(sent, ['issueDate', 'dueDate', 'periodFrom', 'periodTo']),
+          });
+          log.info({ sendId, smtp: info.response }, 'invoice mailed');
+        }, deliveryTransaction);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await db.clientInvoiceSend.updateMany({
+          where: { id: sendId, status: 'queued' },
+          data: { attempts: { increment: 1 }, lastError: reason.slice(0, 1000) },
+        });
+        throw error;
+      }
+    },
+  };
+}
+
+export type ClientInvoiceMailWork = ReturnType<typeof createClientInvoiceMailWork>;
