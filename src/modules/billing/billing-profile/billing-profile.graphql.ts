@@ -29,6 +29,7 @@ const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfi
     defaultTaxRate: t.field(optionalPercentField<BillingProfileView>('Percent; null until set', (profile) => profile.defaultTaxRate)),
     defaultTaxExemptionReason: t.exposeString('defaultTaxExemptionReason', { nullable: true }),
     smallBusiness: t.exposeBoolean('smallBusiness', { description: 'No VAT charged: every line is category E with the small-business note' }),
+    language: t.exposeString('language', { description: 'BCP 47: what documents for clients are written in, unless the client names its own' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true, description: 'Null while the defaults have never been changed' }),
   }),
 });

@@ -5,6 +5,7 @@ import { recordEvent } from '../../../events/outbox.js';
 import { Prisma, type BillingProfile } from '../../../generated/prisma/client.js';
 import type { TaxCategory } from '../../../generated/prisma/enums.js';
 import { args, dto, fields } from '../../../lib/dto.js';
+import { defaultLanguage, languageField } from '../../../lib/i18n.js';
 import { validationFailed, type FieldError } from '../../../lib/errors.js';
 import {
   AddressDto,
@@ -53,6 +54,7 @@ export const UpdateBillingProfileDto = dto('UpdateBillingProfileDto', 'Changes t
   defaultTaxRate: taxRate('VAT rate in percent of category S lines, e.g. 19.00').nullable().optional(),
   defaultTaxExemptionReason: exemptionReason.nullable().optional().describe('Why lines of the default category E are exempt'),
   smallBusiness: z.boolean().optional().describe('No VAT charged (e.g. Kleinunternehmer, § 19 UStG): every line is category E with the small-business note'),
+  language: languageField('What documents for clients are written in, unless the client names its own (default en)').optional(),
 });
 
 const tenantId = fields.id('Tenant id');
@@ -81,6 +83,8 @@ export interface BillingProfileView {
   defaultTaxRate: Prisma.Decimal | null;
   defaultTaxExemptionReason: string | null;
   smallBusiness: boolean;
+  /** BCP 47: what documents for clients are written in, unless the client names its own. */
+  language: string;
   /** Null while nothing is stored. */
   updatedAt: Date | null;
 }
@@ -113,6 +117,7 @@ function defaultRow(tenantIdValue: string): BillingProfile {
     defaultTaxRate: null,
     defaultTaxExemptionReason: null,
     smallBusiness: false,
+    language: defaultLanguage,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
