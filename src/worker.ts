@@ -98,7 +98,10 @@ export async function startWorkers({
   }
   for (const module of modules) {
     // Upserts: every worker process declares the same schedules; pg-boss fires each once per tick.
-    for (const { queue, cron } of module.schedules ?? []) await runner.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
+    for (const { queue, cron, onStart } of module.schedules ?? []) {
+      await runner.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
+      if (onStart) await runner.boss.send(queue.name, {});
+    }
   }
   const dispatcher = createOutboxDispatcher({
     db: dependencies.db,

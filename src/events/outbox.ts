@@ -65,6 +65,9 @@ export const eventTypes = [
   'client_invoice.sent',
   'client_invoice.paid',
   'client_invoice.voided',
+  // Payment reminders (CONTRACT.md section 11): first seen overdue (once per invoice), and each reminder level written.
+  'client_invoice.overdue',
+  'client_invoice.reminded',
   // Not in the contract's list: the seller's data invoices are issued with, in the audit trail.
   'billing_profile.updated',
   // Time off and working time (CONTRACT.md section 10).

@@ -65,6 +65,8 @@ export interface Schedule {
   queue: QueueDefinition;
   /** Five-field cron, e.g. `* * * * *` for every minute. */
   cron: string;
+  /** Also one job whenever a worker process starts: work that catches up what a day without workers missed. */
+  onStart?: boolean;
 }
 
 export interface ModuleDefinition<Name extends string = string, Service = unknown, Work = unknown> {

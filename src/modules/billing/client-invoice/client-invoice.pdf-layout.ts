@@ -49,7 +49,12 @@ export function letterhead(sheet: Sheet): void {
     sheet.write(line, left, y, { size: 8, color: muted, width: 300 });
     y += 11;
   }
-  sheet.write(sheet.kindTitle.toUpperCase(), left + 300, top - 2, { size: 22, bold: true, color: accent, width: contentWidth - 300, align: 'right' });
+  // On one line: a longer word (ZAHLUNGSERINNERUNG) is set smaller rather than broken.
+  const kind = sheet.kindTitle.toUpperCase();
+  const kindWidth = contentWidth - 300;
+  let kindSize = 22;
+  while (kindSize > 12 && sheet.pdf.font('bold').fontSize(kindSize).widthOfString(kind) > kindWidth) kindSize -= 1;
+  sheet.write(kind, left + 300, top - 2 + (22 - kindSize) / 2, { size: kindSize, bold: true, color: accent, width: kindWidth, align: 'right' });
   sheet.y = Math.max(y, top + 40) + 10;
   sheet.rule(sheet.y, accent, 1.2);
 }
