@@ -36,6 +36,6 @@ builder.queryField('clientInvoiceReminders', (t) =>
     type: [ReminderObject],
     description: "The invoice's payment reminders, by level.",
     ...listReminders.field(t),
-    resolve: listReminders.resolve((input, access, { services }) => services.paymentReminders.list(access, input.clientInvoiceId)),
+    resolve: listReminders.resolve((input, access, { services }) => services.paymentReminders.list(access, input)),
   }),
 );

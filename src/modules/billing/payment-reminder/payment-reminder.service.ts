@@ -6,12 +6,13 @@
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db } from '../../../db/client.js';
 import type { ClientInvoiceReminder } from '../../../generated/prisma/client.js';
-import { args, fields } from '../../../lib/dto.js';
+import type { z } from 'zod';
+import { args, fields, pagination } from '../../../lib/dto.js';
 import { notFound } from '../../../lib/errors.js';
 
 const tenantId = fields.id('Tenant id');
 const clientInvoiceId = fields.id('Client invoice id');
-export const ListRemindersArgs = args({ tenantId, clientInvoiceId });
+export const ListRemindersArgs = args({ tenantId, clientInvoiceId, ...pagination });
 export const ReminderArgs = args({ tenantId, clientInvoiceId, reminderId: fields.id('Reminder id') });
 
 /** A reminder without its file. */
@@ -28,10 +29,12 @@ export function createPaymentReminderService({ db }: { db: Db }) {
 
   return {
     /** The invoice's reminders, by level. */
-    async list(access: TenantAccess, invoiceId: string): Promise<ReminderView[]> {
+    async list(access: TenantAccess, { clientInvoiceId: invoiceId, limit, offset }: z.output<typeof ListRemindersArgs>): Promise<ReminderView[]> {
       await assertInvoice(access, invoiceId);
       return db.clientInvoiceReminder.findMany({
-        where: { clientInvoiceId: invoiceId, tenantId: access.tenantId },
+        take: limit,
+        skip: offset,
+        where: { clientInvoiceId: invoiceId, invoice: access.scope('read', 'ClientInvoice') },
         omit: withoutContent,
         orderBy: { level: 'asc' },
       });
@@ -41,7 +44,7 @@ export function createPaymentReminderService({ db }: { db: Db }) {
     async file(access: TenantAccess, invoiceId: string, reminderId: string): Promise<{ fileName: string; content: Buffer }> {
       await assertInvoice(access, invoiceId);
       const reminder = await db.clientInvoiceReminder.findFirst({
-        where: { id: reminderId, clientInvoiceId: invoiceId, tenantId: access.tenantId },
+        where: { id: reminderId, clientInvoiceId: invoiceId, invoice: access.scope('read', 'ClientInvoice') },
         select: { fileName: true, content: true },
       });
       if (!reminder) throw notFound('ClientInvoiceReminder', reminderId);
