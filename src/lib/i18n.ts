@@ -78,6 +78,8 @@ export interface DocumentLocale {
   percent(rate: string): string;
   /** An ISO 3166-1 code as the country's name. */
   country(code: string): string;
+  /** `2026-11-28` as its short weekday: `Sa.` (de), `Sat` (en), `sam.` (fr). */
+  weekday(day: string): string;
 }
 
 const cache = new Map<string, DocumentLocale>();
@@ -100,6 +102,7 @@ export function documentLocale(language: string | null | undefined): DocumentLoc
   };
   const percentFormat = new Intl.NumberFormat(intlTag, { style: 'percent', maximumFractionDigits: 2 });
   const countries = new Intl.DisplayNames([intlTag], { type: 'region' });
+  const weekdayFormat = new Intl.DateTimeFormat(intlTag, { weekday: 'short', timeZone: 'UTC' });
   // Intl formats a decimal string exactly (no float on the way): the amounts stay the stored ones.
   const exact = (value: string) => value as unknown as number;
   const locale: DocumentLocale = {
@@ -118,6 +121,7 @@ export function documentLocale(language: string | null | undefined): DocumentLoc
       }).format(exact(fixedDecimal(value, minorUnitsOf(currency)))),
     percent: (rate) => percentFormat.format(exact(`${Number(rate) / 100}`)),
     country: (code) => countries.of(code) ?? code,
+    weekday: (day) => weekdayFormat.format(dayColumn(day)),
   };
   cache.set(tag, locale);
   return locale;
