@@ -181,3 +181,19 @@ describe('payment reminders', () => {
     expect(events.filter((event) => event.type === 'client_invoice.reminded')).toHaveLength(3);
   });
 });
+
+describe('a reminder as a record', () => {
+  it('refuses any change but sentAt in the database', async () => {
+    const b = await billingTenant(server, provider);
+    const invoice = await issuedInvoice(b, daysAgo(30), daysAgo(16));
+    await sweepOn(daysAgo(0)).remindOverdue(log);
+    const [reminder] = await remindersOf(b, invoice.id);
+    const db = server.app.db;
+    await expect(db.clientInvoiceReminder.update({ where: { id: reminder?.id }, data: { feeAmount: '1.00' } })).rejects.toThrow(/only sentAt may change/);
+    await expect(db.clientInvoiceReminder.update({ where: { id: reminder?.id }, data: { content: Buffer.from('other') } })).rejects.toThrow(
+      /only sentAt may change/,
+    );
+    await db.clientInvoiceReminder.update({ where: { id: reminder?.id }, data: { sentAt: new Date('2026-06-17T12:00:00Z') } });
+    expect((await remindersOf(b, invoice.id))[0]?.sentAt).toBe('2026-06-17T12:00:00.000Z');
+  });
+});

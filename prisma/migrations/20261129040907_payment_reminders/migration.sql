@@ -31,5 +31,21 @@ ALTER TABLE "client_invoice_reminders" ADD CONSTRAINT "client_invoice_reminders_
 -- AddForeignKey
 ALTER TABLE "client_invoice_reminders" ADD CONSTRAINT "client_invoice_reminders_clientInvoiceId_fkey" FOREIGN KEY ("clientInvoiceId") REFERENCES "client_invoices"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The reminder worker's daily sweep: issued and sent invoices by due date (paid, void, drafts and credit notes are never reminded).
-CREATE INDEX "client_invoices_open_due_idx" ON "client_invoices"("dueDate") WHERE status IN ('issued', 'sent') AND type = 'invoice';
+-- The reminder worker's daily sweep: issued and sent invoices by due date (paid, void and drafts are never reminded).
+CREATE INDEX "client_invoices_status_dueDate_idx" ON "client_invoices"("status", "dueDate");
+
+-- A reminder is a record like the invoice it reminds of (its PDF is what the client was told): only when it was
+-- sent may change (sentAt, by the sending worker). SQLSTATE TR409, as the invoices' refusals.
+CREATE FUNCTION client_invoice_reminders_keep_content() RETURNS trigger
+  LANGUAGE plpgsql
+  AS $$
+BEGIN
+  IF (to_jsonb(NEW) - 'sentAt') IS DISTINCT FROM (to_jsonb(OLD) - 'sentAt') THEN
+    RAISE EXCEPTION 'payment reminder % is a record: only sentAt may change', OLD.id USING ERRCODE = 'TR409';
+  END IF;
+  RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER client_invoice_reminders_keep_content BEFORE UPDATE ON client_invoice_reminders
+  FOR EACH ROW EXECUTE FUNCTION client_invoice_reminders_keep_content();
