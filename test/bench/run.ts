@@ -28,8 +28,9 @@
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
  *                       rest-post (or `requests` for all four), and domain, reports, invoices, billing, events,
- *                       imports, invoice-files (alone, it needs no build, server or database), time-balance and
- *                       working-time (each starts a Tally of its own on a database of its own: test/bench/<part>.ts)
+ *                       imports, invoice-files (alone, it needs no build, server or database), time-balance,
+ *                       working-time and payment-reminders (each starts a Tally of its own on a database of its own:
+ *                       test/bench/<part>.ts)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
@@ -101,11 +102,11 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'reports', 'invoices', 'billing', 'events', 'imports', 'invoice-files', 'time-balance', 'working-time'];
+const parts = ['domain', 'reports', 'invoices', 'billing', 'events', 'imports', 'invoice-files', 'time-balance', 'working-time', 'payment-reminders'];
 /** Parts that need no build and no server of this run: they build their own data (and, but invoice-files, their own Tally). */
-const inProcessParts = ['invoice-files', 'time-balance', 'working-time'];
+const inProcessParts = ['invoice-files', 'time-balance', 'working-time', 'payment-reminders'];
 /** Parts that are scripts of their own (test/bench/<part>.ts), each starting Tally in its process on an embedded database. */
-const scriptParts = ['time-balance', 'working-time'];
+const scriptParts = ['time-balance', 'working-time', 'payment-reminders'];
 
 /** Runs a script part in a process of its own (its Tally and database go with it), its output here. */
 function runScriptPart(part: string): void {
