@@ -196,4 +196,22 @@ describe('a reminder as a record', () => {
     await db.clientInvoiceReminder.update({ where: { id: reminder?.id }, data: { sentAt: new Date('2026-06-17T12:00:00Z') } });
     expect((await remindersOf(b, invoice.id))[0]?.sentAt).toBe('2026-06-17T12:00:00.000Z');
   });
+
+  it('writes a PDF the sweep did not get to on its first read, and keeps that one', async () => {
+    const b = await billingTenant(server, provider, sellerProfile, { language: 'fr' });
+    const invoice = await issuedInvoice(b, daysAgo(30), daysAgo(16));
+    // A reminder as a sweep leaves it when it stops between the reminder and its document.
+    const [row] = await server.app.db.$queryRaw<{ id: string }[]>`
+      INSERT INTO client_invoice_reminders (id, "tenantId", "clientInvoiceId", level, "daysOverdue", "feeAmount", "openAmount", currency, text, "fileName", "createdAt")
+      VALUES (uuidv7()::text, ${b.tenant.id}, ${invoice.id}, 1, 16, 0, 238, 'EUR', 'Rappel amical.', 'r.pdf', now()) RETURNING id`;
+    const headers = { authorization: `Bearer ${b.tenant.key}` };
+    const route = `${b.path}/${invoice.id}/reminders/${row?.id}/pdf`;
+    const first = await download(server.url, route, {}, headers);
+    expect(first.response.status).toBe(200);
+    const text = squeezed(await pdfText(first.bytes));
+    for (const expected of ['RELANCE DE PAIEMENT', 'Relance n° 1', 'Rappel amical.', 'Reste à payer 238,00']) expect(text).toContain(squeezed(expected));
+    expect((await download(server.url, route, {}, headers)).bytes.equals(first.bytes)).toBe(true);
+    const kept = await server.app.db.clientInvoiceReminder.findUniqueOrThrow({ where: { id: row?.id } });
+    expect(Buffer.from(kept.content ?? new Uint8Array()).equals(first.bytes)).toBe(true);
+  });
 });

@@ -11,8 +11,9 @@ CREATE TABLE "client_invoice_reminders" (
     "feeAmount" DECIMAL(15,3) NOT NULL,
     "openAmount" DECIMAL(15,3) NOT NULL,
     "currency" TEXT NOT NULL,
+    "text" TEXT NOT NULL DEFAULT '',
     "fileName" TEXT NOT NULL,
-    "content" BYTEA NOT NULL,
+    "content" BYTEA,
     "createdAt" TIMESTAMPTZ(3) NOT NULL,
     "sentAt" TIMESTAMPTZ(3),
 
@@ -35,13 +36,14 @@ ALTER TABLE "client_invoice_reminders" ADD CONSTRAINT "client_invoice_reminders_
 CREATE INDEX "client_invoices_status_dueDate_idx" ON "client_invoices"("status", "dueDate");
 
 -- A reminder is a record like the invoice it reminds of (its PDF is what the client was told): only when it was
--- sent may change (sentAt, by the sending worker). SQLSTATE TR409, as the invoices' refusals.
+-- sent may change (sentAt, by the sending worker), and its PDF be written, once. SQLSTATE TR409, as the invoices' refusals.
 CREATE FUNCTION client_invoice_reminders_keep_content() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
 BEGIN
-  IF (to_jsonb(NEW) - 'sentAt') IS DISTINCT FROM (to_jsonb(OLD) - 'sentAt') THEN
-    RAISE EXCEPTION 'payment reminder % is a record: only sentAt may change', OLD.id USING ERRCODE = 'TR409';
+  IF (to_jsonb(NEW) - 'sentAt' - 'content') IS DISTINCT FROM (to_jsonb(OLD) - 'sentAt' - 'content')
+     OR (OLD.content IS NOT NULL AND NEW.content IS DISTINCT FROM OLD.content) THEN
+    RAISE EXCEPTION 'payment reminder % is a record: only sentAt may change, and its PDF be written once', OLD.id USING ERRCODE = 'TR409';
   END IF;
   RETURN NEW;
 END

@@ -9,6 +9,7 @@ import type { ClientInvoiceReminder } from '../../../generated/prisma/client.js'
 import type { z } from 'zod';
 import { args, fields, pagination } from '../../../lib/dto.js';
 import { notFound } from '../../../lib/errors.js';
+import { keptReminderPdf } from './payment-reminder.file.js';
 
 const tenantId = fields.id('Tenant id');
 const clientInvoiceId = fields.id('Client invoice id');
@@ -40,7 +41,7 @@ export function createPaymentReminderService({ db }: { db: Db }) {
       });
     },
 
-    /** One reminder's PDF, as written when it was made. */
+    /** One reminder's PDF, as written when it was made (or now, once, if the sweep stopped before it). */
     async file(access: TenantAccess, invoiceId: string, reminderId: string): Promise<{ fileName: string; content: Buffer }> {
       await assertInvoice(access, invoiceId);
       const reminder = await db.clientInvoiceReminder.findFirst({
@@ -48,7 +49,7 @@ export function createPaymentReminderService({ db }: { db: Db }) {
         select: { fileName: true, content: true },
       });
       if (!reminder) throw notFound('ClientInvoiceReminder', reminderId);
-      return { fileName: reminder.fileName, content: Buffer.from(reminder.content) };
+      return { fileName: reminder.fileName, content: reminder.content ? Buffer.from(reminder.content) : await keptReminderPdf(db, reminderId) };
     },
   };
 }
