@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant, type Billing, sellerProfile } from './helpers/billing.js';
 import { daysAgo } from './helpers/clock.js';
+import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -179,6 +180,20 @@ describe('payment reminders', () => {
     });
     expect(events.filter((event) => event.type === 'client_invoice.overdue')).toHaveLength(1);
     expect(events.filter((event) => event.type === 'client_invoice.reminded')).toHaveLength(3);
+  });
+});
+
+describe('the sweep as a job', () => {
+  it('is scheduled daily and run once whenever a worker starts', async () => {
+    const db = server.app.db;
+    const schedules = await db.$queryRawUnsafe<{ cron: string }[]>(`SELECT cron FROM pgboss.schedule WHERE name = 'payment_reminder.sweep'`);
+    expect(schedules.map((schedule) => schedule.cron)).toEqual(['15 6 * * *']);
+    const states = await eventually(async () => {
+      const jobs = await db.$queryRawUnsafe<{ state: string }[]>(`SELECT state::text FROM pgboss.job WHERE name = 'payment_reminder.sweep'`);
+      expect(jobs.map((job) => job.state)).toContain('completed');
+      return jobs;
+    });
+    expect(states.length).toBeGreaterThanOrEqual(1);
   });
 });
 
