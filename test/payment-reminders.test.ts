@@ -197,6 +197,26 @@ describe('the sweep as a job', () => {
   });
 });
 
+describe('two worker processes', () => {
+  it('sweeping at once write each level once', { timeout: 120_000 }, async () => {
+    const second = await startTestServer({ databaseUrl: server.databaseUrl, env: provider.env });
+    try {
+      const b = await billingTenant(server, provider);
+      const invoices = [];
+      for (const days of [10, 30]) invoices.push(await issuedInvoice(b, daysAgo(days + 14), daysAgo(days)));
+      const works = [server.workers?.work.paymentReminders, second.workers?.work.paymentReminders];
+      await Promise.all([...works, ...works].map((work) => work?.remindOverdue(log)));
+      const [tenDays, thirtyDays] = invoices as [ClientInvoice, ClientInvoice];
+      expect((await remindersOf(b, tenDays.id)).map((reminder) => reminder.level)).toEqual([1]);
+      expect((await remindersOf(b, thirtyDays.id)).map((reminder) => reminder.level)).toEqual([2]);
+      const reminded = await server.app.db.event.count({ where: { type: 'client_invoice.reminded', subjectId: { in: [tenDays.id, thirtyDays.id] } } });
+      expect(reminded).toBe(2);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
 describe('a reminder as a record', () => {
   it('refuses any change but sentAt in the database', async () => {
     const b = await billingTenant(server, provider);
