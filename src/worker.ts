@@ -98,9 +98,10 @@ export async function startWorkers({
   }
   for (const module of modules) {
     // Upserts: every worker process declares the same schedules; pg-boss fires each once per tick.
-    for (const { queue, cron } of module.schedules ?? []) await runner.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
-    // Catching up at once after a restart, not at the next tick; a singleton queue keeps one of these per queue.
-    for (const queue of module.runAtStart ?? []) await runner.boss.send(queue.name, {});
+    for (const { queue, cron, onStart } of module.schedules ?? []) {
+      await runner.boss.schedule(queue.name, cron, {}, { tz: 'UTC' });
+      if (onStart) await runner.boss.send(queue.name, {});
+    }
   }
   const dispatcher = createOutboxDispatcher({
     db: dependencies.db,

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type { ClientInvoiceDocument } from '../src/modules/billing/client-invoice/client-invoice.document.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { creditNote, draftInvoice, manyLineInvoice, reverseChargeInvoice, smallBusinessInvoice, twoRateInvoice } from './helpers/client-invoice-documents.js';
 import { pdfAttachments, pdfText, pdfWords } from './helpers/files.js';
@@ -21,9 +22,10 @@ describe('the invoice PDF', () => {
       'Am Sandtorkai 5',
       'VAT ID DE987654321',
       'Invoice 2026-0042',
-      '2 November 2026',
-      '16 November 2026',
-      '1 Oct 2026 – 31 Oct 2026',
+      '02/11/2026',
+      '16/11/2026',
+      '01/10/2026 – 31/10/2026',
+      'For our services from 1 October 2026 to 31 October 2026',
       'PO-2026-118',
       'Website relaunch: development',
       '42:30 h 95.00 19 % 4,037.50',
@@ -97,6 +99,55 @@ describe('the invoice PDF', () => {
     expect(text).toContain('Łódź Żółć Sp. z o.o. · Ελληνικά · Київ');
     // Every note above the footer: none after the footer's e-mail address on its page.
     for (const page of pages) expect(page.lastIndexOf('Note line')).toBeLessThan(page.lastIndexOf('billing@nordlicht.example'));
+  });
+});
+
+describe('the invoice PDF in the language of its buyer snapshot', () => {
+  const inLanguage = (document: ClientInvoiceDocument, language: string): ClientInvoiceDocument => ({
+    ...document,
+    issueDate: '2026-11-28',
+    dueDate: '2026-12-12',
+    buyer: { ...document.buyer, language },
+  });
+
+  it('speaks German: the title, the dates as 28.11.2026, numbers and amounts as ICU writes them in de', async () => {
+    const text = await textOf(await renderClientInvoicePdf(inLanguage(twoRateInvoice, 'de'), { format: 'pdf' }));
+    for (const expected of [
+      'RECHNUNG',
+      'Rechnung 2026-0042',
+      'Rechnungsdatum 28.11.2026',
+      'Fällig am 12.12.2026',
+      '01.10.2026 – 31.10.2026',
+      'Für unsere Leistungen vom 1. Oktober 2026 bis 31. Oktober 2026',
+      '42:30 Std. 95,00 19 % 4.037,50',
+      'Gesamtbetrag (EUR) 5.589,65',
+      'Bitte überweisen Sie 5.589,65 € bis zum 12.12.2026',
+      'Seite 1 von 1',
+    ]) {
+      expect(squeezed(text)).toContain(squeezed(expected));
+    }
+    expect(text).not.toMatch(/Invoice|Total|Page \d/);
+  });
+
+  it('speaks French, and a credit note is an "Avoir"', async () => {
+    const text = await textOf(await renderClientInvoicePdf(inLanguage(twoRateInvoice, 'fr'), { format: 'pdf' }));
+    for (const expected of ['FACTURE', 'Facture 2026-0042', 'Date d’émission 28/11/2026', 'Total TTC (EUR) 5 589,65', 'Page 1 sur 1']) {
+      expect(squeezed(text)).toContain(squeezed(expected));
+    }
+    const credit = await textOf(await renderClientInvoicePdf(inLanguage(creditNote, 'fr'), { format: 'pdf' }));
+    expect(credit).toContain('Avoir 2026-0043');
+  });
+
+  it('formats for the region of the tag (de-CH groups with an apostrophe) and marks the PDF with the tag', async () => {
+    const bytes = await renderClientInvoicePdf(inLanguage(twoRateInvoice, 'de-CH'), { format: 'pdf' });
+    expect(squeezed(await textOf(bytes))).toContain(squeezed("Gesamtbetrag (EUR) 5'589.65"));
+    expect(bytes.toString('latin1')).toContain('/Lang (de-CH)');
+  });
+
+  it('writes the e-invoice notes and payment terms in the language too', async () => {
+    const xml = await writeEInvoice(inLanguage(smallBusinessInvoice, 'de'), 'cii');
+    expect(xml).toContain('Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.');
+    expect(xml).toMatch(/Zahlbar (sofort|innerhalb von \d+ Tagen) ohne Abzug\./);
   });
 });
 

@@ -29,6 +29,8 @@ interface Statement {
 const fillerList = (tenantId: string): string => `filler-list-${tenantId}`;
 /** The project whose members the project-member filler fills, per tenant. */
 const fillerProject = (tenantId: string): string => `filler-project-${tenantId}`;
+/** The client invoice whose reminders the reminder filler fills, per tenant. */
+const fillerInvoice = (tenantId: string): string => `filler-invoice-${tenantId}`;
 /** The webhook whose deliveries the delivery filler fills, per tenant. */
 const fillerWebhook = (tenantId: string): string => `filler-webhook-${tenantId}`;
 
@@ -243,6 +245,23 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age],
     ],
   },
+  // Reminders of one invoice per tenant, a level each (the list of an invoice's reminders is bounded by its levels).
+  clientInvoiceControllerFindReminders: {
+    table: 'client_invoice_reminders',
+    scope: 'clientInvoiceId',
+    fill: (tenantId, count, age) => [
+      `WITH client AS (
+         INSERT INTO clients (id, "tenantId", name, currency, "createdAt", "updatedAt")
+         VALUES (uuidv7()::text, $1, 'Reminded client ' || $2::int || $3::text, 'EUR', now(), now()) RETURNING id
+       ), invoice AS (
+         INSERT INTO client_invoices (id, "tenantId", "clientId", "clientName", currency, "periodFrom", "periodTo", "updatedAt")
+         SELECT $4, $1, client.id, 'Reminded client', 'EUR', '2026-01-01', '2026-01-31', now() FROM client RETURNING id
+       )
+       INSERT INTO client_invoice_reminders (id, "tenantId", "clientInvoiceId", level, "daysOverdue", "feeAmount", "openAmount", currency, "fileName", content, "createdAt")
+       SELECT uuidv7()::text, $1, invoice.id, g, g, 0, 1, 'EUR', 'r.pdf', '\\x'::bytea, now() - $3::interval FROM invoice, generate_series(1, $2::int) g`,
+      [tenantId, count, age, fillerInvoice(tenantId)],
+    ],
+  },
   syncControllerFindAll: {
     table: 'syncs',
     fill: (tenantId, count, age) => [
@@ -385,6 +404,7 @@ describe('the plan of every tenant list', () => {
       .replace('{tenantId}', own.id)
       .replace('{taskListId}', fillerList(own.id))
       .replace('{webhookId}', fillerWebhook(own.id))
+      .replace('{clientInvoiceId}', fillerInvoice(own.id))
       .replace('{projectId}', fillerProject(own.id))
       .replace('{tenantUserId}', ownMember.id);
     const response = await (filler.caller === 'member' ? ownMember : own).api.get(path, { query: filler.period ?? { limit: 50 } });

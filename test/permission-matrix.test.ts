@@ -20,7 +20,8 @@ import { ownership, reachOf, type Subject, type Role } from '../src/auth/permiss
 import { compileRoutes, type CompiledGraphQLRoute, type CompiledRoute } from '../src/rest/compile.js';
 import { routeTable } from '../src/routes.js';
 import { schema } from '../src/schema.js';
-import { msAgo, testClock } from './helpers/clock.js';
+import { daysAgo, msAgo, testClock } from './helpers/clock.js';
+import { createLogger } from '../src/lib/logger.js';
 import { eventually } from './helpers/eventually.js';
 import type { ApiClient, Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -593,6 +594,17 @@ handWritten.clientInvoiceControllerEInvoice = [
       ).body,
   },
 ];
+
+// A reminder's PDF (read in tests/payment-reminders.test.ts): of an invoice 60 days overdue, reminded by the sweep.
+const remindedClientInvoice = async (): Promise<string> => {
+  const body = { ...clientInvoiceBody(), issueDate: daysAgo(74), dueDate: daysAgo(60) };
+  const id = await created(tenant.api.post(`/tenants/${t()}/client-invoices`, body), 'an overdue client invoice');
+  await tenant.api.post(`/tenants/${t()}/client-invoices/${id}/issue`);
+  await server.workers?.work.paymentReminders.remindOverdue(createLogger('silent'));
+  const reminder = await server.app.db.clientInvoiceReminder.findFirstOrThrow({ where: { clientInvoiceId: id } });
+  return `/tenants/${t()}/client-invoices/${id}/reminders/${reminder.id}/pdf`;
+};
+handWritten.clientInvoiceControllerReminderPdf = [{ rest: async ({ api }) => (await api.request('GET', await remindedClientInvoice())).status }];
 
 // A member's month (JSON; the files are read in tests/time-off.test.ts): their own, or the other member's.
 handWritten.timesheetControllerFindOne = [false, true].map((own) => ({

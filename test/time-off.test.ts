@@ -505,11 +505,19 @@ describe('the time balance', () => {
     const text = await pdfText(pdf.bytes);
     expect(text).toContain('Timesheet 2027-03');
     expect(text).toMatch(/Balance of the month: 4:15 \(worked 116:15 \+ credited 32:00 - expected 144:00\)/);
-    expect(text).toMatch(/2027-03-29\s+Mon\s+0:00\s+0:00\s+0:00\s+0:00\s+0:00\s+Vacation\s+Easter Monday/);
+    expect(text).toMatch(/29\/03\/2027\s+Mon\s+0:00\s+0:00\s+0:00\s+0:00\s+0:00\s+Vacation\s+Easter Monday/);
     expect(text).toMatch(/Total\s+14:30\s+116:15\s+144:00\s+32:00\s+4:15/);
     expect(text).toMatch(/Member: .+, date and signature\s+Approver, date and signature/);
     // One page: the month and the lines to sign under it.
     expect(text.split('\f').filter((page) => page.trim() !== '')).toHaveLength(1);
+    // In German: the catalogue's texts, the dates and weekdays as ICU writes them in de.
+    const german = await pdfText((await download(server.url, sheetPath, { format: 'pdf', language: 'de' }, asMember)).bytes);
+    expect(german).toContain('Stundenzettel 2027-03');
+    expect(german).toMatch(/Saldo des Monats: 4:15 \(gearbeitet 116:15 \+ angerechnet 32:00 - Soll 144:00\)/);
+    expect(german).toMatch(/29\.03\.2027\s+Mo\.?\s+0:00/);
+    expect(german).toMatch(/Summe\s+14:30\s+116:15/);
+    expect(german).toContain('Seite 1');
+    expect((await member.api.get<Problem>(sheetPath, { query: { format: 'pdf', language: 'tlh' } })).status).toBe(400);
   });
 
   it('is for the member, managers and admins; a period over 5 years is refused naming it', async () => {

@@ -69,6 +69,9 @@ export const eventTypes = [
   'recurring_invoice.created',
   'recurring_invoice.updated',
   'recurring_invoice.deleted',
+  // Payment reminders (CONTRACT.md section 11): first seen overdue (once per invoice), and each reminder level written.
+  'client_invoice.overdue',
+  'client_invoice.reminded',
   // Not in the contract's list: the seller's data invoices are issued with, in the audit trail.
   'billing_profile.updated',
   // Time off and working time (CONTRACT.md section 10).

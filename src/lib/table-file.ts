@@ -50,8 +50,10 @@ export interface Table<Row> {
   batches: AsyncIterable<Row[]> | Iterable<Row[]>;
   /** A row printed in bold (the totals). */
   emphasised?(row: Row): boolean;
-  /** Who signs the PDF under the table (a timesheet: the member and the approver): a line, a name and a date for each. */
+  /** Who signs the PDF under the table (a timesheet: the member and the approver): a line, and under it this text for each. */
   signatures?: readonly string[];
+  /** The PDF's page number as the table's language writes it (default `Page 3`). */
+  pageLabel?(page: number): string;
 }
 
 const isNumeric = (column: { kind: string }): boolean => column.kind !== 'text';
@@ -221,7 +223,7 @@ function pdfOf<Row>(table: Table<Row>): Readable {
       document
         .font('Helvetica')
         .fontSize(8)
-        .text(`Page ${page}`, margin, document.page.height - 24, {
+        .text(table.pageLabel?.(page) ?? `Page ${page}`, margin, document.page.height - 24, {
           width: document.page.width - 2 * margin,
           align: 'center',
           lineBreak: false,
@@ -352,7 +354,7 @@ function pdfOf<Row>(table: Table<Row>): Readable {
         document
           .font('Helvetica')
           .fontSize(8)
-          .text(`${signer}, date and signature`, left, top + 4, { width: slot - 36, lineBreak: false });
+          .text(signer, left, top + 4, { width: slot - 36, lineBreak: false });
       });
     }
     document.end();

@@ -65,6 +65,8 @@ export interface Schedule {
   queue: QueueDefinition;
   /** Five-field cron, e.g. `* * * * *` for every minute. */
   cron: string;
+  /** Also one job whenever a worker process starts: work that catches up what a day without workers missed. */
+  onStart?: boolean;
 }
 
 export interface ModuleDefinition<Name extends string = string, Service = unknown, Work = unknown> {
@@ -87,8 +89,6 @@ export interface ModuleDefinition<Name extends string = string, Service = unknow
   jobs?: readonly JobWorker<NoInfer<Work>>[];
   /** Jobs enqueued on a clock (each queue must also be in `jobs`). */
   schedules?: readonly Schedule[];
-  /** Queues that get a job whenever a worker process starts (work that catches up what was missed while none ran; each also in `jobs`). */
-  runAtStart?: readonly QueueDefinition[];
   /** What committed events cause in this module (webhook deliveries, notifications), in the outbox dispatcher's transaction. */
   reactsToEvents?(work: NoInfer<Work>, tx: Tx, events: readonly OutboxEvent[]): Promise<void>;
   /** Frees what the module's jobs hold (the OCR engine's thread), once the queues have stopped. */

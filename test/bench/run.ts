@@ -29,7 +29,7 @@
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
  *                       rest-post (or `requests` for all four), and domain, reports, invoices, billing, events,
  *                       imports, invoice-files (alone, it needs no build, server or database), time-balance,
- *                       working-time and recurring-invoices (each starts a Tally of its own on a database of its own:
+ *                       working-time, recurring-invoices and payment-reminders (each starts a Tally of its own on a database of its own:
  *                       test/bench/<part>.ts)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
  *                       beside Tally and the floor in the same rounds: before and after, in one table
@@ -102,11 +102,23 @@ interface Scenario {
 }
 
 const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
-const parts = ['domain', 'reports', 'invoices', 'billing', 'events', 'imports', 'invoice-files', 'time-balance', 'working-time', 'recurring-invoices'];
+const parts = [
+  'domain',
+  'reports',
+  'invoices',
+  'billing',
+  'events',
+  'imports',
+  'invoice-files',
+  'time-balance',
+  'working-time',
+  'recurring-invoices',
+  'payment-reminders',
+];
 /** Parts that need no build and no server of this run: they build their own data (and, but invoice-files, their own Tally). */
-const inProcessParts = ['invoice-files', 'time-balance', 'working-time', 'recurring-invoices'];
+const inProcessParts = ['invoice-files', 'time-balance', 'working-time', 'recurring-invoices', 'payment-reminders'];
 /** Parts that are scripts of their own (test/bench/<part>.ts), each starting Tally in its process on an embedded database. */
-const scriptParts = ['time-balance', 'working-time', 'recurring-invoices'];
+const scriptParts = ['time-balance', 'working-time', 'recurring-invoices', 'payment-reminders'];
 
 /** Runs a script part in a process of its own (its Tally and database go with it), its output here. */
 function runScriptPart(part: string): void {

@@ -1,10 +1,30 @@
 import { builder } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
 import { tenantOperation } from '../../../graphql/operations.js';
-import { optionalPercentField } from '../../../graphql/money.js';
+import { moneyField, optionalPercentField } from '../../../graphql/money.js';
+import { defaultCurrency } from '../../../lib/money.js';
+import type { ReminderLevel } from './billing-profile.reminders.js';
 import { taxCategory } from '../../tracking/party/party.fields.js';
 import { AddressObject, ElectronicAddressObject } from '../../tracking/party/party.graphql.js';
 import { BillingProfileArgs, UpdateBillingProfileArgs, type BillingProfileView } from './billing-profile.service.js';
+
+type ReminderLevelView = ReminderLevel & { currency: string };
+
+const ReminderLevelObject = builder.objectRef<ReminderLevelView>('ReminderLevel').implement({
+  description: 'A payment reminder level: after how many days past the due date, with which fee and text.',
+  fields: (t) => ({
+    afterDays: t.exposeInt('afterDays'),
+    feeAmount: t.field(
+      moneyField<ReminderLevelView>(
+        'The fee this reminder adds',
+        (level) => level.feeAmount,
+        (level) => level.currency,
+      ),
+    ),
+    currency: t.exposeString('currency', { description: "The tenant's currency; an invoice in another is charged the fee in its own" }),
+    text: t.exposeString('text', { description: 'The seller’s own text, printed above the standard one' }),
+  }),
+});
 
 const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfile').implement({
   description: "The seller on the tenant's client invoices: legal data, bank details, number pattern, payment terms and default tax.",
@@ -29,6 +49,12 @@ const BillingProfileObject = builder.objectRef<BillingProfileView>('BillingProfi
     defaultTaxRate: t.field(optionalPercentField<BillingProfileView>('Percent; null until set', (profile) => profile.defaultTaxRate)),
     defaultTaxExemptionReason: t.exposeString('defaultTaxExemptionReason', { nullable: true }),
     smallBusiness: t.exposeBoolean('smallBusiness', { description: 'No VAT charged: every line is category E with the small-business note' }),
+    language: t.exposeString('language', { description: 'BCP 47: what documents for clients are written in, unless the client names its own' }),
+    reminderLevels: t.field({
+      type: [ReminderLevelObject],
+      description: 'Payment reminder levels, by afterDays',
+      resolve: (profile) => profile.reminderLevels.map((level) => ({ ...level, currency: profile.currency ?? defaultCurrency })),
+    }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true, description: 'Null while the defaults have never been changed' }),
   }),
 });

@@ -5,7 +5,10 @@ import { recordEvent } from '../../../events/outbox.js';
 import { Prisma, type BillingProfile } from '../../../generated/prisma/client.js';
 import type { TaxCategory } from '../../../generated/prisma/enums.js';
 import { args, dto, fields } from '../../../lib/dto.js';
+import { defaultLanguage, languageField } from '../../../lib/i18n.js';
 import { validationFailed, type FieldError } from '../../../lib/errors.js';
+import { assertMoneyScale } from '../../../lib/money.js';
+import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import {
   AddressDto,
   bic,
@@ -21,6 +24,7 @@ import {
   type ElectronicAddress,
 } from '../../tracking/party/party.fields.js';
 import { numberPatternMaxLength, numberPatternProblem } from './billing-profile.numbers.js';
+import { defaultReminderLevels, type ReminderLevel, reminderLevelsField, reminderLevelsOf } from './billing-profile.reminders.js';
 
 const text = (max: number, description: string) => z.string().trim().min(1).max(max).describe(description);
 
@@ -53,6 +57,8 @@ export const UpdateBillingProfileDto = dto('UpdateBillingProfileDto', 'Changes t
   defaultTaxRate: taxRate('VAT rate in percent of category S lines, e.g. 19.00').nullable().optional(),
   defaultTaxExemptionReason: exemptionReason.nullable().optional().describe('Why lines of the default category E are exempt'),
   smallBusiness: z.boolean().optional().describe('No VAT charged (e.g. Kleinunternehmer, § 19 UStG): every line is category E with the small-business note'),
+  language: languageField('What documents for clients are written in, unless the client names its own (default en)').optional(),
+  reminderLevels: reminderLevelsField.optional(),
 });
 
 const tenantId = fields.id('Tenant id');
@@ -81,6 +87,12 @@ export interface BillingProfileView {
   defaultTaxRate: Prisma.Decimal | null;
   defaultTaxExemptionReason: string | null;
   smallBusiness: boolean;
+  /** BCP 47: what documents for clients are written in, unless the client names its own. */
+  language: string;
+  /** By afterDays: level 1 is the first. */
+  reminderLevels: ReminderLevel[];
+  /** The tenant's currency, which reminder fees are written in (set by the service's get and update, which show it). */
+  currency?: string;
   /** Null while nothing is stored. */
   updatedAt: Date | null;
 }
@@ -113,6 +125,8 @@ function defaultRow(tenantIdValue: string): BillingProfile {
     defaultTaxRate: null,
     defaultTaxExemptionReason: null,
     smallBusiness: false,
+    language: defaultLanguage,
+    reminderLevels: defaultReminderLevels as unknown as Prisma.JsonValue,
     createdAt: new Date(0),
     updatedAt: new Date(0),
   };
@@ -135,15 +149,17 @@ function viewOf(row: BillingProfile, stored: boolean): BillingProfileView {
     ...rest,
     address: addressLine1 && postcode && city && countryCode ? { line1: addressLine1, line2: addressLine2, postcode, city, countryCode } : null,
     electronicAddress: electronicAddressScheme && electronicAddressId ? { scheme: electronicAddressScheme, id: electronicAddressId } : null,
+    reminderLevels: reminderLevelsOf(rest.reminderLevels),
     updatedAt: stored ? updatedAt : null,
   };
 }
 
 /** The columns a change writes (the address and electronic address are kept in columns of their parts). */
 function columnsOf(input: z.output<typeof UpdateBillingProfileDto>): Prisma.BillingProfileUncheckedUpdateInput {
-  const { address, electronicAddress, ...rest } = input;
+  const { address, electronicAddress, reminderLevels, ...rest } = input;
   return {
     ...rest,
+    ...(reminderLevels === undefined ? {} : { reminderLevels: reminderLevels as unknown as Prisma.InputJsonValue }),
     ...(address === undefined
       ? {}
       : {
@@ -190,7 +206,8 @@ export function createBillingProfileService({ db }: { db: Db }) {
   return {
     /** The tenant's profile, or its defaults. */
     async get(access: TenantAccess): Promise<BillingProfileView> {
-      return billingProfileFor(db, access);
+      const profile = await billingProfileFor(db, access);
+      return { ...profile, currency: (await settingsFor(db, access)).currency };
     },
 
     /** Changes the profile (storing it the first time) and records `billing_profile.updated`. */
@@ -203,13 +220,17 @@ export function createBillingProfileService({ db }: { db: Db }) {
           viewOf({ ...merged, defaultTaxRate: merged.defaultTaxRate === null ? null : new Prisma.Decimal(merged.defaultTaxRate) }, true),
         );
         if (problems.length > 0) throw validationFailed(problems);
+        // A reminder's fee is charged in the invoice's currency: at most the decimals of the tenant's.
+        const fees = Object.fromEntries((input.reminderLevels ?? []).map((level, index) => [`reminderLevels.${index}.feeAmount`, level.feeAmount]));
+        const { currency } = await settingsFor(tx, access);
+        assertMoneyScale(currency, fees);
         const data = columnsOf(input) as Prisma.BillingProfileUncheckedCreateInput;
         const row = before
           ? await tx.billingProfile.update({ where: access.scope('update', 'BillingProfile'), data })
           : await tx.billingProfile.create({ data: access.stamp(data) });
         const profile = viewOf(row, true);
         await recordEvent(tx, access, { type: 'billing_profile.updated', subjectId: access.tenantId, data: profile });
-        return profile;
+        return { ...profile, currency };
       });
     },
   };

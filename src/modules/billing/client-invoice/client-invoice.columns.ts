@@ -73,7 +73,7 @@ export function checkedTotals(lines: readonly LineValues[], discount: Discount |
 export function partySnapshots(profile: BillingProfileView, client: Client) {
   return {
     seller: sellerOf(profile) as unknown as Prisma.InputJsonValue,
-    buyer: buyerOf(client) as unknown as Prisma.InputJsonValue,
+    buyer: buyerOf(client, profile) as unknown as Prisma.InputJsonValue,
   };
 }
 

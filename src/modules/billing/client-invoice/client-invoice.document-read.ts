@@ -30,7 +30,7 @@ export async function readClientInvoiceDocument(client: Tx | Db, access: TenantA
     paymentTermsDays: profile.paymentTermsDays,
     // A draft has no snapshots yet: it shows the seller and buyer as they are now.
     seller: sellerOf(profile),
-    buyer: buyerOf(invoice.client),
+    buyer: buyerOf(invoice.client, profile),
   });
   // A draft is shown with the seller as the profile is now: it must be one a document can name.
   assertSellerComplete(document);

@@ -57,6 +57,11 @@ export interface BuyerSnapshot {
   readonly vatId?: string | null;
   readonly email?: string | null;
   readonly electronicAddress?: ElectronicAddress | null;
+  /**
+   * BCP 47: the language of the document's files, fixed at issue (the client's, else the billing profile's).
+   * Absent on documents issued before languages came: they are written in English, as they were.
+   */
+  readonly language?: string | null;
 }
 
 export interface ClientInvoiceDocumentLine {

@@ -34,9 +34,13 @@ export function sellerOf(profile: BillingProfileView): SellerSnapshot {
   };
 }
 
-/** The buyer as the client's billing details name it now: what issuing freezes. */
-export function buyerOf(client: Client): BuyerSnapshot {
+/**
+ * The buyer as the client's billing details name it now: what issuing freezes, with the language its documents
+ * are written in (the client's, else the profile's), so that they read the same at any later time.
+ */
+export function buyerOf(client: Client, profile: Pick<BillingProfileView, 'language'>): BuyerSnapshot {
   return {
+    language: client.language ?? profile.language,
     name: client.name,
     address: (client.billingAddress as Address | null) ?? null,
     vatId: client.vatId,

@@ -7,23 +7,19 @@ import type { ClientInvoiceDocumentTax } from './client-invoice.document.js';
 import {
   accent,
   addressLines,
-  categoryLabels,
+  categoryLabel,
   type Column,
   contentWidth,
-  countryName,
   footerTop,
   hairline,
   ibanText,
   ink,
   left,
   lineQuantityText,
-  longDate,
   muted,
-  percent,
   right,
   shade,
   type Sheet,
-  shortDate,
   top,
   unitLabel,
 } from './client-invoice.pdf-sheet.js';
@@ -31,7 +27,7 @@ import {
 /** The whole invoice on `sheet`, page after page, then the footers on every page. */
 export function layOutClientInvoice(sheet: Sheet): void {
   letterhead(sheet);
-  addressAndFacts(sheet);
+  addressAndFacts(sheet, invoiceFacts(sheet));
   heading(sheet);
   lineTable(sheet);
   breakdownAndTotals(sheet);
@@ -40,11 +36,12 @@ export function layOutClientInvoice(sheet: Sheet): void {
 }
 
 /** Who sends, and what this is. */
-function letterhead(sheet: Sheet): void {
+export function letterhead(sheet: Sheet): void {
   const seller = sheet.document.seller;
+  const { locale } = sheet;
   sheet.write(seller.legalName, left, top, { size: 15, bold: true, color: accent, width: 300 });
   const sellerLines = [
-    [...addressLines(seller.address, false), countryName(seller.address.countryCode)].join(' · '),
+    [...addressLines(locale, seller.address, false), locale.country(seller.address.countryCode)].join(' · '),
     [seller.email, seller.phone].filter(Boolean).join(' · '),
   ];
   let y = top + sheet.heightOf(seller.legalName, 300, 15, true) + 2;
@@ -52,14 +49,19 @@ function letterhead(sheet: Sheet): void {
     sheet.write(line, left, y, { size: 8, color: muted, width: 300 });
     y += 11;
   }
-  sheet.write(sheet.kindTitle.toUpperCase(), left + 300, top - 2, { size: 22, bold: true, color: accent, width: contentWidth - 300, align: 'right' });
+  // On one line: a longer word (ZAHLUNGSERINNERUNG) is set smaller rather than broken.
+  const kind = sheet.kindTitle.toUpperCase();
+  const kindWidth = contentWidth - 300;
+  let kindSize = 22;
+  while (kindSize > 12 && sheet.pdf.font('bold').fontSize(kindSize).widthOfString(kind) > kindWidth) kindSize -= 1;
+  sheet.write(kind, left + 300, top - 2 + (22 - kindSize) / 2, { size: kindSize, bold: true, color: accent, width: kindWidth, align: 'right' });
   sheet.y = Math.max(y, top + 40) + 10;
   sheet.rule(sheet.y, accent, 1.2);
 }
 
-/** The client's address under a one-line sender, as a windowed envelope shows it, and the invoice's facts beside it. */
-function addressAndFacts(sheet: Sheet): void {
-  const { document } = sheet;
+/** The client's address under a one-line sender, as a windowed envelope shows it, and the document's `facts` beside it. */
+export function addressAndFacts(sheet: Sheet, facts: readonly [string, string][]): void {
+  const { document, locale } = sheet;
   const { seller, buyer } = document;
   const addressTop = sheet.y + 28;
   const senderLine = [seller.legalName, seller.address.line1, `${seller.address.postcode} ${seller.address.city}`].join(' · ');
@@ -68,27 +70,17 @@ function addressAndFacts(sheet: Sheet): void {
   let buyerY = addressTop + 18;
   sheet.write(buyer.name, left, buyerY, { size: 10.5, bold: true, width: 250 });
   buyerY += sheet.heightOf(buyer.name, 250, 10.5, true);
-  const buyerLines = buyer.address ? addressLines(buyer.address, buyer.address.countryCode !== seller.address.countryCode) : [];
+  const buyerLines = buyer.address ? addressLines(locale, buyer.address, buyer.address.countryCode !== seller.address.countryCode) : [];
   for (const line of buyerLines) {
     sheet.write(line, left, buyerY, { size: 10, width: 250 });
     buyerY += sheet.heightOf(line, 250, 10);
   }
   if (buyer.vatId) {
     buyerY += 4;
-    sheet.write(`VAT ID ${buyer.vatId}`, left, buyerY, { size: 8.5, color: muted, width: 250 });
+    sheet.write(sheet.t('facts.vatId', { id: buyer.vatId }), left, buyerY, { size: 8.5, color: muted, width: 250 });
     buyerY += 12;
   }
 
-  const facts: [string, string][] = [
-    [`${sheet.kindTitle} number`, document.number ?? 'assigned when issued'],
-    ['Issue date', document.issueDate ? longDate(document.issueDate) : 'not yet issued'],
-  ];
-  if (document.dueDate && !sheet.creditNote) facts.push(['Due date', longDate(document.dueDate)]);
-  facts.push(['Service period', `${shortDate(document.periodFrom)} – ${shortDate(document.periodTo)}`]);
-  if (document.creditNoteFor) facts.push(['Corrects invoice', `${document.creditNoteFor.number} of ${shortDate(document.creditNoteFor.issueDate)}`]);
-  if (document.buyerReference) facts.push(['Your reference', document.buyerReference]);
-  if (seller.vatId) facts.push(['Our VAT ID', seller.vatId]);
-  else if (seller.taxNumber) facts.push(['Our tax number', seller.taxNumber]);
   const factsLeft = 330;
   const valueWidth = right - factsLeft - 88;
   let factsY = addressTop;
@@ -100,18 +92,44 @@ function addressAndFacts(sheet: Sheet): void {
   sheet.y = Math.max(buyerY, factsY);
 }
 
+/** The seller's VAT id (or tax number) as the last fact of every document. */
+export function sellerTaxFact(sheet: Sheet): [string, string][] {
+  const { seller } = sheet.document;
+  if (seller.vatId) return [[sheet.t('facts.ourVatId'), seller.vatId]];
+  return seller.taxNumber ? [[sheet.t('facts.ourTaxNumber'), seller.taxNumber]] : [];
+}
+
+/** The invoice's facts: number, dates, period, what it corrects, the client's reference and the seller's tax id. */
+function invoiceFacts(sheet: Sheet): [string, string][] {
+  const { document, locale } = sheet;
+  const facts: [string, string][] = [
+    [sheet.t('facts.number', { kind: sheet.kindTitle }), document.number ?? sheet.t('facts.numberPending')],
+    [sheet.t('facts.issueDate'), document.issueDate ? locale.date(document.issueDate) : sheet.t('facts.notIssued')],
+  ];
+  if (document.dueDate && !sheet.creditNote) facts.push([sheet.t('facts.dueDate'), locale.date(document.dueDate)]);
+  facts.push([sheet.t('facts.servicePeriod'), `${locale.date(document.periodFrom)} – ${locale.date(document.periodTo)}`]);
+  if (document.creditNoteFor) {
+    facts.push([
+      sheet.t('facts.correctsInvoice'),
+      sheet.t('facts.invoiceOf', { number: document.creditNoteFor.number, date: locale.date(document.creditNoteFor.issueDate) }),
+    ]);
+  }
+  if (document.buyerReference) facts.push([sheet.t('facts.yourReference'), document.buyerReference]);
+  return [...facts, ...sellerTaxFact(sheet)];
+}
+
 /** The title and a sentence that says what this is. */
 function heading(sheet: Sheet): void {
-  const { document } = sheet;
+  const { document, locale } = sheet;
   sheet.y += 30;
   sheet.write(sheet.title, left, sheet.y, { size: 15, bold: true, width: contentWidth });
   sheet.y += 22;
   const corrected = document.creditNoteFor;
   const intro = corrected
-    ? `This credit note corrects invoice ${corrected.number} of ${longDate(corrected.issueDate)}. We credit you the following services:`
+    ? sheet.t('intro.correction', { number: corrected.number, date: locale.longDate(corrected.issueDate) })
     : sheet.creditNote
-      ? 'We credit you the following services:'
-      : `For our services from ${longDate(document.periodFrom)} to ${longDate(document.periodTo)} we invoice you as follows:`;
+      ? sheet.t('intro.credit')
+      : sheet.t('intro.invoice', { from: locale.longDate(document.periodFrom), to: locale.longDate(document.periodTo) });
   sheet.write(intro, left, sheet.y, { size: 9.5, width: contentWidth });
   sheet.y += sheet.heightOf(intro, contentWidth, 9.5) + 12;
 }
@@ -120,15 +138,15 @@ const columnGap = 6;
 
 /** The lines, with the column titles again on every page they run onto. */
 function lineTable(sheet: Sheet): void {
-  const { document } = sheet;
+  const { document, locale } = sheet;
   const fixedColumns: Column[] = [
-    { title: 'Pos.', width: 22, align: 'left' },
-    { title: 'Description', width: 0, align: 'left' },
-    { title: 'Quantity', width: 48, align: 'right' },
-    { title: 'Unit', width: 30, align: 'left' },
-    { title: 'Unit price', width: 56, align: 'right' },
-    { title: 'VAT', width: 34, align: 'right' },
-    { title: `Amount (${document.currency})`, width: 70, align: 'right' },
+    { title: sheet.t('columns.position'), width: 22, align: 'left' },
+    { title: sheet.t('columns.description'), width: 0, align: 'left' },
+    { title: sheet.t('columns.quantity'), width: 48, align: 'right' },
+    { title: sheet.t('columns.unit'), width: 30, align: 'left' },
+    { title: sheet.t('columns.unitPrice'), width: 56, align: 'right' },
+    { title: sheet.t('columns.vat'), width: 34, align: 'right' },
+    { title: sheet.t('columns.amount', { currency: document.currency }), width: 70, align: 'right' },
   ];
   const descriptionWidth = contentWidth - fixedColumns.reduce((sum, column) => sum + column.width + columnGap, 0) + columnGap;
   const columns = fixedColumns.map((column) => (column.width === 0 ? { ...column, width: descriptionWidth } : column));
@@ -148,10 +166,10 @@ function lineTable(sheet: Sheet): void {
     const cells = [
       String(line.position),
       line.description,
-      lineQuantityText(line),
-      unitLabel(line.unit, line.quantity),
+      lineQuantityText(locale, line),
+      unitLabel(locale, line.unit, line.quantity),
       sheet.money(line.unitPrice),
-      line.taxCategory === 'S' ? percent(line.taxRate) : line.taxCategory,
+      line.taxCategory === 'S' ? locale.percent(line.taxRate) : line.taxCategory,
       sheet.money(line.netAmount).replace(/^-/, '−'),
     ];
     const height = Math.max(...cells.map((cell, index) => sheet.heightOf(cell, (columns[index] as Column).width)));
@@ -179,29 +197,37 @@ const isZeroAmount = (amount: string) => /^-?0*\.?0*$/.test(amount);
 
 /** The VAT breakdown with its exemption reasons (left) beside the totals (right), kept together on one page. */
 function breakdownAndTotals(sheet: Sheet): void {
-  const { document } = sheet;
+  const { document, locale } = sheet;
   const { totals, currency } = document;
-  const rows: TotalsRow[] = [{ label: 'Net amount', amount: sheet.money(totals.lineNet) }];
+  const rows: TotalsRow[] = [{ label: sheet.t('totals.net'), amount: sheet.money(totals.lineNet) }];
   // One discount row: its spread over the VAT rates shows in the taxable amounts below it.
   if (document.allowances.length > 0) {
     const reasons = [...new Set(document.allowances.map((allowance) => allowance.reason))].join(', ');
     rows.push({ label: reasons, amount: `−${sheet.money(totals.allowances)}` });
-    rows.push({ label: 'Net after discount', amount: sheet.money(totals.taxBasis), ruleAbove: true });
+    rows.push({ label: sheet.t('totals.netAfterDiscount'), amount: sheet.money(totals.taxBasis), ruleAbove: true });
   }
   for (const tax of totals.taxes) {
-    const label = tax.category === 'S' ? `VAT ${percent(tax.rate)} on ${sheet.money(tax.basis)}` : `VAT ${percent(tax.rate)} (${categoryLabels[tax.category]})`;
+    const label =
+      tax.category === 'S'
+        ? sheet.t('totals.vatOn', { rate: locale.percent(tax.rate), basis: sheet.money(tax.basis) })
+        : sheet.t('totals.vatCategory', { rate: locale.percent(tax.rate), category: categoryLabel(locale, tax.category) });
     rows.push({ label, amount: sheet.money(tax.amount) });
   }
-  rows.push({ label: `${sheet.creditNote ? 'Total credit' : 'Total'} (${currency})`, amount: sheet.money(totals.gross), strong: true, ruleAbove: true });
+  rows.push({
+    label: sheet.t(sheet.creditNote ? 'totals.totalCredit' : 'totals.total', { currency }),
+    amount: sheet.money(totals.gross),
+    strong: true,
+    ruleAbove: true,
+  });
   if (!isZeroAmount(totals.paid)) {
-    rows.push({ label: 'Paid', amount: `−${sheet.money(totals.paid)}` });
-    rows.push({ label: `Amount due (${currency})`, amount: sheet.money(totals.due), strong: true, ruleAbove: true });
+    rows.push({ label: sheet.t('totals.paid'), amount: `−${sheet.money(totals.paid)}` });
+    rows.push({ label: sheet.t('totals.due', { currency }), amount: sheet.money(totals.due), strong: true, ruleAbove: true });
   }
   const totalsLeft = 318;
   const labelWidth = right - totalsLeft - 90;
   const breakdownWidth = 238;
   const exemptions = totals.taxes.filter((tax): tax is ClientInvoiceDocumentTax & { exemptionReason: string } => Boolean(tax.exemptionReason));
-  const exemptionText = exemptions.map((tax) => `${categoryLabels[tax.category]}: ${tax.exemptionReason}`).join('\n');
+  const exemptionText = exemptions.map((tax) => `${categoryLabel(locale, tax.category)}: ${tax.exemptionReason}`).join('\n');
   const totalsHeight = rows.reduce((sum, row) => sum + sheet.heightOf(row.label, labelWidth, row.strong ? 10.5 : 9, row.strong) + 12, 0);
   const breakdownHeight = 34 + totals.taxes.length * 14 + (exemptionText ? sheet.heightOf(exemptionText, breakdownWidth, 8) + 8 : 0);
   sheet.y += 10;
@@ -221,13 +247,13 @@ function breakdownAndTotals(sheet: Sheet): void {
   }
 
   let taxY = blockTop;
-  sheet.write('VAT breakdown', left, taxY, { size: 8.5, bold: true, color: muted, width: breakdownWidth });
+  sheet.write(sheet.t('breakdown.title'), left, taxY, { size: 8.5, bold: true, color: muted, width: breakdownWidth });
   taxY += 14;
   const taxColumns: Column[] = [
-    { title: 'Category', width: 90, align: 'left' },
-    { title: 'Rate', width: 38, align: 'right' },
-    { title: 'Taxable', width: 58, align: 'right' },
-    { title: 'VAT', width: 52, align: 'right' },
+    { title: sheet.t('breakdown.category'), width: 90, align: 'left' },
+    { title: sheet.t('breakdown.rate'), width: 38, align: 'right' },
+    { title: sheet.t('breakdown.taxable'), width: 58, align: 'right' },
+    { title: sheet.t('breakdown.vat'), width: 52, align: 'right' },
   ];
   const taxRow = (cells: string[], bold: boolean) => {
     let x = left;
@@ -244,7 +270,7 @@ function breakdownAndTotals(sheet: Sheet): void {
   );
   sheet.rule(taxY - 2, hairline, 0.6, left, left + breakdownWidth);
   for (const tax of totals.taxes) {
-    taxRow([`${categoryLabels[tax.category]} (${tax.category})`, percent(tax.rate), sheet.money(tax.basis), sheet.money(tax.amount)], false);
+    taxRow([`${categoryLabel(locale, tax.category)} (${tax.category})`, locale.percent(tax.rate), sheet.money(tax.basis), sheet.money(tax.amount)], false);
   }
   if (exemptionText) {
     taxY += 5;
@@ -256,45 +282,53 @@ function breakdownAndTotals(sheet: Sheet): void {
 
 /** How to pay (or how the credit reaches the client) with the bank account, then the notes. */
 function paymentAndNotes(sheet: Sheet): void {
-  const { document } = sheet;
-  const { seller } = document;
-  const due = `${sheet.money(document.totals.due)} ${document.currency}`;
+  const { document, locale } = sheet;
+  const due = locale.amount(document.totals.due, document.currency);
   const payment = sheet.creditNote
-    ? `We will transfer ${due} to your account.`
+    ? sheet.t('payment.refund', { amount: due })
     : isZeroAmount(document.totals.due)
-      ? 'This invoice has been paid in full. Thank you.'
-      : `Please transfer ${due}${document.dueDate ? ` by ${longDate(document.dueDate)}` : ''}${
-          document.paymentTermsDays > 0 ? ` (within ${document.paymentTermsDays} days, without deduction)` : ''
-        }, quoting ${document.number ? `invoice number ${document.number}` : 'the invoice number'}.`;
-  const bank: [string, string][] = [];
-  if (seller.iban && !sheet.creditNote) {
-    bank.push(['Account holder', seller.legalName], ['IBAN', ibanText(seller.iban)]);
-    if (seller.bic) bank.push(['BIC', seller.bic]);
-    if (seller.bankName) bank.push(['Bank', seller.bankName]);
-  }
-  sheet.keep(16 + sheet.heightOf(payment, contentWidth, 9.5) + 6 + bank.length * 13);
-  sheet.write('Payment', left, sheet.y, { size: 10, bold: true, color: accent, width: contentWidth });
-  sheet.y += 16;
-  sheet.write(payment, left, sheet.y, { size: 9.5, width: contentWidth });
-  sheet.y += sheet.heightOf(payment, contentWidth, 9.5) + 6;
-  for (const [label, value] of bank) {
-    sheet.write(label, left, sheet.y, { size: 9, color: muted, width: 90 });
-    sheet.write(value, left + 92, sheet.y, { size: 9, bold: label === 'IBAN', width: contentWidth - 92 });
-    sheet.y += 13;
-  }
+      ? sheet.t('payment.paidInFull')
+      : sheet.t('payment.transfer', {
+          amount: due,
+          by: document.dueDate ? sheet.t('payment.by', { date: locale.date(document.dueDate) }) : '',
+          within: document.paymentTermsDays > 0 ? sheet.t('payment.within', { days: document.paymentTermsDays }) : '',
+          reference: document.number ? sheet.t('payment.referenceNumber', { number: document.number }) : sheet.t('payment.referencePending'),
+        });
+  paymentBlock(sheet, payment, !sheet.creditNote);
   const notes = document.notes?.trim() ?? '';
   if (notes) {
     sheet.y += 12;
     // The heading with three lines at least; longer notes flow on over as many pages as they take.
     sheet.keep(16 + Math.min(sheet.heightOf(notes, contentWidth, 9.5), 40));
-    sheet.write('Notes', left, sheet.y, { size: 10, bold: true, color: accent, width: contentWidth });
+    sheet.write(sheet.t('payment.notes'), left, sheet.y, { size: 10, bold: true, color: accent, width: contentWidth });
     sheet.y += 16;
     sheet.write(notes, left, sheet.y, { size: 9.5, width: contentWidth });
   }
 }
 
+/** The payment heading, the sentence that says how to pay, and (when `withBank`) the seller's bank account. */
+export function paymentBlock(sheet: Sheet, payment: string, withBank: boolean): void {
+  const { seller } = sheet.document;
+  const bank: [string, string][] = [];
+  if (seller.iban && withBank) {
+    bank.push([sheet.t('payment.accountHolder'), seller.legalName], [sheet.t('payment.iban'), ibanText(seller.iban)]);
+    if (seller.bic) bank.push([sheet.t('payment.bic'), seller.bic]);
+    if (seller.bankName) bank.push([sheet.t('payment.bank'), seller.bankName]);
+  }
+  sheet.keep(16 + sheet.heightOf(payment, contentWidth, 9.5) + 6 + bank.length * 13);
+  sheet.write(sheet.t('payment.title'), left, sheet.y, { size: 10, bold: true, color: accent, width: contentWidth });
+  sheet.y += 16;
+  sheet.write(payment, left, sheet.y, { size: 9.5, width: contentWidth });
+  sheet.y += sheet.heightOf(payment, contentWidth, 9.5) + 6;
+  bank.forEach(([label, value], index) => {
+    sheet.write(label, left, sheet.y, { size: 9, color: muted, width: 90 });
+    sheet.write(value, left + 92, sheet.y, { size: 9, bold: index === 1, width: contentWidth - 92 });
+    sheet.y += 13;
+  });
+}
+
 /** On every page: the footer with the seller's legal data and the page count, and on a draft the mark. */
-function footers(sheet: Sheet): void {
+export function footers(sheet: Sheet): void {
   const { pdf, document } = sheet;
   const { seller } = document;
   const columns = [
@@ -308,10 +342,16 @@ function footers(sheet: Sheet): void {
     [
       seller.email,
       ...(seller.phone ? [seller.phone] : []),
-      ...(seller.vatId ? [`VAT ID ${seller.vatId}`] : []),
-      ...(seller.taxNumber ? [`Tax no. ${seller.taxNumber}`] : []),
+      ...(seller.vatId ? [sheet.t('facts.vatId', { id: seller.vatId })] : []),
+      ...(seller.taxNumber ? [sheet.t('facts.taxNumber', { number: seller.taxNumber })] : []),
     ],
-    seller.iban ? [...(seller.bankName ? [seller.bankName] : []), `IBAN ${ibanText(seller.iban)}`, ...(seller.bic ? [`BIC ${seller.bic}`] : [])] : [],
+    seller.iban
+      ? [
+          ...(seller.bankName ? [seller.bankName] : []),
+          `${sheet.t('payment.iban')} ${ibanText(seller.iban)}`,
+          ...(seller.bic ? [`${sheet.t('payment.bic')} ${seller.bic}`] : []),
+        ]
+      : [],
   ];
   const columnWidth = contentWidth / 3;
   const range = pdf.bufferedPageRange();
@@ -321,7 +361,7 @@ function footers(sheet: Sheet): void {
       pdf.save();
       pdf.rotate(-35, { origin: [297.64, 421] });
       pdf.fillOpacity(0.13);
-      sheet.write('DRAFT', 0, 360, { size: 130, bold: true, color: '#b03a2e', width: 595.28, align: 'center' });
+      sheet.write(sheet.t('document.draftMark'), 0, 360, { size: 130, bold: true, color: '#b03a2e', width: 595.28, align: 'center' });
       pdf.restore();
       pdf.fillOpacity(1);
     }
@@ -331,7 +371,7 @@ function footers(sheet: Sheet): void {
     columns.forEach((lines, column) => {
       sheet.write(lines.join('\n'), left + column * columnWidth, footerTop + 6, { size: 7, color: muted, width: columnWidth - 8 });
     });
-    sheet.write(`Page ${index + 1} of ${range.count}`, left, 818, { size: 7.5, color: muted, width: contentWidth, align: 'right' });
+    sheet.write(sheet.t('document.page', { page: index + 1, pages: range.count }), left, 818, { size: 7.5, color: muted, width: contentWidth, align: 'right' });
     if (range.count > 1) sheet.write(sheet.title, left, 818, { size: 7.5, color: muted, width: contentWidth / 2 });
   }
 }

@@ -3,8 +3,7 @@
  * amounts, dates, quantities, rates and addresses read, and the `Sheet`, the pdfkit document with where the
  * flow stands. The parts of the page (client-invoice.pdf-layout.ts) write through it.
  */
-import { fixedDecimal, grouped, minorUnitsOf } from '../../../lib/money.js';
-import { dayColumn } from '../../../lib/day.js';
+import { type DocumentLocale, documentLocale } from '../../../lib/i18n.js';
 import type { ClientInvoiceDocument, PostalAddress, TaxCategory, UnitCode } from './client-invoice.document.js';
 
 // Layout, in points on an A4 page (595 x 842).
@@ -23,52 +22,40 @@ export const accent = '#1f4e79';
 export const hairline = '#d5dbe3';
 export const shade = '#eef2f6';
 
-// A MIN line is priced per hour, so it reads in hours: 1:35 h at 110.00 (the rate per hour) is 174.17.
-export const unitLabels: Record<UnitCode, [one: string, more: string]> = { HUR: ['h', 'h'], MIN: ['h', 'h'], DAY: ['day', 'days'], C62: ['unit', 'units'] };
-export const unitLabel = (unit: UnitCode, quantity: string) => unitLabels[unit][/^-?0*1(\.0*)?$/.test(quantity) ? 0 : 1];
-export const categoryLabels: Record<TaxCategory, string> = {
-  S: 'Standard rate',
-  Z: 'Zero rated',
-  E: 'Exempt',
-  AE: 'Reverse charge',
-  K: 'Intra-EU supply',
-  G: 'Export outside the EU',
-  O: 'Not subject to VAT',
+/** The catalogue key of a unit, by whether the quantity is one: a MIN line is priced per hour, so it reads in hours. */
+const unitKeys: Record<UnitCode, [one: string, more: string]> = {
+  HUR: ['units.hours', 'units.hours'],
+  MIN: ['units.hours', 'units.hours'],
+  DAY: ['units.dayOne', 'units.dayMore'],
+  C62: ['units.unitOne', 'units.unitMore'],
 };
+export const unitLabel = (locale: DocumentLocale, unit: UnitCode, quantity: string): string =>
+  locale.t(unitKeys[unit][/^-?0*1(\.0*)?$/.test(quantity) ? 0 : 1]);
+export const categoryLabel = (locale: DocumentLocale, category: TaxCategory): string => locale.t(`categories.${category}`);
 
-export const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-/** `2026-11-02` as `2 November 2026`. */
-export const longDate = (date: string): string => dateFormat.format(dayColumn(date));
-
-export const shortDateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-/** `2026-10-01` as `1 Oct 2026`. */
-export const shortDate = (date: string): string => shortDateFormat.format(dayColumn(date));
-
-export const countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
-export const countryName = (code: string): string => countryNames.of(code) ?? code;
-
-/** `19.00` as `19 %`, `7.50` as `7.5 %`. */
-export const percent = (rate: string): string => `${rate.replace(/\.?0+$/, '')} %`;
 /** At least two decimals, more only where the quantity has them: `7.5000` as `7.50`, `0.3333` stays. */
-export const quantityText = (quantity: string): string => grouped(quantity.replace(/(\.\d\d\d*?)0+$/, '$1'));
+export const quantityText = (locale: DocumentLocale, quantity: string): string => {
+  const trimmed = quantity.replace(/(\.\d\d\d*?)0+$/, '$1');
+  return locale.number(trimmed, trimmed.includes('.') ? trimmed.length - trimmed.indexOf('.') - 1 : 0);
+};
 /** Whole minutes as hours and minutes, `95.0000` as `1:35` (a MIN line's quantity, priced per hour). */
-export const hoursAndMinutes = (minutes: string): string => {
+export const hoursAndMinutes = (locale: DocumentLocale, minutes: string): string => {
   const total = Number(minutes);
   const sign = total < 0 ? '−' : '';
   const whole = Math.abs(total);
-  return `${sign}${grouped(String(Math.floor(whole / 60)))}:${String(whole % 60).padStart(2, '0')}`;
+  return `${sign}${locale.number(String(Math.floor(whole / 60)), 0)}:${String(whole % 60).padStart(2, '0')}`;
 };
 /** A line's quantity as the PDF prints it: time in h:mm, anything else as a decimal (a minus sign where negative). */
-export const lineQuantityText = (line: { quantity: string; unit: UnitCode }): string =>
-  line.unit === 'MIN' ? hoursAndMinutes(line.quantity) : quantityText(line.quantity).replace(/^-/, '−');
+export const lineQuantityText = (locale: DocumentLocale, line: { quantity: string; unit: UnitCode }): string =>
+  line.unit === 'MIN' ? hoursAndMinutes(locale, line.quantity) : quantityText(locale, line.quantity).replace(/^-/, '−');
 /** An IBAN in groups of four, as people read it. */
 export const ibanText = (iban: string): string => iban.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ');
 
-export const addressLines = (address: PostalAddress, withCountry: boolean): string[] => [
+export const addressLines = (locale: DocumentLocale, address: PostalAddress, withCountry: boolean): string[] => [
   address.line1,
   ...(address.line2 ? [address.line2] : []),
   `${address.postcode} ${address.city}`,
-  ...(withCountry ? [countryName(address.countryCode)] : []),
+  ...(withCountry ? [locale.country(address.countryCode)] : []),
 ];
 
 export interface Column {
@@ -93,13 +80,22 @@ export class Sheet {
   y = top;
   readonly kindTitle: string;
   readonly title: string;
+  /** The language the document was issued in (its buyer snapshot's), with ICU's formats for it. */
+  readonly locale: DocumentLocale;
 
   constructor(
     readonly pdf: PDFKit.PDFDocument,
     readonly document: ClientInvoiceDocument,
+    kind: 'invoice' | 'creditNote' | 'reminder' = document.type === 'credit_note' ? 'creditNote' : 'invoice',
   ) {
-    this.kindTitle = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
-    this.title = `${this.kindTitle} ${document.number ?? '(draft)'}`;
+    this.locale = documentLocale(document.buyer.language);
+    this.kindTitle = this.locale.t(`document.${kind}`);
+    this.title = this.locale.t('document.title', { kind: this.kindTitle, number: document.number ?? this.locale.t('document.draftNumber') });
+  }
+
+  /** The catalogue's text of `key` in the document's language. */
+  t(key: string, values?: Record<string, string | number>): string {
+    return this.locale.t(key, values);
   }
 
   get creditNote(): boolean {
@@ -126,15 +122,16 @@ export class Sheet {
     this.pdf.moveTo(from, y).lineTo(to, y).lineWidth(width).strokeColor(color).stroke();
   }
 
+  /** An amount at the currency's scale, grouped as the document's language does. */
   money(amount: string): string {
-    return grouped(fixedDecimal(amount, minorUnitsOf(this.document.currency)));
+    return this.locale.money(amount, this.document.currency);
   }
 
   /** A new page, which starts with what it continues. */
   newPage(): void {
     this.pdf.addPage();
     this.y = top;
-    this.write(`${this.title} · continued`, left, this.y, { size: 8.5, color: muted, width: contentWidth });
+    this.write(this.t('document.continued', { title: this.title }), left, this.y, { size: 8.5, color: muted, width: contentWidth });
     this.y += 20;
   }
 

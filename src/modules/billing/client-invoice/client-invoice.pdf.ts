@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { dayColumn } from '../../../lib/day.js';
+import { documentLocale } from '../../../lib/i18n.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
 import { layOutClientInvoice } from './client-invoice.pdf-layout.js';
 import { flowBottom, left, pageHeight, right, Sheet, top } from './client-invoice.pdf-sheet.js';
@@ -41,10 +42,28 @@ const fontsOnce = () =>
 export async function renderClientInvoicePdf(document: ClientInvoiceDocument, options: { format: ClientInvoicePdfFormat }): Promise<Buffer> {
   const facturX = options.format === 'facturx';
   const xml = facturX ? await writeEInvoice(document, 'cii') : undefined;
+  const issued = document.issueDate ? dayColumn(document.issueDate) : new Date();
+  const { pdf, ended } = await openPdf(document, issued, facturX);
+  layOutClientInvoice(new Sheet(pdf, document));
+  if (xml !== undefined) await embedFacturX(pdf, xml, issued);
+  pdf.end();
+  return ended;
+}
+
+/**
+ * A new A4 document in the two faces, titled for `document` in its language (`kind` of it: the invoice, or a
+ * reminder of it), dated `created`; `ended` is its bytes once it is ended.
+ */
+export async function openPdf(
+  document: ClientInvoiceDocument,
+  created: Date,
+  facturX = false,
+  kind: 'invoice' | 'creditNote' | 'reminder' = document.type === 'credit_note' ? 'creditNote' : 'invoice',
+): Promise<{ pdf: PDFKit.PDFDocument; ended: Promise<Buffer> }> {
   const { default: PDFDocument } = await import('pdfkit');
   const faces = fontsOnce();
-  const issued = document.issueDate ? dayColumn(document.issueDate) : new Date();
-  const kindTitle = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
+  const locale = documentLocale(document.buyer.language);
+  const kindTitle = locale.t(`document.${kind}`);
   const pdf: PDFKit.PDFDocument = new PDFDocument({
     size: 'A4',
     // The bottom margin keeps text that pdfkit flows itself (long notes) above the footer, on new pages.
@@ -52,28 +71,22 @@ export async function renderClientInvoicePdf(document: ClientInvoiceDocument, op
     bufferPages: true,
     ...(facturX ? { pdfVersion: '1.7' as const, subset: 'PDF/A-3b' as const } : {}),
     info: {
-      Title: `${kindTitle} ${document.number ?? '(draft)'}`,
+      Title: locale.t('document.title', { kind: kindTitle, number: document.number ?? locale.t('document.draftNumber') }),
       Author: document.seller.legalName,
-      Subject: `${kindTitle} to ${document.buyer.name}`,
+      Subject: locale.t('document.subject', { kind: kindTitle, buyer: document.buyer.name }),
       Creator: 'Tally',
       // No ModDate: PDF/A wants each Info entry matched in the XMP, and pdfkit writes only the creation date there.
-      CreationDate: issued,
+      CreationDate: created,
     },
-    lang: 'en',
+    lang: locale.tag,
   });
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    pdf.on('end', resolve);
+  const ended = new Promise<Buffer>((resolve, reject) => {
+    pdf.on('end', () => resolve(Buffer.concat(chunks)));
     pdf.on('error', reject);
   });
   pdf.registerFont('regular', faces.regular);
   pdf.registerFont('bold', faces.bold);
-
-  layOutClientInvoice(new Sheet(pdf, document));
-
-  if (xml !== undefined) await embedFacturX(pdf, xml, issued);
-  pdf.end();
-  await ended;
-  return Buffer.concat(chunks);
+  return { pdf, ended };
 }

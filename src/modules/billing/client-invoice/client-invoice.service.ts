@@ -278,7 +278,7 @@ export function createClientInvoiceService({
             lines: [],
             paymentTermsDays: profile.paymentTermsDays,
             seller: sellerOf(profile),
-            buyer: buyerOf(client),
+            buyer: buyerOf(client, profile),
           });
           assertIssuable(prospect, client.einvoiceFormat);
           const issueDate = existing.issueDate ? dayText(existing.issueDate) : clock.today(settings.timezone);

@@ -31,8 +31,7 @@ export const recurringInvoiceModule = defineModule({
       await work.runDue(log);
     }),
   ],
-  schedules: [{ queue: recurringInvoiceRunQueue, cron: '7 * * * *' }],
-  runAtStart: [recurringInvoiceRunQueue],
+  schedules: [{ queue: recurringInvoiceRunQueue, cron: '7 * * * *', onStart: true }],
 });
 
 declare module '../../services.js' {

@@ -1,6 +1,7 @@
 import { contentDisposition } from '../../../lib/content-disposition.js';
 import { nativeRoute } from '../../../rest/route.js';
 import { defineModule } from '../../module.js';
+import { type DocumentLocale, documentLocale } from '../../../lib/i18n.js';
 import { type Column, fileOf, mediaTypes } from '../../../lib/table-file.js';
 import { createTimesheetService, TimesheetParameters, type Timesheet, type TimesheetDay, type TimesheetService } from './timesheet.service.js';
 import './timesheet.graphql.js';
@@ -22,20 +23,27 @@ const minutes = (header: string, value: (row: SheetRow) => number, pdfWidth: num
   printed: (row) => hoursAndMinutes(value(row)),
 });
 
-const columns: readonly Column<SheetRow>[] = [
-  { header: 'Date', kind: 'text', value: (row) => row.date ?? 'Total', pdfWidth: 56 },
-  { header: 'Day', kind: 'text', value: (row) => row.weekday ?? '', pdfWidth: 28 },
-  { header: 'Start', kind: 'text', value: (row) => row.start ?? '', pdfWidth: 34 },
-  { header: 'End', kind: 'text', value: (row) => row.end ?? '', pdfWidth: 34 },
-  minutes('Break', (row) => row.breakMinutes, 44),
-  minutes('Worked', (row) => row.workedMinutes, 48),
-  minutes('Expected', (row) => row.expectedMinutes, 50),
-  minutes('Credited', (row) => row.creditedMinutes, 48),
-  minutes('Balance', (row) => row.balanceMinutes, 48),
-  { header: 'Absence', kind: 'text', value: (row) => row.absence ?? '', pdfWidth: 100 },
-  { header: 'Holiday', kind: 'text', value: (row) => row.holiday ?? '', pdfWidth: 90 },
+/** The columns in `locale`'s language: headers from its catalogue, dates and weekdays on the page as ICU writes them. */
+const columnsIn = ({ t, date, weekday }: DocumentLocale): readonly Column<SheetRow>[] => [
+  {
+    header: t('timesheet.date'),
+    kind: 'text',
+    value: (row) => row.date ?? t('timesheet.total'),
+    printed: (row) => (row.date ? date(row.date) : t('timesheet.total')),
+    pdfWidth: 56,
+  },
+  { header: t('timesheet.day'), kind: 'text', value: (row) => row.weekday ?? '', printed: (row) => (row.date ? weekday(row.date) : ''), pdfWidth: 28 },
+  { header: t('timesheet.start'), kind: 'text', value: (row) => row.start ?? '', pdfWidth: 34 },
+  { header: t('timesheet.end'), kind: 'text', value: (row) => row.end ?? '', pdfWidth: 34 },
+  minutes(t('timesheet.break'), (row) => row.breakMinutes, 44),
+  minutes(t('timesheet.worked'), (row) => row.workedMinutes, 48),
+  minutes(t('timesheet.expected'), (row) => row.expectedMinutes, 50),
+  minutes(t('timesheet.credited'), (row) => row.creditedMinutes, 48),
+  minutes(t('timesheet.balanceColumn'), (row) => row.balanceMinutes, 48),
+  { header: t('timesheet.absence'), kind: 'text', value: (row) => row.absence ?? '', pdfWidth: 100 },
+  { header: t('timesheet.holiday'), kind: 'text', value: (row) => row.holiday ?? '', pdfWidth: 90 },
   // The rules of working-time law the day breaks (the totals row has none).
-  { header: 'Violations', kind: 'text', value: (row) => row.violations?.join(', ') ?? '', pdfWidth: 150 },
+  { header: t('timesheet.violations'), kind: 'text', value: (row) => row.violations?.join(', ') ?? '', pdfWidth: 150 },
 ];
 
 /** Monthly timesheets to sign, as JSON or as a CSV, XLSX or PDF file. */
@@ -64,23 +72,32 @@ export const timesheetModule = defineModule({
         },
       },
       async handler({ access, parameters, context, respond }) {
-        const { format, ...input } = parameters;
+        const { format, language, ...input } = parameters;
         const sheet: Timesheet = await context.services.timesheets.timesheet(access, input);
         if (format === 'json') return respond('Timesheet', sheet, 200);
         const name = `timesheet-${sheet.memberName.replace(/[^\p{L}\p{N}._-]+/gu, '-')}-${sheet.month}.${format}`;
+        const locale = documentLocale(language);
+        const { t } = locale;
+        const { totals } = sheet;
         return {
           status: 200,
           headers: { 'content-type': mediaTypes[format], 'content-disposition': contentDisposition(name), 'x-content-type-options': 'nosniff' },
           body: fileOf<SheetRow>(format, {
-            title: `Timesheet ${sheet.month}: ${sheet.memberName}`,
+            title: t('timesheet.title', { month: sheet.month, member: sheet.memberName }),
             details: [
-              `Tenant: ${access.tenant.name}. Times in ${sheet.timezone}; durations in minutes in CSV and XLSX, in hours:minutes in the PDF`,
-              `Balance of the month: ${hoursAndMinutes(sheet.totals.balanceMinutes)} (worked ${hoursAndMinutes(sheet.totals.workedMinutes)} + credited ${hoursAndMinutes(sheet.totals.creditedMinutes)} - expected ${hoursAndMinutes(sheet.totals.expectedMinutes)})`,
+              t('timesheet.tenant', { tenant: access.tenant.name, timezone: sheet.timezone }),
+              t('timesheet.balance', {
+                balance: hoursAndMinutes(totals.balanceMinutes),
+                worked: hoursAndMinutes(totals.workedMinutes),
+                credited: hoursAndMinutes(totals.creditedMinutes),
+                expected: hoursAndMinutes(totals.expectedMinutes),
+              }),
             ],
-            columns,
-            batches: [[...sheet.days, sheet.totals]],
+            columns: columnsIn(locale),
+            batches: [[...sheet.days, totals]],
             emphasised: (row) => row.date === undefined,
-            signatures: [`Member: ${sheet.memberName}`, 'Approver'],
+            signatures: [t('timesheet.member', { name: sheet.memberName }), t('timesheet.approver')],
+            pageLabel: (page) => t('timesheet.page', { page }),
           }),
         };
       },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Sql } from '../../../db/client.js';
 import { args, fields } from '../../../lib/dto.js';
+import { languageField } from '../../../lib/i18n.js';
 import { exportFormats } from '../../../lib/table-file.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import { dayFacts } from '../member-days/member-days.facts.js';
@@ -23,6 +24,7 @@ export const TimesheetArgs = args(timesheetFields);
 export const TimesheetParameters = z.strictObject({
   ...timesheetFields,
   format: z.enum(exportFormats).default('json').describe('json (the default), or a file to sign: csv, xlsx or pdf'),
+  language: languageField('The language of the file (csv, xlsx, pdf; default en)').optional(),
 });
 
 export interface TimesheetDay {

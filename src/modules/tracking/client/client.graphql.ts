@@ -51,6 +51,7 @@ builder.prismaObject('Client', {
         `The e-invoice it receives: none, cii, ubl, xrechnung-cii, xrechnung-ubl, peppol or facturx; issuing checks what it needs. ${billingVisibility}`,
       ),
     ),
+    language: t.field(restrictedField('language', readBilling, `BCP 47: the language of its documents; null: the billing profile's. ${billingVisibility}`)),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

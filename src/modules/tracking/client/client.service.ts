@@ -7,6 +7,7 @@ import { recordEvent } from '../../../events/outbox.js';
 import { Prisma, type Client } from '../../../generated/prisma/client.js';
 import { args, dto, fields, pagination } from '../../../lib/dto.js';
 import { conflictReasons, notFound, validationFailed } from '../../../lib/errors.js';
+import { languageField } from '../../../lib/i18n.js';
 import { assertMoneyScale } from '../../../lib/money.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import { clientEInvoiceFormats, peppolSchemes } from '../party/party.codes.js';
@@ -54,6 +55,7 @@ const billingDetails = {
       `The e-invoice it receives: ${clientEInvoiceFormats.join(', ')} (default none). Issuing checks what that format needs ` +
         '(peppol: a Peppol electronicAddress and a buyerReference; xrechnung-*: a buyerReference such as a Leitweg-ID and an electronicAddress)',
     ),
+  language: languageField("The language of its invoices, credit notes and reminders; null: the billing profile's").nullable().optional(),
 };
 
 interface BillingDetails {

@@ -2,6 +2,7 @@
  * What the CII, UBL and Peppol writers share: the object tree xmlbuilder2 writes, the identifiers of the
  * specifications, and the parts of an invoice every syntax says the same way.
  */
+import { documentLocale } from '../../../../lib/i18n.js';
 import type { ClientInvoiceDocument, PostalAddress, TaxCategory } from '../client-invoice.document.js';
 
 /** An xmlbuilder2 object tree: undefined and null members are left out. */
@@ -43,13 +44,14 @@ export const baseQuantityOf = (baseQuantity: string): string | undefined => (/^0
 export function notesOf(document: ClientInvoiceDocument): string[] {
   const notes: string[] = [];
   if (document.notes) notes.push(document.notes);
-  if (document.seller.smallBusiness) notes.push('Small business: no VAT is charged.');
+  if (document.seller.smallBusiness) notes.push(documentLocale(document.buyer.language).t('einvoice.smallBusiness'));
   return notes;
 }
 
 /** BT-20, in words: when and how to pay (or, for a credit note, that the amount is refunded). */
 export function paymentTermsText(document: ClientInvoiceDocument): string {
-  if (document.type === 'credit_note') return 'The amount of this credit note will be refunded to your account.';
+  const { t } = documentLocale(document.buyer.language);
+  if (document.type === 'credit_note') return t('einvoice.refund');
   const days = document.paymentTermsDays;
-  return days === 0 ? 'Payable immediately without deduction.' : `Payable within ${days} days without deduction.`;
+  return days === 0 ? t('einvoice.immediately') : t('einvoice.within', { days });
 }
