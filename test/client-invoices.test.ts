@@ -93,8 +93,8 @@ describe('an invoice from approved time', () => {
     expect(edited.body.reason).toBe('INVOICE_ISSUED');
     expect((await b.api.delete<Problem>(`${b.path}/${draft.id}`)).body.reason).toBe('INVOICE_ISSUED');
 
-    // Without SMTP_URL, send only marks the invoice sent, and says so.
-    const sent = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/send`, {});
+    // Without SMTP_URL, send only marks the invoice sent, and says so; a send without a body takes the defaults.
+    const sent = await b.api.post<ClientInvoice>(`${b.path}/${draft.id}/send`);
     expect(sent.body.status).toBe('sent');
     expect(sent.body.lastSend).toMatchObject({ status: 'not_configured', attempts: 0 });
     expect(sent.body.sentTo).toEqual([]);

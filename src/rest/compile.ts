@@ -44,7 +44,8 @@ export interface CompiledGraphQLRoute extends CompiledBase, Omit<GraphQLRouteSpe
   graphqlField: GraphQLField<unknown, unknown>;
   /** Every argument of the field, body included: what the resolver receives. */
   argsSchema: StrictObject;
-  body: { name: string; schema: StrictObject } | undefined;
+  /** The JSON body: its DTO, and whether a request may leave it out (an optional `input`: its defaults). */
+  body: { name: string; schema: StrictObject; optional: boolean } | undefined;
 }
 
 export interface CompiledNativeRoute extends CompiledBase, Omit<NativeRouteSpec, 'kind' | 'access'> {
@@ -138,7 +139,7 @@ function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec & Tag
     const inner = unwrapped(bodySchema);
     const named = namedInputs.get(inner);
     if (!named) throw new Error(`${where}: the ${bodyArgument} argument of ${spec.field} is not a named DTO`);
-    body = { name: named.id, schema: inner as StrictObject };
+    body = { name: named.id, schema: inner as StrictObject, optional: bodySchema.safeParse(undefined).success };
   }
 
   const access: RouteAccess = extensions.permission

@@ -102,7 +102,7 @@ function operationOf(route: CompiledGraphQLRoute, responses: ResponseSchemas, re
     summary: route.summary,
     description: descriptionOf(route, route.graphqlField.description ?? route.summary, [`GraphQL: \`${route.fieldName}\`.`]),
     parameters: parametersOf(route),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.name) } } } } : {}),
+    ...(route.body ? { requestBody: { required: !route.body.optional, content: { 'application/json': { schema: ref(route.body.name) } } } } : {}),
     responses: {
       [String(route.status)]:
         route.status === 204

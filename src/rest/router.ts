@@ -198,12 +198,13 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
   ) {
     let input = parameters.parsed;
     let variables = parameters.raw;
-    if (route.body) {
+    const leftOut = route.body?.optional === true && (raw?.toString('utf8').trim() ?? '') === '';
+    if (route.body && !leftOut) {
       const json = jsonBodyOf(call.http, raw, route.body);
       // GraphQL coerces the JSON the client sent; the resolver gets what zod made of it.
       input = { ...parameters.parsed, input: parseInput(route.body.schema, json) };
       variables = { ...parameters.raw, input: json };
-    } else {
+    } else if (!route.body) {
       refuseBody(route, raw);
     }
     // sofa's router matches the path as the table did: its decoded segments, encoded again.

@@ -143,7 +143,7 @@ export const ListClientInvoicesArgs = args({
 export const ClientInvoiceArgs = args({ tenantId, id: clientInvoiceId });
 export const CreateClientInvoiceArgs = args({ tenantId, input: CreateClientInvoiceDto });
 export const UpdateClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: UpdateClientInvoiceDto });
-export const SendClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: SendClientInvoiceDto });
+export const SendClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: SendClientInvoiceDto.optional() });
 export const PayClientInvoiceArgs = args({ tenantId, id: clientInvoiceId, input: PayClientInvoiceDto });
 
 export type ClientInvoiceQuery = PrismaQuery<Prisma.ClientInvoiceInclude, Prisma.ClientInvoiceSelect>;

@@ -83,7 +83,8 @@ export function createSendStep({
   return async function send(
     access: TenantAccess,
     id: string,
-    input: z.output<typeof SendClientInvoiceDto>,
+    // No body at all (the send of before there was mail) is the defaults: the PDF to the client's e-mail.
+    input: z.output<typeof SendClientInvoiceDto> = { attach: ['pdf'] },
     query: ClientInvoiceQuery = {},
   ): Promise<ClientInvoice> {
     access.assert('update', 'ClientInvoice');
