@@ -108,6 +108,9 @@ const documentTypes = new Set([
   'ClientInvoiceDiscount',
   // A recurring invoice's fixed lines: read by whoever reads the client invoices they become.
   'RecurringInvoiceLine',
+  // A reminder of an invoice and the profile's levels: the fee and the open amount are the invoice's business.
+  'ClientInvoiceReminder',
+  'ReminderLevel',
   'Invoice',
   'InvoiceLine',
 ]);

@@ -171,6 +171,8 @@ export const decimalColumns: Readonly<Record<string, 'money' | 'percent' | 'quan
   due: 'money',
   amount: 'money',
   unitPrice: 'money',
+  feeAmount: 'money',
+  openAmount: 'money',
   taxRate: 'percent',
   defaultTaxRate: 'percent',
   discountPercent: 'percent',
