@@ -357,6 +357,21 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
       update: () => ({ needsApproval: false }),
     },
   },
+  Expense: {
+    // A draft expense of the owner or of the other member (with no client: no invoice claims it); submitted where it is reviewed.
+    values: async (action, owner) => {
+      const body = { category: 'travel', amount: '11.90', taxRate: '19', tenantUserId: owner?.tenantUserId ?? other.id };
+      const id = await created(tenant.api.post(`/tenants/${t()}/expenses`, body), 'an expense');
+      if (action === 'approve' || action === 'reject') await tenant.api.post(`/tenants/${t()}/expenses/${id}/submit`);
+      return { expenseId: id };
+    },
+    bodies: {
+      create: (owner) => ({ category: 'travel', amount: '5.00', tenantUserId: owner?.tenantUserId ?? other.id }),
+      update: () => ({ description: 'walked' }),
+      reject: () => ({ reason: 'No receipt' }),
+    },
+    createsForOthers: true,
+  },
   Absence: {
     // A pending absence of its own day, of the owner or of the other member.
     values: async (_action, owner) => {

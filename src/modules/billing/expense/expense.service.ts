@@ -1,0 +1,191 @@
+import type { z } from 'zod';
+import type { TenantAccess } from '../../../auth/tenant-access.js';
+import type { Db, Tx } from '../../../db/client.js';
+import { shapesResult } from '../../../db/query.js';
+import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
+import type { Expense, Prisma } from '../../../generated/prisma/client.js';
+import type { Clock } from '../../../lib/clock.js';
+import { dayColumn, dayText } from '../../../lib/day.js';
+import { notFound, validationFailed } from '../../../lib/errors.js';
+import { settingsFor } from '../../platform/tenant/tenant.settings.js';
+import { activeMember } from '../../platform/user/user.members.js';
+import {
+  expenseConflicts,
+  expenseOrder,
+  type CreateExpense,
+  type ExpenseFilter,
+  type ExpensePageQuery,
+  type ExpenseQuery,
+  type ListExpensesArgs,
+  type UpdateExpense,
+} from './expense.dto.js';
+import { expenseStatusAfterEdit, expenseTransition, type ExpenseStep } from './expense.rules.js';
+import { expenseValues, shapeOfCreate, shapeOfUpdate, type ExpenseValues } from './expense.values.js';
+
+const stepEvents = { submit: 'expense.submitted', approve: 'expense.approved', reject: 'expense.rejected' } as const satisfies Record<ExpenseStep, EventType>;
+
+/** The columns of derived values (days as dates). */
+const columnsOf = ({ date, ...values }: ExpenseValues) => ({ ...values, date: dayColumn(date) });
+
+/**
+ * Expenses: members record their own, submit them, and managers (not on
+ * their own) and admins approve or reject them, as entries. Approved billable
+ * expenses of a client become lines of its invoices (client-invoice.expenses.ts);
+ * one on an invoice is read-only (409 EXPENSE_INVOICED) until the draft is
+ * deleted or the invoice voided.
+ */
+export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
+  function whereOf(access: TenantAccess, filter: ExpenseFilter | undefined): Prisma.ExpenseWhereInput {
+    const visible = access.scope('read', 'Expense');
+    if (!filter) return visible;
+    return {
+      AND: [
+        ...(filter.tenantUserId ? [{ tenantUserId: filter.tenantUserId }] : []),
+        ...(filter.status ? [{ status: filter.status }] : []),
+        ...(filter.projectId ? [{ projectId: filter.projectId }] : []),
+        ...(filter.clientId ? [{ clientId: filter.clientId }] : []),
+        ...(filter.category ? [{ category: filter.category }] : []),
+        ...(filter.from ? [{ date: { gte: dayColumn(filter.from) } }] : []),
+        ...(filter.to ? [{ date: { lte: dayColumn(filter.to) } }] : []),
+      ],
+      ...visible,
+    };
+  }
+
+  /**
+   * An expense about to change, row-locked for the rest of `tx`: one on a
+   * client invoice is read-only (409 EXPENSE_INVOICED). The lock orders the
+   * change with an invoice claiming it at the same time.
+   */
+  async function findChangeable(tx: Tx, access: TenantAccess, id: string): Promise<Expense> {
+    const expense = await tx.expense.findFirst({ where: { id, ...access.scope('read', 'Expense') } });
+    if (!expense) throw notFound('Expense', id);
+    const [locked] = await tx.$queryRaw<{ clientInvoiceId: string | null }[]>`SELECT "clientInvoiceId" FROM expenses WHERE id = ${id} FOR UPDATE`;
+    if (locked?.clientInvoiceId) {
+      throw expenseConflicts.refuse(
+        'EXPENSE_INVOICED',
+        `The expense is billed on client invoice ${locked.clientInvoiceId}; delete the draft or void the invoice to change it`,
+      );
+    }
+    return { ...expense, clientInvoiceId: locked?.clientInvoiceId ?? null };
+  }
+
+  /** Its events, with the day as the API shows it. */
+  const record = (tx: Tx, access: TenantAccess, type: EventType, expense: Expense) =>
+    recordEvent(tx, access, { type, subjectId: expense.id, data: withDays(expense, ['date']) });
+
+  const reread = (tx: Tx, id: string, query: ExpenseQuery, row: Expense) =>
+    shapesResult(query) ? tx.expense.findUniqueOrThrow({ ...query, where: { id } }) : row;
+
+  const today = async (tx: Tx, access: TenantAccess) => clock.today((await settingsFor(tx, access)).timezone);
+
+  /** One review step with its checks and event: submitting is an update of one's own expense; approving and rejecting are approvals. */
+  async function review(access: TenantAccess, id: string, step: ExpenseStep, query: ExpenseQuery, reason?: string): Promise<Expense> {
+    return db.$transaction(async (tx) => {
+      const expense = await findChangeable(tx, access, id);
+      access.assertMayChange(step === 'submit' ? 'update' : 'approve', 'Expense', expense, step);
+      const status = expenseTransition(expense.status, step);
+      const now = clock.now();
+      const reviewed =
+        step === 'submit'
+          ? { submittedAt: now, reviewedById: null, reviewedAt: null, rejectionReason: null }
+          : { reviewedById: access.tenantUserId, reviewedAt: now, rejectionReason: step === 'reject' ? (reason ?? null) : null };
+      const updated = await tx.expense.update({ where: { id }, data: { status, ...reviewed } });
+      await record(tx, access, stepEvents[step], updated);
+      return reread(tx, id, query, updated);
+    });
+  }
+
+  return {
+    /** The expenses the caller may read (members: their own), latest first. */
+    async list(
+      access: TenantAccess,
+      { limit, offset, tenantId: _tenant, ...filter }: z.output<typeof ListExpensesArgs>,
+      query: ExpenseQuery = {},
+    ): Promise<Expense[]> {
+      return db.expense.findMany({ ...query, where: whereOf(access, filter), orderBy: expenseOrder, take: limit, skip: offset });
+    },
+
+    /** A page of expenses for a Relay connection. */
+    async page(access: TenantAccess, filter: ExpenseFilter | undefined, query: ExpensePageQuery): Promise<Expense[]> {
+      return db.expense.findMany({ ...query, where: whereOf(access, filter), orderBy: expenseOrder });
+    },
+
+    /** One expense the caller may read (another member's is a 404 to members). */
+    async get(access: TenantAccess, id: string, query: ExpenseQuery = {}): Promise<Expense> {
+      const expense = await db.expense.findFirst({ ...query, where: { id, ...access.scope('read', 'Expense') } });
+      if (!expense) throw notFound('Expense', id);
+      return expense;
+    },
+
+    /** Records an expense as a draft (for the caller; managers, admins and API keys for anyone); records `expense.created`. */
+    async create(access: TenantAccess, input: CreateExpense, query: ExpenseQuery = {}): Promise<Expense> {
+      access.assert('create', 'Expense');
+      const owner = input.tenantUserId ?? access.tenantUserId;
+      if (owner === null) throw validationFailed([{ path: 'tenantUserId', message: 'is required: an API key has no expenses of its own' }]);
+      access.assertMayChange('create', 'Expense', { tenantUserId: owner });
+      return db.$transaction(async (tx) => {
+        await activeMember(tx, access, owner, 'tenantUserId');
+        const values = await expenseValues(tx, access, shapeOfCreate(input), await today(tx, access));
+        const expense = await tx.expense.create({
+          data: access.stamp({
+            tenantUserId: owner,
+            category: input.category,
+            billable: input.billable,
+            markupPercent: input.markupPercent ?? null,
+            ...columnsOf(values),
+          }),
+        });
+        await record(tx, access, 'expense.created', expense);
+        return reread(tx, expense.id, query, expense);
+      });
+    },
+
+    /**
+     * Changes an expense that is on no client invoice: members their own
+     * drafts and rejected ones (a rejected one becomes a draft), reviewers
+     * any; records `expense.updated`.
+     */
+    async update(access: TenantAccess, id: string, input: UpdateExpense, query: ExpenseQuery = {}): Promise<Expense> {
+      return db.$transaction(async (tx) => {
+        const existing = await findChangeable(tx, access, id);
+        access.assertMayChange('update', 'Expense', existing);
+        const status = expenseStatusAfterEdit(existing.status, access.canAny('update', 'Expense'));
+        const values = await expenseValues(tx, access, shapeOfUpdate(existing, input, dayText(existing.date)), await today(tx, access));
+        const updated = await tx.expense.update({
+          where: { id },
+          data: {
+            status,
+            ...(input.category === undefined ? {} : { category: input.category }),
+            ...(input.billable === undefined ? {} : { billable: input.billable }),
+            ...(input.markupPercent === undefined ? {} : { markupPercent: input.markupPercent }),
+            ...columnsOf(values),
+          },
+        });
+        await record(tx, access, 'expense.updated', updated);
+        return reread(tx, id, query, updated);
+      });
+    },
+
+    /** Deletes an expense that is on no client invoice (members: their own drafts and rejected ones); records `expense.deleted`. */
+    async remove(access: TenantAccess, id: string, query: ExpenseQuery = {}): Promise<Expense> {
+      return db.$transaction(async (tx) => {
+        const existing = await findChangeable(tx, access, id);
+        access.assertMayChange('delete', 'Expense', existing);
+        expenseStatusAfterEdit(existing.status, access.canAny('update', 'Expense'));
+        const deleted = await tx.expense.delete({ ...query, where: { id } });
+        await record(tx, access, 'expense.deleted', existing);
+        return deleted;
+      });
+    },
+
+    /** draft or rejected -> submitted; records `expense.submitted`. */
+    submit: (access: TenantAccess, id: string, query: ExpenseQuery = {}) => review(access, id, 'submit', query),
+    /** submitted -> approved, by a reviewer (a manager not on their own expense); records `expense.approved`. */
+    approve: (access: TenantAccess, id: string, query: ExpenseQuery = {}) => review(access, id, 'approve', query),
+    /** submitted -> rejected with a reason; records `expense.rejected`. */
+    reject: (access: TenantAccess, id: string, input: { reason: string }, query: ExpenseQuery = {}) => review(access, id, 'reject', query, input.reason),
+  };
+}
+
+export type ExpenseService = ReturnType<typeof createExpenseService>;

@@ -1,0 +1,119 @@
+/**
+ * What an expense's columns are made of: its project and client (the
+ * project's client when it has one), its currency and its money at that
+ * currency's scale, with a received invoice re-billed as the default of what
+ * is not given.
+ */
+import type { TenantAccess } from '../../../auth/tenant-access.js';
+import type { Tx } from '../../../db/client.js';
+import type { Expense, Invoice } from '../../../generated/prisma/client.js';
+import { type FieldError, validationFailed } from '../../../lib/errors.js';
+import { currencyOfSettings, isCurrencyCode, minorUnitsOf, moneyScaleErrors } from '../../../lib/money.js';
+import type { CreateExpense, UpdateExpense } from './expense.dto.js';
+import { netAndTax, rateOf } from './expense.rules.js';
+
+/** The fields an expense's values are derived from, after a change is applied (null: none). */
+export interface ExpenseShape {
+  projectId: string | null;
+  clientId: string | null;
+  invoiceId: string | null;
+  amount: string | null;
+  currency: string | null;
+  taxRate: string | null;
+  date: string | null;
+  description: string | null;
+  billable: boolean;
+}
+
+/** The columns derived from a shape. */
+export interface ExpenseValues {
+  projectId: string | null;
+  clientId: string | null;
+  invoiceId: string | null;
+  currency: string;
+  amount: string;
+  taxRate: string;
+  netAmount: string;
+  taxAmount: string;
+  date: string;
+  description: string;
+}
+
+/** A create as a shape: what is not given is null. */
+export const shapeOfCreate = (input: CreateExpense): ExpenseShape => ({
+  projectId: input.projectId ?? null,
+  clientId: input.clientId ?? null,
+  invoiceId: input.invoiceId ?? null,
+  amount: input.amount ?? null,
+  currency: input.currency ?? null,
+  taxRate: input.taxRate ?? null,
+  date: input.date ?? null,
+  description: input.description ?? null,
+  billable: input.billable,
+});
+
+/** An update applied to the stored expense as a shape; a project given without a client takes its own. */
+export function shapeOfUpdate(existing: Expense, input: UpdateExpense, day: string): ExpenseShape {
+  const pick = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
+  return {
+    projectId: pick(input.projectId, existing.projectId),
+    clientId: input.projectId !== undefined && input.clientId === undefined ? null : pick(input.clientId, existing.clientId),
+    invoiceId: pick(input.invoiceId, existing.invoiceId),
+    amount: input.amount ?? existing.amount.toString(),
+    currency: input.currency ?? existing.currency,
+    taxRate: input.taxRate ?? existing.taxRate.toString(),
+    date: input.date ?? day,
+    description: input.description ?? existing.description,
+    billable: input.billable ?? existing.billable,
+  };
+}
+
+async function receivedInvoice(tx: Tx, access: TenantAccess, id: string): Promise<Invoice> {
+  const invoice = await tx.invoice.findFirst({ where: { id, ...access.tenantWide('Invoice') } });
+  if (!invoice) throw validationFailed([{ path: 'invoiceId', message: 'is not a received invoice of this tenant' }]);
+  return invoice;
+}
+
+/**
+ * The expense's columns: the project's client (a different clientId is
+ * 400), the currency (given, the received invoice's, the client's, the
+ * tenant's), a billable expense of a client in the client's currency, and
+ * net and tax from the gross at the currency's scale (an amount with more
+ * decimals than the currency has is 400 naming `amount`).
+ */
+export async function expenseValues(tx: Tx, access: TenantAccess, shape: ExpenseShape, today: string): Promise<ExpenseValues> {
+  let clientId = shape.clientId;
+  if (shape.projectId) {
+    const project = await tx.project.findFirst({ where: { id: shape.projectId, ...access.tenantWide('Project') }, select: { clientId: true } });
+    if (!project) throw validationFailed([{ path: 'projectId', message: 'is not a project of this tenant' }]);
+    if (clientId !== null && project.clientId !== null && clientId !== project.clientId)
+      throw validationFailed([{ path: 'clientId', message: "must be the project's client (or left out)" }]);
+    clientId = project.clientId ?? clientId;
+  }
+  const client = clientId ? await tx.client.findFirst({ where: { id: clientId, ...access.tenantWide('Client') }, select: { currency: true } }) : null;
+  if (clientId && !client) throw validationFailed([{ path: 'clientId', message: 'is not a client of this tenant' }]);
+  const invoice = shape.invoiceId ? await receivedInvoice(tx, access, shape.invoiceId) : null;
+  const currency = shape.currency ?? invoice?.currency ?? client?.currency ?? currencyOfSettings(access.tenant.settings);
+  const problems: FieldError[] = [];
+  if (!isCurrencyCode(currency)) problems.push({ path: 'currency', message: 'is not an ISO 4217 currency' });
+  if (client && shape.billable && client.currency !== currency)
+    problems.push({ path: 'currency', message: `must be the client's currency (${client.currency}) for a billable expense` });
+  const amount = shape.amount ?? invoice?.totalAmount?.toString() ?? null;
+  if (amount === null) problems.push({ path: 'amount', message: 'is required (or a received invoice with a total as invoiceId)' });
+  problems.push(...moneyScaleErrors(currency, { amount }));
+  if (problems.length > 0) throw validationFailed(problems);
+  const taxRate = shape.taxRate ?? rateOf(invoice?.netAmount ?? null, invoice?.taxAmount ?? null)?.toString() ?? '0';
+  const { netAmount, taxAmount } = netAndTax(amount as string, taxRate, minorUnitsOf(currency));
+  return {
+    projectId: shape.projectId,
+    clientId,
+    invoiceId: shape.invoiceId,
+    currency,
+    amount: amount as string,
+    taxRate,
+    netAmount: netAmount.toString(),
+    taxAmount: taxAmount.toString(),
+    date: shape.date ?? (invoice?.issueDate ? invoice.issueDate.toISOString().slice(0, 10) : today),
+    description: shape.description ?? (invoice ? [invoice.vendorName, invoice.number].filter(Boolean).join(' ') || 'Received invoice' : ''),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Expenses (issue 40, CONTRACT.md section 11): members record their own, net and tax derived from the gross at
+ * the currency's scale, approved like entries (managers not their own), listed with filters; approved billable
+ * expenses of a client become lines of its invoices at net plus markup and are locked while on one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Problem } from './generated/openapi/types.gen.js';
+import type { Json } from './helpers/http.js';
+import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
+import { seedTeam } from './helpers/seed.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let provider: IdentityProvider;
+let server: TestServer;
+
+beforeAll(async () => {
+  provider = await startIdentityProvider();
+  server = await startTestServer({ env: provider.env });
+});
+afterAll(async () => {
+  await server?.stop();
+  await provider?.close();
+});
+
+type ExpenseBody = Json & { id: string; status: string; clientId: string | null; netAmount: string; taxAmount: string };
+
+const pathsOf = (problem: Problem) => (problem.errors ?? []).map((error) => error.path);
+
+describe('expenses', () => {
+  it('derives net and tax from the gross at the currency scale, takes the client from the project, and is approved like an entry', async () => {
+    const team = await seedTeam(server, provider);
+    const t = team.tenant.id;
+    const client = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Rail AG', currency: 'EUR' });
+    const project = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/projects`, { name: 'Trip', clientId: client.body.id });
+    const created = await team.member.api.post<ExpenseBody>(`/tenants/${t}/expenses`, {
+      date: '2026-03-05',
+      projectId: project.body.id,
+      category: 'travel',
+      description: 'Train Berlin-Hamburg',
+      amount: '119',
+      taxRate: '19',
+      markupPercent: '10',
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      clientId: client.body.id,
+      tenantUserId: team.member.id,
+      amount: '119.00',
+      netAmount: '100.00',
+      taxAmount: '19.00',
+      taxRate: '19.00',
+      markupPercent: '10.00',
+      currency: 'EUR',
+      billable: true,
+      status: 'draft',
+      date: '2026-03-05',
+    });
+    // A third of a cent is no amount in EUR; a gross of 10.00 at 7% is 9.35 net and 0.65 tax, adding up to the cent.
+    const tooFine = await team.member.api.post<Problem>(`/tenants/${t}/expenses`, { category: 'food', amount: '10.005', taxRate: '7' });
+    expect(tooFine.status).toBe(400);
+    expect(pathsOf(tooFine.body)).toEqual(['amount']);
+    const seven = await team.member.api.post<ExpenseBody>(`/tenants/${t}/expenses`, { category: 'food', amount: '10', taxRate: '7' });
+    expect(seven.body).toMatchObject({ netAmount: '9.35', taxAmount: '0.65', clientId: null });
+    const yen = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Tokyo KK', currency: 'JPY' });
+    const fractionalYen = await team.member.api.post<Problem>(`/tenants/${t}/expenses`, { category: 'taxi', clientId: yen.body.id, amount: '1000.5' });
+    expect(fractionalYen.status).toBe(400);
+    expect(pathsOf(fractionalYen.body)).toEqual(['amount']);
+    const wrongCurrency = await team.member.api.post<Problem>(`/tenants/${t}/expenses`, {
+      category: 'taxi',
+      clientId: yen.body.id,
+      amount: '10',
+      currency: 'EUR',
+    });
+    expect(pathsOf(wrongCurrency.body)).toEqual(['currency']);
+
+    const id = created.body.id;
+    // A member records only their own, and approves nothing.
+    const forOther = await team.member.api.post(`/tenants/${t}/expenses`, { category: 'x', amount: '1', tenantUserId: team.colleague.id });
+    expect(forOther.status).toBe(403);
+    expect((await team.member.api.post(`/tenants/${t}/expenses/${id}/approve`)).status).toBe(403);
+    const early = await team.manager.api.post<Problem>(`/tenants/${t}/expenses/${id}/approve`);
+    expect(early.status).toBe(409);
+    expect(early.body.reason).toBe('WRONG_STATUS');
+    expect((await team.member.api.post(`/tenants/${t}/expenses/${id}/submit`)).status).toBe(200);
+    const locked = await team.member.api.patch<Problem>(`/tenants/${t}/expenses/${id}`, { amount: '120' });
+    expect(locked.body.reason).toBe('EXPENSE_SUBMITTED');
+    const rejected = await team.manager.api.post<ExpenseBody>(`/tenants/${t}/expenses/${id}/reject`, { reason: 'Receipt missing' });
+    expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Receipt missing', reviewedById: team.manager.id });
+    // Changing a rejected expense makes it a draft again; its money is derived again.
+    const edited = await team.member.api.patch<ExpenseBody>(`/tenants/${t}/expenses/${id}`, { amount: '238' });
+    expect(edited.body).toMatchObject({ status: 'draft', netAmount: '200.00', taxAmount: '38.00' });
+    await team.member.api.post(`/tenants/${t}/expenses/${id}/submit`);
+    const approved = await team.manager.api.post<ExpenseBody>(`/tenants/${t}/expenses/${id}/approve`);
+    expect(approved.body.status).toBe('approved');
+    expect((await team.member.api.patch<Problem>(`/tenants/${t}/expenses/${id}`, { amount: '1' })).body.reason).toBe('EXPENSE_APPROVED');
+
+    // Managers do not approve their own.
+    const own = await team.manager.api.post<ExpenseBody>(`/tenants/${t}/expenses`, { category: 'travel', amount: '5' });
+    await team.manager.api.post(`/tenants/${t}/expenses/${own.body.id}/submit`);
+    expect((await team.manager.api.post(`/tenants/${t}/expenses/${own.body.id}/approve`)).status).toBe(403);
+    expect((await team.admin.api.post(`/tenants/${t}/expenses/${own.body.id}/approve`)).status).toBe(200);
+
+    const events = await server.app.db.event.findMany({ where: { tenantId: t, subjectId: id }, orderBy: { id: 'asc' }, select: { type: true } });
+    expect(events.map((event) => event.type)).toEqual([
+      'expense.created',
+      'expense.submitted',
+      'expense.rejected',
+      'expense.updated',
+      'expense.submitted',
+      'expense.approved',
+    ]);
+  });
+
+  it('lists latest first with filters and pages; members see their own; GraphQL shows the same at the currency scale', async () => {
+    const team = await seedTeam(server, provider);
+    const t = team.tenant.id;
+    for (const [day, category] of [
+      ['2026-04-01', 'travel'],
+      ['2026-04-03', 'lodging'],
+      ['2026-04-02', 'travel'],
+    ] as const) {
+      expect((await team.member.api.post(`/tenants/${t}/expenses`, { date: day, category, amount: '10' })).status).toBe(201);
+    }
+    await team.colleague.api.post(`/tenants/${t}/expenses`, { date: '2026-04-04', category: 'travel', amount: '10' });
+    const mine = await team.member.api.get<ExpenseBody[]>(`/tenants/${t}/expenses`);
+    expect(mine.body.map((expense) => expense.date)).toEqual(['2026-04-03', '2026-04-02', '2026-04-01']);
+    const travel = await team.tenant.api.get<ExpenseBody[]>(`/tenants/${t}/expenses?category=travel&from=2026-04-02`);
+    expect(travel.body.map((expense) => expense.date)).toEqual(['2026-04-04', '2026-04-02']);
+    const page = await team.tenant.api.get<ExpenseBody[]>(`/tenants/${t}/expenses?tenantUserId=${team.member.id}&limit=1&offset=1`);
+    expect(page.body.map((expense) => expense.date)).toEqual(['2026-04-02']);
+    const drafts = await team.tenant.api.get<ExpenseBody[]>(`/tenants/${t}/expenses?status=approved`);
+    expect(drafts.body).toEqual([]);
+    const other = (await team.tenant.api.get<ExpenseBody[]>(`/tenants/${t}/expenses?tenantUserId=${team.colleague.id}`)).body[0] as ExpenseBody;
+    expect((await team.member.api.get(`/tenants/${t}/expenses/${other.id}`)).status).toBe(404);
+    const graphql = await team.member.api.post<{ data: { expenses: Json[] } }>('/graphql', {
+      query: `query($t: ID!) { expenses(tenantId: $t, category: "lodging") { amount netAmount taxRate status } }`,
+      variables: { t },
+    });
+    expect(graphql.body.data.expenses).toEqual([{ amount: '10.00', netAmount: '10.00', taxRate: '0.00', status: 'draft' }]);
+  });
+});
