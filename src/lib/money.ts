@@ -174,6 +174,7 @@ export const decimalColumns: Readonly<Record<string, 'money' | 'percent' | 'quan
   taxRate: 'percent',
   defaultTaxRate: 'percent',
   discountPercent: 'percent',
+  markupPercent: 'percent',
   budgetHours: 'quantity',
   distanceKm: 'quantity',
   quantity: 'quantity',
