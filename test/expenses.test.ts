@@ -5,7 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from './generated/openapi/types.gen.js';
+import { writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
+import { documentOf } from './helpers/client-invoice-documents.js';
+import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
+import { invoiceForm, invoicePng } from './helpers/invoices.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -137,5 +141,60 @@ describe('expenses', () => {
       variables: { t },
     });
     expect(graphql.body.data.expenses).toEqual([{ amount: '10.00', netAmount: '10.00', taxRate: '0.00', status: 'draft' }]);
+  });
+
+  it('reads a receipt: an e-invoice at once, an image by OCR later, each filling only what the expense lacks; a locked expense takes none', async () => {
+    const team = await seedTeam(server, provider);
+    const t = team.tenant.id;
+    const receipt = (id: string, file: Buffer, name: string, type: string) =>
+      fetch(`${server.url}/tenants/${t}/expenses/${id}/receipt`, {
+        method: 'POST',
+        headers: { cookie: team.member.cookie, origin: server.url },
+        body: invoiceForm(file, name, {}, type),
+      });
+    // An expense recorded without its amount waits for its receipt: it cannot be submitted yet.
+    const waiting = await team.member.api.post<ExpenseBody>(`/tenants/${t}/expenses`, { category: 'travel', description: 'Train' });
+    expect(waiting.body).toMatchObject({ amount: null, netAmount: null, taxRate: null, date: null });
+    const early = await team.member.api.post<Problem>(`/tenants/${t}/expenses/${waiting.body.id}/submit`);
+    expect(early.status).toBe(400);
+    expect(pathsOf(early.body)).toEqual(['amount', 'taxRate', 'date']);
+
+    // An e-invoice: read from its XML by the received-invoice reader, in the answer.
+    const ticket = documentOf({ lines: [{ description: 'Train ticket', quantity: '1', unit: 'C62', unitPrice: '100.00' }] });
+    const xml = await writeEInvoice(ticket, 'cii');
+    const read = await receipt(waiting.body.id, Buffer.from(xml), 'ticket.xml', 'application/xml');
+    const readBody = (await read.json()) as ExpenseBody;
+    expect(read.status, JSON.stringify(readBody)).toBe(200);
+    expect(readBody).toMatchObject({
+      amount: '119.00',
+      netAmount: '100.00',
+      taxAmount: '19.00',
+      taxRate: '19.00',
+      date: ticket.issueDate,
+      description: 'Train',
+    });
+    const received = await server.app.db.invoice.findUniqueOrThrow({ where: { id: readBody.invoiceId as string } });
+    expect(received).toMatchObject({ eInvoiceFormat: 'cii', ocrStatus: 'none', uploadedById: team.member.id });
+    expect((await team.member.api.post(`/tenants/${t}/expenses/${waiting.body.id}/submit`)).status).toBe(200);
+
+    // An image: read by the OCR worker; what the member gave (the day) stays.
+    const scanned = await team.member.api.post<ExpenseBody>(`/tenants/${t}/expenses`, { category: 'supplies', date: '2026-11-03' });
+    const queued = await receipt(scanned.body.id, invoicePng(), 'receipt.png', 'image/png');
+    expect(queued.status).toBe(200);
+    expect(await queued.json()).toMatchObject({ amount: null, date: '2026-11-03' });
+    const filled = await eventually(async () => {
+      const current = await team.member.api.get<ExpenseBody>(`/tenants/${t}/expenses/${scanned.body.id}`);
+      expect(current.body.amount).not.toBeNull();
+      return current.body;
+    }, 30_000);
+    // Net and tax are derived from the gross and the rate (1234.56 / 1.19 = 1037.445, half-up), not copied from the picture.
+    expect(filled).toMatchObject({ amount: '1234.56', taxRate: '19.00', netAmount: '1037.45', taxAmount: '197.11', date: '2026-11-03' });
+
+    // Someone else's expense, and a submitted one, take no receipt; nothing is stored for them.
+    const before = await server.app.db.invoice.count({ where: { tenantId: t } });
+    const others = await team.colleague.api.post<ExpenseBody>(`/tenants/${t}/expenses`, { category: 'x', amount: '1' });
+    expect((await receipt(others.body.id, invoicePng(['Other']), 'other.png', 'image/png')).status).toBe(404);
+    expect((await receipt(waiting.body.id, invoicePng(['Again']), 'again.png', 'image/png')).status).toBe(409);
+    expect(await server.app.db.invoice.count({ where: { tenantId: t } })).toBe(before);
   });
 });

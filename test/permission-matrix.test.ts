@@ -537,6 +537,18 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
 const handWritten: Record<string, Walk[]> = {
   invoiceControllerUpload: [{ own: true, rest: async ({ api }) => (await uploadInvoice(api)).status }],
   importControllerCreate: [{ rest: async ({ api }) => (await importFile(api)).status }],
+  // A receipt for a draft expense of the caller's own, or of someone else's.
+  expenseControllerReceipt: [false, true].map((own) => ({
+    own,
+    needsOwner: own,
+    rest: async (caller: Caller) => {
+      const owner = own ? (caller.tenantUserId ?? other.id) : other.id;
+      const expenseId = await created(tenant.api.post(`/tenants/${t()}/expenses`, { category: 'walk', tenantUserId: owner }), 'an expense');
+      const form = new FormData();
+      form.append('file', pngFile(), 'receipt.png');
+      return (await caller.api.request('POST', `/tenants/${t()}/expenses/${expenseId}/receipt`, form)).status;
+    },
+  })),
   invoiceControllerDownload: [false, true].map((own) => ({
     own,
     needsOwner: own,

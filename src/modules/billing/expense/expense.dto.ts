@@ -31,18 +31,20 @@ const currency = z
   .string()
   .trim()
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code like EUR')
-  .describe("ISO 4217; default: the client's currency, else the received invoice's, else the tenant's");
+  .describe("ISO 4217; default: the received invoice's, else the client's, else the tenant's");
 
 export const CreateExpenseDto = dto('CreateExpenseDto', 'An expense: what was spent, gross, and whether it is billed to a client.', {
-  date: fields.date('The day it was spent; default: the received invoice’s issue date').optional(),
+  date: fields.date("The day it was spent; default: the received invoice's issue date, else today (with an amount) or its receipt's").optional(),
   projectId: fields.id('The project it was spent for; its client is the expense’s').optional(),
   clientId: fields.id('The client billed, when there is no project').optional(),
   tenantUserId: fields.id('Whose expense it is (managers, admins and API keys); default: the caller').optional(),
   category: text(100, 'A free category, e.g. travel, lodging, licence'),
   description: text(1000, 'What it was').optional(),
-  amount: amount.optional().describe("Gross, as paid, at most the currency's decimals; default: the received invoice's total"),
+  amount: amount
+    .optional()
+    .describe("Gross, as paid, at most the currency's decimals; default: the received invoice's total; without either, its receipt's (POST .../receipt)"),
   currency: currency.optional(),
-  taxRate: taxRate.optional().describe('Tax rate in percent included in the gross; default: the received invoice’s, else 0'),
+  taxRate: taxRate.optional().describe("Tax rate in percent included in the gross; default: the received invoice's, else 0 (with an amount) or its receipt's"),
   billable: z.boolean().default(true).describe('Billed to the client once approved; default true'),
   markupPercent: markupPercent.optional(),
   invoiceId: fields.id('A received invoice this expense re-bills (its amounts are the default)').optional(),

@@ -1,6 +1,6 @@
 import { builder } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
-import { moneyField, optionalPercentField, percentField } from '../../../graphql/money.js';
+import { optionalMoneyField, optionalPercentField } from '../../../graphql/money.js';
 import { resourceFields, step } from '../../../graphql/resource-fields.js';
 import type { Expense } from '../../../generated/prisma/client.js';
 import {
@@ -21,19 +21,24 @@ builder.prismaObject('Expense', {
     id: t.exposeID('id'),
     tenantId: t.exposeID('tenantId'),
     tenantUserId: t.exposeID('tenantUserId', { description: 'Whose expense it is' }),
-    date: t.expose('date', { type: 'Date', description: 'The day it was spent' }),
+    date: t.expose('date', { type: 'Date', nullable: true, description: 'The day it was spent (null while its receipt is read)' }),
     projectId: t.exposeID('projectId', { nullable: true }),
     clientId: t.exposeID('clientId', { nullable: true, description: "The client billed: the project's, or given" }),
     category: t.exposeString('category'),
     description: t.exposeString('description'),
-    amount: t.field(moneyField<Expense>('Gross, as paid', (expense) => expense.amount, currencyOf)),
-    netAmount: t.field(moneyField<Expense>("amount / (1 + taxRate / 100), half-up to the currency's minor units", (expense) => expense.netAmount, currencyOf)),
-    taxAmount: t.field(moneyField<Expense>('amount - netAmount', (expense) => expense.taxAmount, currencyOf)),
+    amount: t.field(optionalMoneyField<Expense>('Gross, as paid (null while its receipt is read)', (expense) => expense.amount, currencyOf)),
+    netAmount: t.field(
+      optionalMoneyField<Expense>("amount / (1 + taxRate / 100), half-up to the currency's minor units", (expense) => expense.netAmount, currencyOf),
+    ),
+    taxAmount: t.field(optionalMoneyField<Expense>('amount - netAmount', (expense) => expense.taxAmount, currencyOf)),
     currency: t.exposeString('currency', { description: 'ISO 4217' }),
-    taxRate: t.field(percentField<Expense>('Percent included in the gross', (expense) => expense.taxRate)),
+    taxRate: t.field(optionalPercentField<Expense>('Percent included in the gross (null while its receipt is read)', (expense) => expense.taxRate)),
     billable: t.exposeBoolean('billable'),
     markupPercent: t.field(optionalPercentField<Expense>('Added to the net when billed', (expense) => expense.markupPercent)),
-    invoiceId: t.exposeID('invoiceId', { nullable: true, description: 'The received invoice it re-bills' }),
+    invoiceId: t.exposeID('invoiceId', {
+      nullable: true,
+      description: 'The received invoice it re-bills: its receipt (uploaded to expenses/{id}/receipt, or picked); its file is invoices/{invoiceId}/file',
+    }),
     clientInvoiceId: t.exposeID('clientInvoiceId', {
       nullable: true,
       description: 'The client invoice (draft or live) it is billed on; while set, the expense is read-only',

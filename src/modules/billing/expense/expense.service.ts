@@ -20,12 +20,9 @@ import {
   type UpdateExpense,
 } from './expense.dto.js';
 import { expenseStatusAfterEdit, expenseTransition, type ExpenseStep } from './expense.rules.js';
-import { expenseValues, shapeOfCreate, shapeOfUpdate, type ExpenseValues } from './expense.values.js';
+import { expenseColumns, expenseValues, shapeOfCreate, shapeOfUpdate } from './expense.values.js';
 
 const stepEvents = { submit: 'expense.submitted', approve: 'expense.approved', reject: 'expense.rejected' } as const satisfies Record<ExpenseStep, EventType>;
-
-/** The columns of derived values (days as dates). */
-const columnsOf = ({ date, ...values }: ExpenseValues) => ({ ...values, date: dayColumn(date) });
 
 /**
  * Expenses: members record their own, submit them, and managers (not on
@@ -70,6 +67,13 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
     return { ...expense, clientInvoiceId: locked?.clientInvoiceId ?? null };
   }
 
+  /** A submitted expense has its amount, rate and day (one recorded without them waits for its receipt, or for them). */
+  function assertComplete(expense: Expense): void {
+    const missing = (['amount', 'taxRate', 'date'] as const).filter((field) => expense[field] === null);
+    if (missing.length > 0)
+      throw validationFailed(missing.map((path) => ({ path, message: 'is required before the expense is submitted (its receipt may not be read yet)' })));
+  }
+
   /** Its events, with the day as the API shows it. */
   const record = (tx: Tx, access: TenantAccess, type: EventType, expense: Expense) =>
     recordEvent(tx, access, { type, subjectId: expense.id, data: withDays(expense, ['date']) });
@@ -85,6 +89,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
       const expense = await findChangeable(tx, access, id);
       access.assertMayChange(step === 'submit' ? 'update' : 'approve', 'Expense', expense, step);
       const status = expenseTransition(expense.status, step);
+      if (step === 'submit') assertComplete(expense);
       const now = clock.now();
       const reviewed =
         step === 'submit'
@@ -133,7 +138,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
             category: input.category,
             billable: input.billable,
             markupPercent: input.markupPercent ?? null,
-            ...columnsOf(values),
+            ...expenseColumns(values),
           }),
         });
         await record(tx, access, 'expense.created', expense);
@@ -151,7 +156,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
         const existing = await findChangeable(tx, access, id);
         access.assertMayChange('update', 'Expense', existing);
         const status = expenseStatusAfterEdit(existing.status, access.canAny('update', 'Expense'));
-        const values = await expenseValues(tx, access, shapeOfUpdate(existing, input, dayText(existing.date)), await today(tx, access));
+        const values = await expenseValues(tx, access, shapeOfUpdate(existing, input, existing.date && dayText(existing.date)), await today(tx, access));
         const updated = await tx.expense.update({
           where: { id },
           data: {
@@ -159,7 +164,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
             ...(input.category === undefined ? {} : { category: input.category }),
             ...(input.billable === undefined ? {} : { billable: input.billable }),
             ...(input.markupPercent === undefined ? {} : { markupPercent: input.markupPercent }),
-            ...columnsOf(values),
+            ...expenseColumns(values),
           },
         });
         await record(tx, access, 'expense.updated', updated);
@@ -176,6 +181,35 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
         const deleted = await tx.expense.delete({ ...query, where: { id } });
         await record(tx, access, 'expense.deleted', existing);
         return deleted;
+      });
+    },
+
+    /** Refuses a receipt the expense would not take (another's, invoiced, approved for its owner) before its file is stored. */
+    async assertTakesReceipt(access: TenantAccess, id: string): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const existing = await findChangeable(tx, access, id);
+        access.assertMayChange('update', 'Expense', existing);
+        expenseStatusAfterEdit(existing.status, access.canAny('update', 'Expense'));
+      });
+    },
+
+    /**
+     * Links an uploaded receipt (a received invoice) to the expense and fills
+     * what the expense lacks from it (amount, rate, day); what OCR reads later
+     * fills them then (expense.receipts.ts). Records `expense.updated`.
+     */
+    async attachReceipt(access: TenantAccess, id: string, invoiceId: string, query: ExpenseQuery = {}): Promise<Expense> {
+      return db.$transaction(async (tx) => {
+        const existing = await findChangeable(tx, access, id);
+        access.assertMayChange('update', 'Expense', existing);
+        const status = expenseStatusAfterEdit(existing.status, access.canAny('update', 'Expense'));
+        // OCR finishing now waits for the link, so that its event finds this expense; or it finished, and its fields are read here.
+        await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoiceId} FOR UPDATE`;
+        const shape = shapeOfUpdate(existing, { invoiceId }, existing.date && dayText(existing.date));
+        const values = await expenseValues(tx, access, shape, await today(tx, access));
+        const updated = await tx.expense.update({ where: { id }, data: { status, ...expenseColumns(values) } });
+        await record(tx, access, 'expense.updated', updated);
+        return reread(tx, id, query, updated);
       });
     },
 

@@ -1,14 +1,17 @@
 /**
  * What an expense's columns are made of: its project and client (the
  * project's client when it has one), its currency and its money at that
- * currency's scale, with a received invoice re-billed as the default of what
- * is not given.
+ * currency's scale, with a received invoice re-billed (its receipt) as the
+ * default of what is not given. An expense recorded without an amount waits
+ * for its receipt: its amount, rate and day stay null until the receipt is
+ * read (from its XML at once, or by OCR later: expense.receipts.ts).
  */
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Tx } from '../../../db/client.js';
 import type { Expense, Invoice } from '../../../generated/prisma/client.js';
 import { type FieldError, validationFailed } from '../../../lib/errors.js';
 import { currencyOfSettings, isCurrencyCode, minorUnitsOf, moneyScaleErrors } from '../../../lib/money.js';
+import { dayColumn, dayText } from '../../../lib/day.js';
 import type { CreateExpense, UpdateExpense } from './expense.dto.js';
 import { netAndTax, rateOf } from './expense.rules.js';
 
@@ -31,11 +34,11 @@ export interface ExpenseValues {
   clientId: string | null;
   invoiceId: string | null;
   currency: string;
-  amount: string;
-  taxRate: string;
-  netAmount: string;
-  taxAmount: string;
-  date: string;
+  amount: string | null;
+  taxRate: string | null;
+  netAmount: string | null;
+  taxAmount: string | null;
+  date: string | null;
   description: string;
 }
 
@@ -53,15 +56,15 @@ export const shapeOfCreate = (input: CreateExpense): ExpenseShape => ({
 });
 
 /** An update applied to the stored expense as a shape; a project given without a client takes its own. */
-export function shapeOfUpdate(existing: Expense, input: UpdateExpense, day: string): ExpenseShape {
+export function shapeOfUpdate(existing: Expense, input: UpdateExpense, day: string | null): ExpenseShape {
   const pick = <T>(given: T | undefined, current: T): T => (given === undefined ? current : given);
   return {
     projectId: pick(input.projectId, existing.projectId),
     clientId: input.projectId !== undefined && input.clientId === undefined ? null : pick(input.clientId, existing.clientId),
     invoiceId: pick(input.invoiceId, existing.invoiceId),
-    amount: input.amount ?? existing.amount.toString(),
+    amount: input.amount ?? existing.amount?.toString() ?? null,
     currency: input.currency ?? existing.currency,
-    taxRate: input.taxRate ?? existing.taxRate.toString(),
+    taxRate: input.taxRate ?? existing.taxRate?.toString() ?? null,
     date: input.date ?? day,
     description: input.description ?? existing.description,
     billable: input.billable ?? existing.billable,
@@ -79,7 +82,8 @@ async function receivedInvoice(tx: Tx, access: TenantAccess, id: string): Promis
  * 400), the currency (given, the received invoice's, the client's, the
  * tenant's), a billable expense of a client in the client's currency, and
  * net and tax from the gross at the currency's scale (an amount with more
- * decimals than the currency has is 400 naming `amount`).
+ * decimals than the currency has is 400 naming `amount`); without an amount
+ * (given or the received invoice's) none of them, nor a default rate or day.
  */
 export async function expenseValues(tx: Tx, access: TenantAccess, shape: ExpenseShape, today: string): Promise<ExpenseValues> {
   let clientId = shape.clientId;
@@ -99,21 +103,25 @@ export async function expenseValues(tx: Tx, access: TenantAccess, shape: Expense
   if (client && shape.billable && client.currency !== currency)
     problems.push({ path: 'currency', message: `must be the client's currency (${client.currency}) for a billable expense` });
   const amount = shape.amount ?? invoice?.totalAmount?.toString() ?? null;
-  if (amount === null) problems.push({ path: 'amount', message: 'is required (or a received invoice with a total as invoiceId)' });
   problems.push(...moneyScaleErrors(currency, { amount }));
   if (problems.length > 0) throw validationFailed(problems);
-  const taxRate = shape.taxRate ?? rateOf(invoice?.netAmount ?? null, invoice?.taxAmount ?? null)?.toString() ?? '0';
-  const { netAmount, taxAmount } = netAndTax(amount as string, taxRate, minorUnitsOf(currency));
+  // Without an amount, the expense waits for its receipt: the rate and the day come with it, unless given.
+  const taxRate = shape.taxRate ?? rateOf(invoice?.netAmount ?? null, invoice?.taxAmount ?? null)?.toString() ?? (amount === null ? null : '0');
+  const derived = amount !== null && taxRate !== null ? netAndTax(amount, taxRate, minorUnitsOf(currency)) : null;
+  const day = shape.date ?? (invoice?.issueDate ? dayText(invoice.issueDate) : null) ?? (amount === null ? null : today);
   return {
     projectId: shape.projectId,
     clientId,
     invoiceId: shape.invoiceId,
     currency,
-    amount: amount as string,
+    amount,
     taxRate,
-    netAmount: netAmount.toString(),
-    taxAmount: taxAmount.toString(),
-    date: shape.date ?? (invoice?.issueDate ? invoice.issueDate.toISOString().slice(0, 10) : today),
+    netAmount: derived?.netAmount.toString() ?? null,
+    taxAmount: derived?.taxAmount.toString() ?? null,
+    date: day,
     description: shape.description ?? (invoice ? [invoice.vendorName, invoice.number].filter(Boolean).join(' ') || 'Received invoice' : ''),
   };
 }
+
+/** The columns of derived values (the day as a date column). */
+export const expenseColumns = ({ date, ...values }: ExpenseValues) => ({ ...values, date: date === null ? null : dayColumn(date) });

@@ -9,16 +9,16 @@ CREATE TABLE "expenses" (
     "id" TEXT NOT NULL,
     "tenantId" TEXT NOT NULL,
     "tenantUserId" TEXT NOT NULL,
-    "date" DATE NOT NULL,
+    "date" DATE,
     "projectId" TEXT,
     "clientId" TEXT,
     "category" TEXT NOT NULL,
     "description" TEXT NOT NULL,
-    "amount" DECIMAL(15,3) NOT NULL,
-    "netAmount" DECIMAL(15,3) NOT NULL,
-    "taxAmount" DECIMAL(15,3) NOT NULL,
+    "amount" DECIMAL(15,3),
+    "netAmount" DECIMAL(15,3),
+    "taxAmount" DECIMAL(15,3),
     "currency" TEXT NOT NULL,
-    "taxRate" DECIMAL(5,2) NOT NULL,
+    "taxRate" DECIMAL(5,2),
     "billable" BOOLEAN NOT NULL DEFAULT true,
     "markupPercent" DECIMAL(7,2),
     "invoiceId" TEXT,
@@ -78,3 +78,8 @@ ALTER TABLE "expenses" ADD CONSTRAINT "expenses_invoiceId_fkey" FOREIGN KEY ("in
 
 -- AddForeignKey
 ALTER TABLE "expenses" ADD CONSTRAINT "expenses_clientInvoiceId_fkey" FOREIGN KEY ("clientInvoiceId") REFERENCES "client_invoices"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- A submitted expense has what it is billed and reported with (a draft may wait for its receipt to be read).
+ALTER TABLE "expenses" ADD CONSTRAINT "expenses_complete_once_submitted" CHECK (
+  status = 'draft' OR (amount IS NOT NULL AND "netAmount" IS NOT NULL AND "taxAmount" IS NOT NULL AND "taxRate" IS NOT NULL AND date IS NOT NULL)
+);
