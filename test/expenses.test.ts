@@ -197,4 +197,36 @@ describe('expenses', () => {
     expect((await receipt(waiting.body.id, invoicePng(['Again']), 'again.png', 'image/png')).status).toBe(409);
     expect(await server.app.db.invoice.count({ where: { tenantId: t } })).toBe(before);
   });
+
+  it("spends a project's budget with its expenses' billed amounts, time and expenses together", async () => {
+    const team = await seedTeam(server, provider);
+    const t = team.tenant.id;
+    const client = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Budget AG', currency: 'EUR' });
+    const project = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/projects`, {
+      name: 'Capped',
+      clientId: client.body.id,
+      hourlyRate: '100.00',
+      budgetAmount: '100.00',
+    });
+    const entry = await team.member.api.post(`/tenants/${t}/entries`, {
+      projectId: project.body.id,
+      startedAt: '2026-11-02T08:00:00Z',
+      endedAt: '2026-11-02T08:30:00Z',
+    });
+    expect(entry.status).toBe(201);
+    // 35.70 gross at 19% is 30.00 net, 33.00 with the markup: 50.00 + 33.00 is 83% of the budget.
+    const expense = await team.member.api.post(`/tenants/${t}/expenses`, {
+      date: '2026-11-02',
+      projectId: project.body.id,
+      category: 'travel',
+      amount: '35.70',
+      taxRate: '19',
+      markupPercent: '10',
+    });
+    expect(expense.body).toMatchObject({ netAmount: '30.00', billedAmount: '33.00' });
+    const read = await team.tenant.api.get<{ spentAmount: string }>(`/tenants/${t}/projects/${project.body.id}`);
+    expect(read.body.spentAmount).toBe('83.00');
+    const events = await server.app.db.event.findMany({ where: { subjectId: project.body.id, type: 'project.budget_reached' } });
+    expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ threshold: 80, metric: 'amount', spent: '83.00', budget: '100.00' })]);
+  });
 });

@@ -175,6 +175,7 @@ export const decimalColumns: Readonly<Record<string, 'money' | 'percent' | 'quan
   defaultTaxRate: 'percent',
   discountPercent: 'percent',
   markupPercent: 'percent',
+  billedAmount: 'money',
   budgetHours: 'quantity',
   distanceKm: 'quantity',
   quantity: 'quantity',

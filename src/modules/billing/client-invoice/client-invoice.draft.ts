@@ -40,7 +40,7 @@ export async function draftLines(tx: Tx, access: TenantAccess, input: z.output<t
   }
   const fromTime =
     entries.length > 0 ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), timeZone, lineTax(profile, client, {}, 'clientId'), digits) : [];
-  const fromExpenses = expenseLines(expenses, input.expenseGrouping, profile, client, fromTime.length, digits);
+  const fromExpenses = expenseLines(expenses, input.expenseGrouping, profile, client, fromTime.length);
   const before = fromTime.length + fromExpenses.length;
   return [...fromTime, ...fromExpenses, ...manualLinesOf(input.lines ?? [], profile, client, before, digits)];
 }

@@ -1,6 +1,6 @@
 /**
- * How claimed expenses become invoice lines: at their net plus markup
- * (expense.rules.ts), at their own tax rate, one line per expense or per
+ * How claimed expenses become invoice lines: at their billed amount (net
+ * plus markup, expense.rules.ts, stored with the expense), at their own tax rate, one line per expense or per
  * category and rate. Each line is one unit at its amount, so that net =
  * round(quantity x price / base quantity) holds exactly in every format.
  */
@@ -8,7 +8,6 @@ import { Prisma } from '../../../generated/prisma/client.js';
 import { dayText } from '../../../lib/day.js';
 import type { BillingProfileView } from '../billing-profile/billing-profile.service.js';
 import type { ClaimedExpense } from '../expense/expense.claims.js';
-import { billedNet } from '../expense/expense.rules.js';
 import type { ExpenseGrouping } from './client-invoice.dto.js';
 import { type ClientTax, type LineTax, type LineValues, lineTax } from './client-invoice.lines.js';
 
@@ -43,13 +42,12 @@ export function expenseLines(
   profile: BillingProfileView,
   client: ClientTax,
   after: number,
-  digits: number,
 ): LineValues[] {
   const sorted = [...expenses].sort((a, b) => a.date.getTime() - b.date.getTime() || a.id.localeCompare(b.id));
   const groups = new Map<string, Group>();
   for (const expense of sorted) {
     const tax = expenseTax(profile, client, new Decimal(expense.taxRate));
-    const net = billedNet(expense.netAmount, expense.markupPercent, digits);
+    const net = new Decimal(expense.billedAmount);
     const key = grouping === 'category' ? `${expense.category}|${tax.taxCategory}|${tax.taxRate.toFixed(2)}` : expense.id;
     const group = groups.get(key);
     if (group) {

@@ -16,8 +16,8 @@ export interface ClaimedExpense {
   description: string;
   projectId: string | null;
   tenantUserId: string;
-  netAmount: Prisma.Decimal;
-  markupPercent: Prisma.Decimal | null;
+  /** Net plus markup: what its line bills. */
+  billedAmount: Prisma.Decimal;
   taxRate: Prisma.Decimal;
 }
 
@@ -52,7 +52,7 @@ export async function claimExpenses(tx: Tx, access: TenantAccess, scope: Expense
            AND c."clientInvoiceId" IS NULL
          ORDER BY c.id
          FOR UPDATE)
-      RETURNING e.id, e.date, e.category, e.description, e."projectId", e."tenantUserId", e."netAmount", e."markupPercent", e."taxRate"`,
+      RETURNING e.id, e.date, e.category, e.description, e."projectId", e."tenantUserId", e."billedAmount", e."taxRate"`,
     ...values,
   );
 }

@@ -35,6 +35,13 @@ builder.prismaObject('Expense', {
     taxRate: t.field(optionalPercentField<Expense>('Percent included in the gross (null while its receipt is read)', (expense) => expense.taxRate)),
     billable: t.exposeBoolean('billable'),
     markupPercent: t.field(optionalPercentField<Expense>('Added to the net when billed', (expense) => expense.markupPercent)),
+    billedAmount: t.field(
+      optionalMoneyField<Expense>(
+        'netAmount plus markupPercent: what its invoice line bills and its project budget spends',
+        (expense) => expense.billedAmount,
+        currencyOf,
+      ),
+    ),
     invoiceId: t.exposeID('invoiceId', {
       nullable: true,
       description: 'The received invoice it re-bills: its receipt (uploaded to expenses/{id}/receipt, or picked); its file is invoices/{invoiceId}/file',

@@ -7,7 +7,9 @@ import type { Expense, Prisma } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../../lib/clock.js';
 import { dayColumn, dayText } from '../../../lib/day.js';
 import { notFound, validationFailed } from '../../../lib/errors.js';
+import { startOfDay } from '../../../lib/time.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
+import { recordBudgetCrossings } from '../../tracking/project/project.budget.js';
 import { activeMember } from '../../platform/user/user.members.js';
 import {
   expenseConflicts,
@@ -83,6 +85,15 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
 
   const today = async (tx: Tx, access: TenantAccess) => clock.today((await settingsFor(tx, access)).timezone);
 
+  /** After a write: the budget thresholds the expenses' projects have reached (`project.budget_reached`), as after an entry's. */
+  async function budgets(tx: Tx, access: TenantAccess, ...expenses: Expense[]): Promise<void> {
+    const { timezone } = await settingsFor(tx, access);
+    const touched = expenses.flatMap((expense) =>
+      expense.projectId && expense.date ? [{ projectId: expense.projectId, startedAt: startOfDay(dayText(expense.date), timezone) }] : [],
+    );
+    if (touched.length > 0) await recordBudgetCrossings(tx, access, timezone, touched);
+  }
+
   /** One review step with its checks and event: submitting is an update of one's own expense; approving and rejecting are approvals. */
   async function review(access: TenantAccess, id: string, step: ExpenseStep, query: ExpenseQuery, reason?: string): Promise<Expense> {
     return db.$transaction(async (tx) => {
@@ -137,11 +148,11 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
             tenantUserId: owner,
             category: input.category,
             billable: input.billable,
-            markupPercent: input.markupPercent ?? null,
             ...expenseColumns(values),
           }),
         });
         await record(tx, access, 'expense.created', expense);
+        await budgets(tx, access, expense);
         return reread(tx, expense.id, query, expense);
       });
     },
@@ -163,11 +174,11 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
             status,
             ...(input.category === undefined ? {} : { category: input.category }),
             ...(input.billable === undefined ? {} : { billable: input.billable }),
-            ...(input.markupPercent === undefined ? {} : { markupPercent: input.markupPercent }),
             ...expenseColumns(values),
           },
         });
         await record(tx, access, 'expense.updated', updated);
+        await budgets(tx, access, updated);
         return reread(tx, id, query, updated);
       });
     },
@@ -209,6 +220,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
         const values = await expenseValues(tx, access, shape, await today(tx, access));
         const updated = await tx.expense.update({ where: { id }, data: { status, ...expenseColumns(values) } });
         await record(tx, access, 'expense.updated', updated);
+        await budgets(tx, access, updated);
         return reread(tx, id, query, updated);
       });
     },

@@ -13,7 +13,7 @@ import { type FieldError, validationFailed } from '../../../lib/errors.js';
 import { currencyOfSettings, isCurrencyCode, minorUnitsOf, moneyScaleErrors } from '../../../lib/money.js';
 import { dayColumn, dayText } from '../../../lib/day.js';
 import type { CreateExpense, UpdateExpense } from './expense.dto.js';
-import { netAndTax, rateOf } from './expense.rules.js';
+import { billedNet, netAndTax, rateOf } from './expense.rules.js';
 
 /** The fields an expense's values are derived from, after a change is applied (null: none). */
 export interface ExpenseShape {
@@ -26,6 +26,7 @@ export interface ExpenseShape {
   date: string | null;
   description: string | null;
   billable: boolean;
+  markupPercent: string | null;
 }
 
 /** The columns derived from a shape. */
@@ -40,6 +41,8 @@ export interface ExpenseValues {
   taxAmount: string | null;
   date: string | null;
   description: string;
+  markupPercent: string | null;
+  billedAmount: string | null;
 }
 
 /** A create as a shape: what is not given is null. */
@@ -53,6 +56,7 @@ export const shapeOfCreate = (input: CreateExpense): ExpenseShape => ({
   date: input.date ?? null,
   description: input.description ?? null,
   billable: input.billable,
+  markupPercent: input.markupPercent ?? null,
 });
 
 /** An update applied to the stored expense as a shape; a project given without a client takes its own. */
@@ -68,6 +72,7 @@ export function shapeOfUpdate(existing: Expense, input: UpdateExpense, day: stri
     date: input.date ?? day,
     description: input.description ?? existing.description,
     billable: input.billable ?? existing.billable,
+    markupPercent: pick(input.markupPercent, existing.markupPercent?.toString() ?? null),
   };
 }
 
@@ -107,7 +112,8 @@ export async function expenseValues(tx: Tx, access: TenantAccess, shape: Expense
   if (problems.length > 0) throw validationFailed(problems);
   // Without an amount, the expense waits for its receipt: the rate and the day come with it, unless given.
   const taxRate = shape.taxRate ?? rateOf(invoice?.netAmount ?? null, invoice?.taxAmount ?? null)?.toString() ?? (amount === null ? null : '0');
-  const derived = amount !== null && taxRate !== null ? netAndTax(amount, taxRate, minorUnitsOf(currency)) : null;
+  const digits = minorUnitsOf(currency);
+  const derived = amount !== null && taxRate !== null ? netAndTax(amount, taxRate, digits) : null;
   const day = shape.date ?? (invoice?.issueDate ? dayText(invoice.issueDate) : null) ?? (amount === null ? null : today);
   return {
     projectId: shape.projectId,
@@ -118,6 +124,8 @@ export async function expenseValues(tx: Tx, access: TenantAccess, shape: Expense
     taxRate,
     netAmount: derived?.netAmount.toString() ?? null,
     taxAmount: derived?.taxAmount.toString() ?? null,
+    markupPercent: shape.markupPercent,
+    billedAmount: derived ? billedNet(derived.netAmount, shape.markupPercent, digits).toString() : null,
     date: day,
     description: shape.description ?? (invoice ? [invoice.vendorName, invoice.number].filter(Boolean).join(' ') || 'Received invoice' : ''),
   };

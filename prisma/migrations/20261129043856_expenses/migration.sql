@@ -21,6 +21,7 @@ CREATE TABLE "expenses" (
     "taxRate" DECIMAL(5,2),
     "billable" BOOLEAN NOT NULL DEFAULT true,
     "markupPercent" DECIMAL(7,2),
+    "billedAmount" DECIMAL(15,3),
     "invoiceId" TEXT,
     "clientInvoiceId" TEXT,
     "status" "ExpenseStatus" NOT NULL DEFAULT 'draft',
@@ -81,5 +82,5 @@ ALTER TABLE "expenses" ADD CONSTRAINT "expenses_clientInvoiceId_fkey" FOREIGN KE
 
 -- A submitted expense has what it is billed and reported with (a draft may wait for its receipt to be read).
 ALTER TABLE "expenses" ADD CONSTRAINT "expenses_complete_once_submitted" CHECK (
-  status = 'draft' OR (amount IS NOT NULL AND "netAmount" IS NOT NULL AND "taxAmount" IS NOT NULL AND "taxRate" IS NOT NULL AND date IS NOT NULL)
+  status = 'draft' OR (amount IS NOT NULL AND "netAmount" IS NOT NULL AND "taxAmount" IS NOT NULL AND "billedAmount" IS NOT NULL AND "taxRate" IS NOT NULL AND date IS NOT NULL)
 );
