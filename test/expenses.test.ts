@@ -3,11 +3,14 @@
  * the currency's scale, approved like entries (managers not their own), listed with filters; approved billable
  * expenses of a client become lines of its invoices at net plus markup and are locked while on one.
  */
+import { parse } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from './generated/openapi/types.gen.js';
 import { writeEInvoice } from '../src/modules/billing/client-invoice/einvoice/writer.js';
 import { documentOf } from './helpers/client-invoice-documents.js';
 import { eventually } from './helpers/eventually.js';
+import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { invoiceForm, invoicePng } from './helpers/invoices.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
@@ -228,5 +231,51 @@ describe('expenses', () => {
     expect(read.body.spentAmount).toBe('83.00');
     const events = await server.app.db.event.findMany({ where: { subjectId: project.body.id, type: 'project.budget_reached' } });
     expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ threshold: 80, metric: 'amount', spent: '83.00', budget: '100.00' })]);
+  });
+
+  it('carries expenses in every report file, as rows of type expense with their category beside the time rows, members their own', async () => {
+    const team = await seedTeam(server, provider);
+    const t = team.tenant.id;
+    const client = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Report AG', currency: 'EUR' });
+    const project = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/projects`, { name: 'Reported', clientId: client.body.id, hourlyRate: '100.00' });
+    await team.member.api.post(`/tenants/${t}/entries`, { projectId: project.body.id, startedAt: '2026-10-05T08:00:00Z', endedAt: '2026-10-05T09:00:00Z' });
+    await team.member.api.post(`/tenants/${t}/expenses`, {
+      date: '2026-10-06',
+      projectId: project.body.id,
+      category: 'lodging',
+      description: 'Hotel',
+      amount: '107.00',
+      taxRate: '7',
+      markupPercent: '5',
+    });
+    await team.colleague.api.post(`/tenants/${t}/expenses`, { date: '2026-10-07', category: 'travel', amount: '10' });
+    const query = { from: '2026-10-01', to: '2026-10-31' };
+    const admin = { authorization: `Bearer ${team.tenant.key}` };
+    const csv = await download(server.url, `/tenants/${t}/reports/detailed`, { ...query, format: 'csv' }, admin);
+    const rows = parse(csv.bytes.toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
+    expect(rows.map((row) => [row.Date, row.Type, row.Category, row.Minutes, row['Billable amount'], row['Cost amount'], row.Project])).toEqual([
+      ['2026-10-07', 'expense', 'travel', '0', '10.00', '10.00', ''],
+      ['2026-10-06', 'expense', 'lodging', '0', '105.00', '100.00', 'Reported'],
+      ['2026-10-05', 'time', '', '60', '100.00', '', 'Reported'],
+    ]);
+    // A member's file has their own expenses only; a task filter leaves expenses out (they have no task).
+    const own = await download(server.url, `/tenants/${t}/reports/detailed`, { ...query, format: 'csv' }, { cookie: team.member.cookie });
+    const ownRows = parse(own.bytes.toString('utf8'), { columns: true, bom: true }) as Record<string, string>[];
+    expect(ownRows.map((row) => [row.Type, row.Category])).toEqual([
+      ['expense', 'lodging'],
+      ['time', ''],
+    ]);
+    const xlsx = await download(server.url, `/tenants/${t}/reports/detailed`, { ...query, format: 'xlsx' }, admin);
+    const sheet = await readSheet(xlsx.bytes);
+    const headers = sheet.find((row) => row[0] === 'Date') as string[];
+    const body = sheet.slice(sheet.indexOf(headers) + 1);
+    expect(body.map((row) => [row[headers.indexOf('Type')], row[headers.indexOf('Category')]])).toEqual([
+      ['expense', 'travel'],
+      ['expense', 'lodging'],
+      ['time', null],
+    ]);
+    const pdf = await download(server.url, `/tenants/${t}/reports/detailed`, { ...query, format: 'pdf' }, admin);
+    const text = await pdfText(pdf.bytes);
+    for (const word of ['Type', 'Category', 'expense', 'lodging', 'travel', 'time']) expect(text).toContain(word);
   });
 });

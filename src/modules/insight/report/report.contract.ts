@@ -189,15 +189,19 @@ export interface ReportEntry {
  * Rate rule hides them.
  */
 export type ExportRow = {
+  /** An entry's time, or an expense (which has a day, a category and amounts, and no times). */
+  type: 'time' | 'expense';
   date: string;
-  start: string;
-  end: string;
+  start: string | null;
+  end: string | null;
   minutes: number;
   member: string;
   client: string | null;
   project: string | null;
   task: string | null;
   description: string | null;
+  /** An expense's category; null for time. */
+  category: string | null;
   tags: string;
   billable: boolean;
   status: string;

@@ -13,9 +13,10 @@ const decimalHours = (minutes: number): number => Math.round((minutes / 60) * 10
 /** The entry's currency, for its rates and amounts. */
 const entryCurrency = (row: ExportRow) => row.currency;
 
-/** Every column in CSV and XLSX; the PDF, for people on a page, shows the ten with a width (hours, not minutes). */
+/** Every column in CSV and XLSX; the PDF, for people on a page, shows the twelve with a width (hours, not minutes). */
 export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Date', kind: 'text', value: (row) => row.date, pdfWidth: 54 },
+  { header: 'Type', kind: 'text', value: (row) => row.type, pdfWidth: 40 },
   { header: 'Start', kind: 'text', value: (row) => row.start, pdfWidth: 30 },
   { header: 'End', kind: 'text', value: (row) => row.end, pdfWidth: 30 },
   { header: 'Minutes', kind: 'count', value: (row) => row.minutes },
@@ -24,7 +25,8 @@ export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Client', kind: 'text', value: (row) => row.client, pdfWidth: 90 },
   { header: 'Project', kind: 'text', value: (row) => row.project, pdfWidth: 100 },
   { header: 'Task', kind: 'text', value: (row) => row.task },
-  { header: 'Description', kind: 'text', value: (row) => row.description, pdfWidth: 180 },
+  { header: 'Category', kind: 'text', value: (row) => row.category, pdfWidth: 60 },
+  { header: 'Description', kind: 'text', value: (row) => row.description, pdfWidth: 80 },
   { header: 'Tags', kind: 'text', value: (row) => row.tags },
   { header: 'Billable', kind: 'text', value: (row) => row.billable },
   { header: 'Status', kind: 'text', value: (row) => row.status },
