@@ -233,7 +233,7 @@ describe('expenses', () => {
     expect(events.map((event) => event.data)).toEqual([expect.objectContaining({ threshold: 80, metric: 'amount', spent: '83.00', budget: '100.00' })]);
   });
 
-  it('carries expenses in every report file, as rows of type expense with their category beside the time rows, members their own', async () => {
+  it('carries expenses in every report file, as rows of type expense with their category beside the time rows, and groups them by category; members their own', async () => {
     const team = await seedTeam(server, provider);
     const t = team.tenant.id;
     const client = await team.tenant.api.post<{ id: string }>(`/tenants/${t}/clients`, { name: 'Report AG', currency: 'EUR' });
@@ -274,6 +274,21 @@ describe('expenses', () => {
       ['expense', 'lodging'],
       ['time', null],
     ]);
+    // The category dimension: an expense report, its groups by category (and member), its totals in money, no minutes.
+    type Group = { key: string | null; label: string; totals: Json; subGroups?: Group[] };
+    const summary = await team.tenant.api.get<{ groups: Group[]; totals: Json }>(`/tenants/${t}/reports/summary`, {
+      query: { ...query, groupBy: 'category', subGroupBy: 'user' },
+    });
+    expect(summary.status, summary.text).toBe(200);
+    expect(summary.body.totals).toMatchObject({ entries: 2, durationMinutes: 0, billableAmount: '115.00', costAmount: '110.00', currency: 'EUR' });
+    expect(summary.body.groups.map((group) => [group.label, group.totals.billableAmount, group.subGroups?.map((sub) => sub.key)])).toEqual([
+      ['lodging', '105.00', [team.member.id]],
+      ['travel', '10.00', [team.colleague.id]],
+    ]);
+    const refused = await team.tenant.api.get<Problem>(`/tenants/${t}/reports/summary`, { query: { ...query, groupBy: 'category', subGroupBy: 'task' } });
+    expect(pathsOf(refused.body)).toEqual(['subGroupBy']);
+    const mine = await team.member.api.get<{ totals: Json }>(`/tenants/${t}/reports/summary`, { query: { ...query, groupBy: 'category' } });
+    expect(mine.body.totals).toMatchObject({ entries: 1 });
     const pdf = await download(server.url, `/tenants/${t}/reports/detailed`, { ...query, format: 'pdf' }, admin);
     const text = await pdfText(pdf.bytes);
     for (const word of ['Type', 'Category', 'expense', 'lodging', 'travel', 'time']) expect(text).toContain(word);

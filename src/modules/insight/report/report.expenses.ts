@@ -1,5 +1,6 @@
 /**
- * Expenses in report files (issue 40): every export of a period's entries
+ * Expenses in reports (issue 40): the `category` dimension groups them (an
+ * expense report, as absenceType makes an absence report), and every export of a period's entries
  * carries the period's expenses too, as rows of `type` expense with their
  * `category` (entries are rows of type time, with none). An expense row has
  * a day and no times or minutes; its billable amount is what its invoice
@@ -9,9 +10,13 @@
  * filter leaves them out.
  */
 import type { TenantAccess } from '../../../auth/tenant-access.js';
+import type { Db } from '../../../db/client.js';
 import type { Parameters } from '../../../db/parameters.js';
-import type { ReportFilter } from './report.contract.js';
-import type { ReportRange } from './report.sql.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import { dayColumn, dayText } from '../../../lib/day.js';
+import type { ReportDimension, ReportFilter } from './report.contract.js';
+import { labelOfBucket, weekOf } from './report.periods.js';
+import type { ReportRange, TotalsRow } from './report.sql.js';
 
 /** The conditions on `x` (expenses) of the report's period and filters. */
 function expenseWhere(access: TenantAccess, parameters: Parameters, range: ReportRange, filter: ReportFilter): string {
@@ -49,4 +54,146 @@ export function expenseExportRows(access: TenantAccess, parameters: Parameters, 
       LEFT JOIN clients c ON c.id = x."clientId"
       LEFT JOIN client_invoices ci ON ci.id = x."clientInvoiceId"
      WHERE ${expenseWhere(access, parameters, range, filter)} AND x.date IS NOT NULL`;
+}
+
+/** A group of an expense report: its key and label, its rows per currency, its sub-groups. */
+export interface ExpenseGroup {
+  key: string | null;
+  label: string;
+  rows: TotalsRow[];
+  subGroups?: ExpenseGroup[];
+}
+
+interface Counted {
+  key: string | null;
+  label: string;
+  byCurrency: Map<string, { count: number; billable: Prisma.Decimal; cost: Prisma.Decimal }>;
+  subGroups?: Map<string, Counted>;
+}
+
+type ReportedExpense = {
+  date: Date | null;
+  category: string;
+  status: string;
+  billable: boolean;
+  currency: string;
+  billedAmount: Prisma.Decimal | null;
+  netAmount: Prisma.Decimal | null;
+  tenantUserId: string;
+  projectId: string | null;
+  clientId: string | null;
+  tenantUser: { name: string | null; email: string };
+  project: { name: string } | null;
+  client: { name: string } | null;
+};
+
+function keyOf(dimension: ReportDimension, expense: ReportedExpense, weekStart: ReportRange['settings']['weekStart']): { key: string | null; label: string } {
+  const day = dayText(expense.date as Date);
+  switch (dimension) {
+    case 'user':
+      return { key: expense.tenantUserId, label: expense.tenantUser.name ?? expense.tenantUser.email };
+    case 'project':
+      return { key: expense.projectId, label: expense.project?.name ?? 'No project' };
+    case 'client':
+      return { key: expense.clientId, label: expense.client?.name ?? 'No client' };
+    case 'billable':
+      return { key: String(expense.billable), label: expense.billable ? 'Billable' : 'Not billable' };
+    case 'status':
+      return { key: expense.status, label: expense.status };
+    case 'day':
+      return { key: day, label: labelOfBucket('day', day) };
+    case 'week': {
+      const key = weekOf(day, weekStart);
+      return { key, label: labelOfBucket('week', key) };
+    }
+    case 'month':
+      return { key: day.slice(0, 7), label: labelOfBucket('month', day.slice(0, 7)) };
+    default:
+      // The contract lets only category and its companions into an expense report.
+      return { key: expense.category, label: expense.category };
+  }
+}
+
+function count(into: Map<string, Counted>, { key, label }: { key: string | null; label: string }, expense: ReportedExpense): Counted {
+  const mapKey = key === null ? '\u0000' : `k${key}`;
+  let counted = into.get(mapKey);
+  if (!counted) {
+    counted = { key, label, byCurrency: new Map() };
+    into.set(mapKey, counted);
+  }
+  const sums = counted.byCurrency.get(expense.currency) ?? { count: 0, billable: new Prisma.Decimal(0), cost: new Prisma.Decimal(0) };
+  sums.count += 1;
+  if (expense.billable) sums.billable = sums.billable.add(expense.billedAmount ?? 0);
+  sums.cost = sums.cost.add(expense.netAmount ?? 0);
+  counted.byCurrency.set(expense.currency, sums);
+  return counted;
+}
+
+const rowsOf = (byCurrency: Counted['byCurrency']): TotalsRow[] =>
+  [...byCurrency].map(([currency, sums]) => ({
+    currency,
+    entries: sums.count,
+    durationMinutes: 0,
+    billableMinutes: 0,
+    billableAmount: sums.billable.toString(),
+    costAmount: sums.cost.toString(),
+  }));
+
+/**
+ * An expense report (groupBy or subGroupBy category): the period's expenses with an amount that the caller may read
+ * (members: their own), filtered as the files filter them, per group and currency: `entries` counts expenses,
+ * `billableAmount` sums what the billable ones bill (net plus markup), `costAmount` their nets; no minutes.
+ */
+export async function expenseGroups(
+  db: Db,
+  access: TenantAccess,
+  range: ReportRange,
+  dimensions: readonly ReportDimension[],
+  filter: ReportFilter,
+): Promise<{ totalsRows: TotalsRow[]; groups: ExpenseGroup[] }> {
+  const expenses = await db.expense.findMany({
+    where: {
+      date: { gte: dayColumn(range.from), lte: dayColumn(range.to) },
+      amount: { not: null },
+      ...(filter.projectId ? { projectId: filter.projectId } : {}),
+      ...(filter.clientId ? { clientId: filter.clientId } : {}),
+      ...(filter.tenantUserId ? { tenantUserId: filter.tenantUserId } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.billable === undefined ? {} : { billable: filter.billable }),
+      ...(filter.invoiced === undefined ? {} : { clientInvoiceId: filter.invoiced ? { not: null } : null }),
+      ...access.scope('read', 'Expense'),
+    },
+    select: {
+      date: true,
+      category: true,
+      status: true,
+      billable: true,
+      currency: true,
+      billedAmount: true,
+      netAmount: true,
+      tenantUserId: true,
+      projectId: true,
+      clientId: true,
+      tenantUser: { select: { name: true, email: true } },
+      project: { select: { name: true } },
+      client: { select: { name: true } },
+    },
+  });
+  const totals = new Map<string, Counted>();
+  const groups = new Map<string, Counted>();
+  for (const expense of expenses) {
+    count(totals, { key: null, label: 'Total' }, expense);
+    const group = count(groups, keyOf(dimensions[0] as ReportDimension, expense, range.settings.weekStart), expense);
+    if (dimensions[1]) {
+      group.subGroups ??= new Map();
+      count(group.subGroups, keyOf(dimensions[1], expense, range.settings.weekStart), expense);
+    }
+  }
+  const asGroup = (counted: Counted): ExpenseGroup => ({
+    key: counted.key,
+    label: counted.label,
+    rows: rowsOf(counted.byCurrency),
+    ...(counted.subGroups ? { subGroups: [...counted.subGroups.values()].map(asGroup) } : {}),
+  });
+  return { totalsRows: [...totals.values()].flatMap((counted) => rowsOf(counted.byCurrency)), groups: [...groups.values()].map(asGroup) };
 }

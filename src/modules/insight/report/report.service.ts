@@ -7,6 +7,7 @@ import { entryOrder, type EntryPageQuery } from '../../tracking/entry/entry.dto.
 import { settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import {
   isAbsenceReport,
+  isExpenseReport,
   type ExportRow,
   type ReportDimension,
   type ReportEntry,
@@ -20,7 +21,7 @@ import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.peri
 import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
 import { nextDay } from '../../../lib/day.js';
 import { absenceGroups, absenceTotals } from './report.absences.js';
-import { expenseExportRows } from './report.expenses.js';
+import { type ExpenseGroup, expenseExportRows, expenseGroups } from './report.expenses.js';
 
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
@@ -201,10 +202,22 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
         }
         return { groups, ...totalsOf(tenantId, totalsRows, tenantCurrency) };
       };
+      /** The groups of the expenses (report.expenses.ts), totalled as entry groups are. */
+      const expenseReport = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
+        const { totalsRows, groups } = await expenseGroups(db, access, range, dimensions, filter);
+        const asGroup = ({ rows, subGroups, ...group }: ExpenseGroup): ReportGroup => ({
+          ...group,
+          ...totalsOf(tenantId, rows, tenantCurrency),
+          ...(subGroups ? { subGroups: subGroups.map(asGroup) } : {}),
+        });
+        return { groups: groups.map(asGroup), ...totalsOf(tenantId, totalsRows, tenantCurrency) };
+      };
       const absences = isAbsenceReport({ groupBy, subGroupBy });
       const { groups, totals, totalsByCurrency } = absences
         ? { totalsByCurrency: [], ...(await absenceGroups(db, access, range, dimensions, filter.tenantUserId)) }
-        : await entryGroups();
+        : isExpenseReport({ groupBy, subGroupBy })
+          ? await expenseReport()
+          : await entryGroups();
       const empty = () => (absences ? { totals: absenceTotals(tenantId), totalsByCurrency: [] } : totalsOf(tenantId, [], tenantCurrency));
       const fill = { ...period, weekStart: range.settings.weekStart, empty };
       let result = ordered(groupBy, groups);
