@@ -179,6 +179,16 @@ describe('expenses', () => {
     const received = await server.app.db.invoice.findUniqueOrThrow({ where: { id: readBody.invoiceId as string } });
     expect(received).toMatchObject({ eInvoiceFormat: 'cii', ocrStatus: 'none', uploadedById: team.member.id });
     expect((await team.member.api.post(`/tenants/${t}/expenses/${waiting.body.id}/submit`)).status).toBe(200);
+    // A colleague may not re-bill the member's receipt (members read the invoices they uploaded); an admin may, with its amounts.
+    const borrowed = await team.colleague.api.post<Problem>(`/tenants/${t}/expenses`, { category: 'travel', invoiceId: received.id });
+    expect(borrowed.status).toBe(400);
+    expect(pathsOf(borrowed.body)).toEqual(['invoiceId']);
+    const rebilled = await team.tenant.api.post<ExpenseBody>(`/tenants/${t}/expenses`, {
+      category: 'travel',
+      invoiceId: received.id,
+      tenantUserId: team.colleague.id,
+    });
+    expect(rebilled.body).toMatchObject({ amount: '119.00', taxRate: '19.00', date: ticket.issueDate });
 
     // An image: read by the OCR worker; what the member gave (the day) stays.
     const scanned = await team.member.api.post<ExpenseBody>(`/tenants/${t}/expenses`, { category: 'supplies', date: '2026-11-03' });

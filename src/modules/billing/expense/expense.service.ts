@@ -22,7 +22,7 @@ import {
   type UpdateExpense,
 } from './expense.dto.js';
 import { expenseStatusAfterEdit, expenseTransition, type ExpenseStep } from './expense.rules.js';
-import { expenseColumns, expenseValues, shapeOfCreate, shapeOfUpdate } from './expense.values.js';
+import { assertReadableInvoice, expenseColumns, expenseValues, shapeOfCreate, shapeOfUpdate } from './expense.values.js';
 
 const stepEvents = { submit: 'expense.submitted', approve: 'expense.approved', reject: 'expense.rejected' } as const satisfies Record<ExpenseStep, EventType>;
 
@@ -142,6 +142,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
       access.assertMayChange('create', 'Expense', { tenantUserId: owner });
       return db.$transaction(async (tx) => {
         await activeMember(tx, access, owner, 'tenantUserId');
+        await assertReadableInvoice(tx, access, input.invoiceId);
         const values = await expenseValues(tx, access, shapeOfCreate(input), await today(tx, access));
         const expense = await tx.expense.create({
           data: access.stamp({
@@ -167,6 +168,7 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
         const existing = await findChangeable(tx, access, id);
         access.assertMayChange('update', 'Expense', existing);
         const status = expenseStatusAfterEdit(existing.status, access.canAny('update', 'Expense'));
+        if (input.invoiceId !== existing.invoiceId) await assertReadableInvoice(tx, access, input.invoiceId);
         const values = await expenseValues(tx, access, shapeOfUpdate(existing, input, existing.date && dayText(existing.date)), await today(tx, access));
         const updated = await tx.expense.update({
           where: { id },

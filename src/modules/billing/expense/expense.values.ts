@@ -76,6 +76,16 @@ export function shapeOfUpdate(existing: Expense, input: UpdateExpense, day: stri
   };
 }
 
+/**
+ * A received invoice newly given as `invoiceId` must be one the caller may read (members: one they uploaded); once
+ * linked, it stays the expense's whoever changes it later.
+ */
+export async function assertReadableInvoice(tx: Tx, access: TenantAccess, id: string | null | undefined): Promise<void> {
+  if (!id) return;
+  const found = await tx.invoice.findFirst({ where: { id, ...access.scope('read', 'Invoice') }, select: { id: true } });
+  if (!found) throw validationFailed([{ path: 'invoiceId', message: 'is not a received invoice you may read' }]);
+}
+
 async function receivedInvoice(tx: Tx, access: TenantAccess, id: string): Promise<Invoice> {
   const invoice = await tx.invoice.findFirst({ where: { id, ...access.tenantWide('Invoice') } });
   if (!invoice) throw validationFailed([{ path: 'invoiceId', message: 'is not a received invoice of this tenant' }]);
