@@ -228,7 +228,7 @@ describe('expenses', () => {
     });
     expect(entry.status).toBe(201);
     // 35.70 gross at 19% is 30.00 net, 33.00 with the markup: 50.00 + 33.00 is 83% of the budget.
-    const expense = await team.member.api.post(`/tenants/${t}/expenses`, {
+    const expense = await team.member.api.post<ExpenseBody>(`/tenants/${t}/expenses`, {
       date: '2026-11-02',
       projectId: project.body.id,
       category: 'travel',
@@ -236,7 +236,10 @@ describe('expenses', () => {
       taxRate: '19',
       markupPercent: '10',
     });
-    expect(expense.body).toMatchObject({ netAmount: '30.00', billedAmount: '33.00' });
+    // What it bills is a rate: the member reads what they paid, not what the client is billed.
+    expect(expense.body).toMatchObject({ netAmount: '30.00', billedAmount: null });
+    const billed = await team.tenant.api.get<ExpenseBody>(`/tenants/${t}/expenses/${expense.body.id}`);
+    expect(billed.body).toMatchObject({ netAmount: '30.00', billedAmount: '33.00' });
     const read = await team.tenant.api.get<{ spentAmount: string }>(`/tenants/${t}/projects/${project.body.id}`);
     expect(read.body.spentAmount).toBe('83.00');
     const events = await server.app.db.event.findMany({ where: { subjectId: project.body.id, type: 'project.budget_reached' } });

@@ -1,6 +1,7 @@
 import { builder } from '../../../graphql/builder.js';
 import { graphqlEnum } from '../../../graphql/inputs.js';
 import { optionalMoneyField, optionalPercentField } from '../../../graphql/money.js';
+import { rateField } from '../../../graphql/rates.js';
 import { resourceFields, step } from '../../../graphql/resource-fields.js';
 import type { Expense } from '../../../generated/prisma/client.js';
 import {
@@ -36,11 +37,7 @@ builder.prismaObject('Expense', {
     billable: t.exposeBoolean('billable'),
     markupPercent: t.field(optionalPercentField<Expense>('Added to the net when billed', (expense) => expense.markupPercent)),
     billedAmount: t.field(
-      optionalMoneyField<Expense>(
-        'netAmount plus markupPercent: what its invoice line bills and its project budget spends',
-        (expense) => expense.billedAmount,
-        currencyOf,
-      ),
+      rateField<'billedAmount', Expense>('billedAmount', 'netAmount plus markupPercent: what its invoice line bills and its project budget spends.'),
     ),
     invoiceId: t.exposeID('invoiceId', {
       nullable: true,
