@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant, publicClient, sellerProfile, xrechnungSeller } from './helpers/billing.js';
 import { inexactLines, readXmlLines } from './helpers/einvoice-lines.js';
-import { validateEInvoices, type ValidationFile } from './helpers/einvoice-validation.js';
+import { failedRules, type ValidationFile } from './helpers/einvoice-validation.js';
 import { download, pdfAttachments, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
 import { invoiceForm } from './helpers/invoices.js';
@@ -37,13 +37,6 @@ afterAll(async () => {
 async function issuedFormats(invoiceId: string): Promise<unknown> {
   const event = await server.app.db.event.findFirstOrThrow({ where: { type: 'client_invoice.issued', subjectId: invoiceId } });
   return (event.data as { eInvoiceFormats?: unknown }).eInvoiceFormats;
-}
-
-/** Every file's failed rules, after validating them all: empty when each passed without a warning. */
-async function failedRules(files: readonly ValidationFile[]): Promise<string[]> {
-  return (await validateEInvoices(files))
-    .filter((result) => result.exitCode !== 0 || result.lines.length > 0)
-    .map((result) => `${path.basename(result.file)}: ${result.lines.join(' | ')}`);
 }
 
 /** The fields a problem names. */

@@ -83,6 +83,15 @@ const fillers: Record<string, Filler> = {
       [tenantId, count, age, memberId],
     ],
   },
+  expenseControllerFindAll: {
+    table: 'expenses',
+    fill: (tenantId, count, age, memberId) => [
+      `INSERT INTO expenses (id, "tenantId", "tenantUserId", date, category, description, amount, "netAmount", "taxAmount", currency, "taxRate", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, $4, date '2000-01-01' + g, 'travel', 'Filler', 11.9, 10, 1.9, 'EUR', 19, now() - $3::interval, now()
+         FROM generate_series(1, $2::int) g`,
+      [tenantId, count, age, memberId],
+    ],
+  },
   absenceControllerFindBusy: {
     table: 'absences',
     period: { from: '2000-01-01', to: '2004-12-31' },

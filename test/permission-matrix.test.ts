@@ -372,6 +372,21 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
       update: () => ({ needsApproval: false }),
     },
   },
+  Expense: {
+    // A draft expense of the owner or of the other member (with no client: no invoice claims it); submitted where it is reviewed.
+    values: async (action, owner) => {
+      const body = { category: 'travel', amount: '11.90', taxRate: '19', tenantUserId: owner?.tenantUserId ?? other.id };
+      const id = await created(tenant.api.post(`/tenants/${t()}/expenses`, body), 'an expense');
+      if (action === 'approve' || action === 'reject') await tenant.api.post(`/tenants/${t()}/expenses/${id}/submit`);
+      return { expenseId: id };
+    },
+    bodies: {
+      create: (owner) => ({ category: 'travel', amount: '5.00', tenantUserId: owner?.tenantUserId ?? other.id }),
+      update: () => ({ description: 'walked' }),
+      reject: () => ({ reason: 'No receipt' }),
+    },
+    createsForOthers: true,
+  },
   Absence: {
     // A pending absence of its own day, of the owner or of the other member.
     values: async (_action, owner) => {
@@ -537,6 +552,18 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
 const handWritten: Record<string, Walk[]> = {
   invoiceControllerUpload: [{ own: true, rest: async ({ api }) => (await uploadInvoice(api)).status }],
   importControllerCreate: [{ rest: async ({ api }) => (await importFile(api)).status }],
+  // A receipt for a draft expense of the caller's own, or of someone else's.
+  expenseControllerReceipt: [false, true].map((own) => ({
+    own,
+    needsOwner: own,
+    rest: async (caller: Caller) => {
+      const owner = own ? (caller.tenantUserId ?? other.id) : other.id;
+      const expenseId = await created(tenant.api.post(`/tenants/${t()}/expenses`, { category: 'walk', tenantUserId: owner }), 'an expense');
+      const form = new FormData();
+      form.append('file', pngFile(), 'receipt.png');
+      return (await caller.api.request('POST', `/tenants/${t()}/expenses/${expenseId}/receipt`, form)).status;
+    },
+  })),
   invoiceControllerDownload: [false, true].map((own) => ({
     own,
     needsOwner: own,

@@ -53,6 +53,8 @@ export const statements = {
   RecurringInvoice: crud,
   BillingProfile: ['read', 'update'],
   ClientBilling: ['read'],
+  // What members spent, billed to clients (CONTRACT.md section 11): approved like entries.
+  Expense: [...crud, 'approve'],
   // Time off and working time (CONTRACT.md section 10).
   Absence: [...crud, 'approve', 'cancel', 'reopen'],
   AbsenceType: crud,
@@ -122,6 +124,12 @@ interface Ownership {
 
 const pluralOf: Record<Role, string> = { owner: 'Owners', admin: 'Admins', manager: 'Managers', member: 'Members' };
 
+/** The refusal of records members keep and others review (entries, expenses): reviewers not their own, members only their own. */
+const reviewedRefusal =
+  (noun: string, creating: string) =>
+  ({ verb, role, reach }: RefusalOf): string =>
+    reach === 'others' ? `${pluralOf[role]} may not ${verb} their own ${noun}` : verb === 'create' ? creating : `You may ${verb} only your own ${noun}`;
+
 /**
  * Who owns the records of each subject that has grants limited to own or to
  * others' records. A subject must be declared here before a role's grant on
@@ -130,15 +138,7 @@ const pluralOf: Record<Role, string> = { owner: 'Owners', admin: 'Admins', manag
  * checks of single records.
  */
 export const ownership = {
-  Entry: {
-    field: 'tenantUserId',
-    refusal: ({ verb, role, reach }) =>
-      reach === 'others'
-        ? `${pluralOf[role]} may not ${verb} their own entries`
-        : verb === 'create'
-          ? 'You may create entries only for yourself'
-          : `You may ${verb} only your own entries`,
-  },
+  Entry: { field: 'tenantUserId', refusal: reviewedRefusal('entries', 'You may create entries only for yourself') },
   Invoice: { field: 'uploadedById', refusal: ({ verb }) => `You may ${verb} only the invoices you uploaded` },
   Note: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only the notes you wrote` },
   Notification: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} only your own notifications` },
@@ -148,6 +148,7 @@ export const ownership = {
   TenantUser: { field: 'id', refusal: ({ verb }) => `You may ${verb} only your own membership` },
   // The history of an entry is its owner's (the entry's tenantUserId).
   EntryHistory: { field: 'tenantUserId', refusal: ({ verb }) => `You may ${verb} the history of your own entries only` },
+  Expense: { field: 'tenantUserId', refusal: reviewedRefusal('expenses', 'You may record expenses only for yourself') },
   Absence: {
     field: 'tenantUserId',
     refusal: ({ verb }) => (verb === 'create' ? 'You may request absences only for yourself' : `You may ${verb} only your own absences`),
@@ -208,6 +209,7 @@ const adminGrants: RoleGrants = {
   RecurringInvoice: ['manage'],
   BillingProfile: ['read', 'update'],
   ClientBilling: ['read'],
+  Expense: ['manage', 'approve'],
   // Only owners and admins take back an approved absence that has begun.
   Absence: ['manage', 'approve', 'reopen'],
   AbsenceType: ['manage'],
@@ -250,6 +252,8 @@ const matrix: Record<Role, RoleGrants> = {
     RecurringInvoice: ['read'],
     BillingProfile: ['read'],
     ClientBilling: ['read'],
+    // Managers approve others' expenses, not their own (as entries).
+    Expense: ['manage', 'approve:others'],
     // Managers approve others' absences, not their own.
     Absence: ['manage', 'approve:others'],
     AbsenceType: ['read'],
@@ -284,6 +288,8 @@ const matrix: Record<Role, RoleGrants> = {
     // Their own entries only: the report reads entries through the Entry scope.
     Report: ['read'],
     EntryHistory: ['read:own'],
+    // Their own expenses, while draft or rejected; submitting is an update of their own expense.
+    Expense: ['create:own', 'read:own', 'update:own', 'delete:own'],
     // Their own absences; colleagues' approved ones they see as busy days, without the type (absence.service.ts).
     Absence: ['create:own', 'read:own', 'update:own', 'cancel:own'],
     AbsenceType: ['read'],

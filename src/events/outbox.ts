@@ -96,6 +96,13 @@ export const eventTypes = [
   'time_balance.cap_exceeded',
   'calendar_token.created',
   'calendar_token.revoked',
+  // Expenses (CONTRACT.md section 11), approved like entries.
+  'expense.created',
+  'expense.updated',
+  'expense.deleted',
+  'expense.submitted',
+  'expense.approved',
+  'expense.rejected',
   // Working-time law (CONTRACT.md section 11): once per member, day and rule.
   'working_time.violation',
   // Not in the contract's list: the reason admins are notified when deliveries stop.

@@ -113,6 +113,8 @@ const documentTypes = new Set([
   'ReminderLevel',
   'Invoice',
   'InvoiceLine',
+  // What a member paid, as its receipt says (what it bills a client, with the markup, is a rate: billedAmount).
+  'Expense',
 ]);
 
 const moneyName = /(rate|amount|price|total|net|gross|due|paid|basis)$/i;

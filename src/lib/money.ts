@@ -176,6 +176,8 @@ export const decimalColumns: Readonly<Record<string, 'money' | 'percent' | 'quan
   taxRate: 'percent',
   defaultTaxRate: 'percent',
   discountPercent: 'percent',
+  markupPercent: 'percent',
+  billedAmount: 'money',
   budgetHours: 'quantity',
   distanceKm: 'quantity',
   quantity: 'quantity',

@@ -1,8 +1,9 @@
 /**
  * The billing part of `npm run bench` (issue 31): over REST, against the
  * running API process,
- * - an invoice from 10,000 approved entries of one client (BENCH_INVOICE_ENTRIES;
- *   goal under 2 s), and how its net compares with the entries' sum;
+ * - an invoice from 10,000 approved entries and 1,000 approved expenses of one client
+ *   (BENCH_INVOICE_ENTRIES, BENCH_INVOICE_EXPENSES; goal under 2 s, issue 40), and how its
+ *   net compares with the entries' sum and the expenses' billed amounts;
  * - issuing a draft, one at a time (median of 20; goal under 100 ms);
  * - the client-invoices list (BENCH_CLIENT_INVOICES invoices in the tenant, 50 a page,
  *   one client at a time) beside the notes list of the same API and of the floor
@@ -11,6 +12,7 @@
 import pg from 'pg';
 
 const invoiceEntries = Number(process.env.BENCH_INVOICE_ENTRIES ?? 10_000);
+const invoiceExpenses = Number(process.env.BENCH_INVOICE_EXPENSES ?? 1_000);
 const listedInvoices = Number(process.env.BENCH_CLIENT_INVOICES ?? 5_000);
 
 const median = (values: number[]): number => {
@@ -75,7 +77,17 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
          FROM generate_series(1, $5::int) g`,
       [tenantId, member.rows[0]?.id, projects[0]?.id, projects[1]?.id, invoiceEntries],
     );
+    // The expenses as the expense API would have made them: 11.90 gross at 19% is 10.00 net, 11.00 with a 10% markup.
+    await database.query(
+      `INSERT INTO expenses (id, "tenantId", "tenantUserId", date, "projectId", "clientId", category, description, amount, "netAmount", "taxAmount",
+                             currency, "taxRate", billable, "markupPercent", "billedAmount", status, "submittedAt", "reviewedAt", "createdAt", "updatedAt")
+       SELECT uuidv7()::text, $1, $2, date '2025-01-01' + (g % 365), $3, $4, CASE WHEN g % 2 = 0 THEN 'travel' ELSE 'lodging' END, 'Bench expense ' || g,
+              11.90, 10.00, 1.90, 'EUR', 19, true, 10, 11.00, 'approved', now(), now(), now(), now()
+         FROM generate_series(1, $5::int) g`,
+      [tenantId, member.rows[0]?.id, projects[0]?.id, client.id, invoiceExpenses],
+    );
     await database.query('ANALYZE entries');
+    await database.query('ANALYZE expenses');
 
     const started = performance.now();
     const invoice = await call<{ id: string; totals: { lineNet: string }; lines: unknown[] }>('POST', '/client-invoices', {
@@ -89,8 +101,8 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
       invoice.id,
     ]);
     process.stdout.write(
-      `\nclient invoice from ${invoiceEntries} approved entries (by day: ${invoice.lines.length} lines): ${createMs.toFixed(0)} ms (goal < 2000); ` +
-        `net ${invoice.totals.lineNet}, entries' sum ${sum.rows[0]?.sum}\n`,
+      `\nclient invoice from ${invoiceEntries} approved entries and ${invoiceExpenses} expenses (by day, one line an expense: ${invoice.lines.length} lines): ` +
+        `${createMs.toFixed(0)} ms (goal < 2000); net ${invoice.totals.lineNet}, entries' sum ${sum.rows[0]?.sum} + expenses ${(invoiceExpenses * 11).toFixed(2)}\n`,
     );
 
     // Issue: drafts of one manual line each, issued one at a time.

@@ -97,3 +97,10 @@ export async function validateEInvoices(files: readonly ValidationFile[]): Promi
   await Promise.all(Array.from({ length: Math.max(1, Math.min(os.availableParallelism(), rest.length)) }, worker));
   return results;
 }
+
+/** Every file's failed rules, after validating them all: empty when each passed without a warning. */
+export async function failedRules(files: readonly ValidationFile[]): Promise<string[]> {
+  return (await validateEInvoices(files))
+    .filter((result) => result.exitCode !== 0 || result.lines.length > 0)
+    .map((result) => `${path.basename(result.file)}: ${result.lines.join(' | ')}`);
+}

@@ -14,6 +14,9 @@ import { exemptionReason, taxCategory, taxRate } from '../../tracking/party/part
 export const clientInvoiceStatus = defineEnum('ClientInvoiceStatus', ClientInvoiceStatus, 'draft, issued, sent, paid or void');
 export const clientInvoiceType = defineEnum('ClientInvoiceType', ClientInvoiceType, 'invoice, or credit_note (what voiding an invoice issues)');
 export const invoiceGroupBy = defineEnum('InvoiceGroupBy', InvoiceGroupBy, 'One line per entry, project, task, user or day, and hourly rate');
+export const expenseGroupings = ['expense', 'category'] as const;
+export type ExpenseGrouping = (typeof expenseGroupings)[number];
+export const expenseGrouping = defineEnum('InvoiceExpenseGrouping', expenseGroupings, 'One line per expense, or per category and tax rate');
 export const invoiceLineUnit = defineEnum(
   'InvoiceLineUnit',
   InvoiceLineUnit,
@@ -24,7 +27,8 @@ export const invoiceLineUnit = defineEnum(
 export const clientInvoiceConflicts = conflictReasons('ClientInvoice', {
   NOTHING_TO_INVOICE: {
     code: 'INVALID_STATE',
-    description: 'No approved, billable, finished entry of the client in the period is on no live invoice, and no line was given',
+    description:
+      'No approved, billable, finished entry and no approved, billable expense of the client in the period is on no live invoice, and no line was given',
   },
   INVOICE_ISSUED: { code: 'INVALID_STATE', description: 'The invoice is issued: it is never changed or deleted (void it: a credit note cancels it)' },
   INVOICE_NOT_ISSUED: { code: 'INVALID_STATE', description: 'The invoice is a draft: issue it first (a draft is deleted, not voided)' },
@@ -94,7 +98,9 @@ export const CreateClientInvoiceDto = dto(
     dueDate: fields.date('Payment due; default: issue date + payment terms').optional(),
     buyerReference: text(200, "Default: the client's").optional(),
     notes: text(5000, 'Free text on the invoice').optional(),
-    lines: z.array(ManualLineDto).max(200).optional().describe('Manual lines, after the lines from time'),
+    includeExpenses: z.boolean().default(true).describe("Bill the client's approved, billable expenses of the period too; default true"),
+    expenseGrouping: expenseGrouping.schema('How expenses become lines; default expense (one line each)').default('expense'),
+    lines: z.array(ManualLineDto).max(200).optional().describe('Manual lines, after the lines from time and expenses'),
     discount: DiscountDto.optional(),
   },
 );

@@ -33,7 +33,7 @@ type Tax = InCurrency<StoredTaxGroup>;
 
 // Lines and payments are parts of the invoice, not resources of their own: plain objects, loaded with it (REST shows them too).
 const LineObject = builder.objectRef<Line>('ClientInvoiceLine').implement({
-  description: 'A line: the time of one group and hourly rate, or a manual line.',
+  description: 'A line: the time of one group and hourly rate, an expense (or a category of them) at net plus markup, or a manual line.',
   fields: (t) => ({
     position: t.exposeInt('position'),
     description: t.exposeString('description'),
@@ -56,7 +56,7 @@ const LineObject = builder.objectRef<Line>('ClientInvoiceLine').implement({
     projectId: t.exposeID('projectId', { nullable: true }),
     taskId: t.exposeID('taskId', { nullable: true }),
     tenantUserId: t.exposeID('tenantUserId', { nullable: true }),
-    entryCount: t.exposeInt('entryCount', { description: 'Entries billed on this line (0: a manual line)' }),
+    entryCount: t.exposeInt('entryCount', { description: 'Entries billed on this line (0: a manual or an expense line)' }),
   }),
 });
 

@@ -41,7 +41,14 @@ export async function seedClientInvoices(
     const clientId = clientIds[index % clientIds.length] as string;
     let invoice: { id: string; gross: { toFixed(places: number): string } };
     try {
-      invoice = await invoices.create(access, { clientId, ...month(now, 2 + index), groupBy: 'project', discount: undefined });
+      invoice = await invoices.create(access, {
+        clientId,
+        ...month(now, 2 + index),
+        groupBy: 'project',
+        includeExpenses: true,
+        expenseGrouping: 'expense',
+        discount: undefined,
+      });
     } catch (error) {
       // A client without approved time that month has nothing to bill.
       if (error instanceof AppError && error.reason === 'NOTHING_TO_INVOICE') continue;

@@ -22,7 +22,8 @@ import {
   type PayClientInvoiceDto,
   type UpdateClientInvoiceDto,
 } from './client-invoice.dto.js';
-import { claimEntries, lineTax, manualLinesOf, namesOf, timeLines, type LineValues } from './client-invoice.lines.js';
+import { manualLinesOf, type LineValues } from './client-invoice.lines.js';
+import { draftLines, releaseBilled } from './client-invoice.draft.js';
 import {
   assertInvoiceMoney,
   checkedTotals,
@@ -54,8 +55,8 @@ export interface CreateWithin {
  * Client invoices: drafts made from a client's approved time (and manual
  * lines), issued with gapless numbers, sent, paid and voided by a credit
  * note. Owners, admins and API keys manage them; managers read them. An
- * entry on a live invoice is read-only (the entry service refuses it with
- * ENTRY_INVOICED); deleting a draft or voiding an invoice releases it.
+ * entry or expense on a live invoice is read-only (409 ENTRY_INVOICED,
+ * EXPENSE_INVOICED); deleting a draft or voiding an invoice releases it.
  */
 export function createClientInvoiceService({
   db,
@@ -118,9 +119,9 @@ export function createClientInvoiceService({
 
     /**
      * A draft from the client's approved, billable time in the period (one
-     * line per group and rate), with manual lines and a discount; its entries
-     * are claimed in the same transaction. 409 NOTHING_TO_INVOICE when there
-     * is neither time nor a line; nothing is written then.
+     * line per group and rate) and its expenses, with manual lines and a
+     * discount; its entries and expenses are claimed in the same transaction.
+     * 409 NOTHING_TO_INVOICE when there is none of them; nothing is written then.
      */
     async create(
       access: TenantAccess,
@@ -166,27 +167,9 @@ export function createClientInvoiceService({
             createdById: access.tenantUserId,
           }),
         });
-        const entries = await claimEntries(tx, access, {
-          invoiceId: invoice.id,
-          clientId: client.id,
-          currency: client.currency,
-          periodFrom: input.periodFrom,
-          periodTo: input.periodTo,
-          timeZone: settings.timezone,
-          // No project at all: a recurring invoice without its period's time.
-          projectIds: within?.withTime === false ? [] : input.projectIds,
-        });
-        if (entries.length === 0 && !input.lines?.length) {
-          throw clientInvoiceConflicts.refuse(
-            'NOTHING_TO_INVOICE',
-            `No approved, billable, finished entry of ${client.name} from ${input.periodFrom} to ${input.periodTo} is left to invoice`,
-          );
-        }
-        const fromTime =
-          entries.length > 0
-            ? timeLines(entries, input.groupBy, await namesOf(tx, access, entries), settings.timezone, lineTax(profile, client, {}, 'clientId'), digits)
-            : [];
-        const lines = [...fromTime, ...manualLinesOf(input.lines ?? [], profile, client, fromTime.length, digits)];
+        // A recurring invoice without its period's time bills its fixed lines alone: no time, no expenses.
+        const billed = within?.withTime === false ? { ...input, projectIds: [], includeExpenses: false } : input;
+        const lines = await draftLines(tx, access, billed, { invoiceId: invoice.id, client, profile, timeZone: settings.timezone, digits });
         const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
         await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
         const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
@@ -239,14 +222,14 @@ export function createClientInvoiceService({
       });
     },
 
-    /** Deletes a draft (its lines go with it, its entries are released: the foreign key sets them free). */
+    /** Deletes a draft (its lines go with it, its entries and expenses are released). */
     async remove(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
       access.assert('delete', 'ClientInvoice');
       return db.$transaction(async (tx) => {
         const existing = await lockInvoice(tx, access, id);
         assertDraft(existing);
         const shaped = shapesResult(query) ? await tx.clientInvoice.findUniqueOrThrow({ ...query, where: { id } }) : existing;
-        await tx.entry.updateMany({ where: { clientInvoiceId: id, ...access.tenantWide('Entry') }, data: { clientInvoiceId: null } });
+        await releaseBilled(tx, access, id);
         await tx.clientInvoice.delete({ where: { id } });
         await record(tx, access, 'client_invoice.deleted', existing);
         return shaped;
@@ -339,8 +322,8 @@ export function createClientInvoiceService({
 
     /**
      * Voids an issued invoice: a credit note with the same lines takes the
-     * next number, the invoice becomes void and its entries are released
-     * (they may be invoiced again). Returns the voided invoice (its
+     * next number, the invoice becomes void and its entries and expenses are
+     * released (they may be invoiced again). Returns the voided invoice (its
      * `creditNote` is the new one).
      */
     async void(access: TenantAccess, id: string, query: ClientInvoiceQuery = {}): Promise<ClientInvoice> {
@@ -364,7 +347,7 @@ export function createClientInvoiceService({
             data: lines.map(({ id: _line, clientInvoiceId: _invoice, ...line }) => ({ ...line, clientInvoiceId: draftCreditNote.id })),
           });
           const creditNote = await tx.clientInvoice.update({ where: { id: draftCreditNote.id }, data: { status: 'issued' } });
-          await tx.entry.updateMany({ where: { clientInvoiceId: id, ...access.tenantWide('Entry') }, data: { clientInvoiceId: null } });
+          await releaseBilled(tx, access, id);
           const voided = await tx.clientInvoice.update({ where: { id }, data: { status: 'void', voidedAt: now } });
           await record(tx, access, 'client_invoice.created', creditNote);
           await recordIssued(tx, access, creditNote);

@@ -55,6 +55,9 @@ export function createRecurringInvoiceWork({ db, clock, services }: Pick<WorkDep
           periodFrom: period.start,
           periodTo: period.end,
           groupBy: 'project',
+          // A plan that bills its period's time bills the period's approved expenses with it; a fixed fee neither.
+          includeExpenses: plan.includeTime,
+          expenseGrouping: 'category',
           lines: plan.lines as unknown as ManualLine[],
           // Issued on its run date, whenever a worker gets to it (a caught-up period keeps its own date).
           ...(plan.autoIssue ? { issueDate: period.runDate } : {}),

@@ -7,7 +7,8 @@ import { defineModule, job, type JobContext } from '../../module.js';
 import { abandonedOcrQueue, ocrQueue } from './received-invoice.jobs.js';
 import { stopOcrEngine } from './received-invoice.ocr.js';
 import { invoiceConflicts, UploadInvoiceFields } from './received-invoice.dto.js';
-import { createInvoiceService, uploadTypes, type IncomingInvoiceFile, type InvoiceService } from './received-invoice.service.js';
+import { createInvoiceService, uploadTypes, type InvoiceService } from './received-invoice.service.js';
+import { invoiceFileBody } from './received-invoice.upload.js';
 import { createInvoiceWork, type InvoiceWork } from './received-invoice.work.js';
 import './received-invoice.graphql.js';
 
@@ -50,15 +51,7 @@ export const receivedInvoiceModule = defineModule({
         'Any other file answers with `ocrStatus: pending`; watch it become `done` or `failed`.',
       access: ['create', 'Invoice'],
       parameters: z.strictObject({ tenantId }),
-      body: {
-        kind: 'multipart',
-        fileField: 'file',
-        fileDescription: 'The invoice: PDF, PNG, JPEG, TIFF or WebP (at most 20 MiB), or an EN 16931 XML e-invoice (at most 5 MiB)',
-        fileTypes: ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'application/xml', 'text/xml'],
-        fields: UploadInvoiceFields,
-        stage: async (file, { services }): Promise<IncomingInvoiceFile> => ({ staged: await services.invoices.stage(file.stream), fileName: file.fileName }),
-        discard: (file) => file.staged.discard(),
-      },
+      body: invoiceFileBody(UploadInvoiceFields, 'The invoice: PDF, PNG, JPEG, TIFF or WebP (at most 20 MiB), or an EN 16931 XML e-invoice (at most 5 MiB)'),
       responses: { '201': { description: 'The new invoice', graphqlType: 'Invoice' } },
       async handler({ upload, access, context, respond }) {
         if (!upload?.file) throw validationFailed([{ path: 'file', message: 'is required: send the invoice as the multipart field "file"' }]);

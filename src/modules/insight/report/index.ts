@@ -51,7 +51,9 @@ export const reportModule = defineModule({
         'grouped by `groupBy` and optionally `subGroupBy`; running timers are left out. Weeks start on the tenant’s `weekStart`. ' +
         'An entry with two tags counts under each tag group, once in the totals. Amounts are null unless the caller may read rates. ' +
         'With `absenceType` (as groupBy or subGroupBy, alone or with user, day, week or month, filtered by tenantUserId only) the report counts ' +
-        'the approved absences the caller may read instead: `absenceDays` (a half day 0.5) and `absenceMinutes` (what the schedule expected on them).',
+        'the approved absences the caller may read instead: `absenceDays` (a half day 0.5) and `absenceMinutes` (what the schedule expected on them). ' +
+        'With `category` (not with task, tag or absenceType; no task or tag filter) it counts the expenses of the period the caller may read instead: ' +
+        '`entries` counts expenses, `billableAmount` sums what the billable ones bill (net plus markup) and `costAmount` their nets, per currency.',
       access: ['read', 'Report'],
       parameters: SummaryParameters,
       responses: {

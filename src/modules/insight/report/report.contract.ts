@@ -21,13 +21,18 @@ import { isDay } from '../../../lib/day.js';
 import { periodProblems } from '../../../lib/period.js';
 import { exportFormats } from '../../../lib/table-file.js';
 
-export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month', 'absenceType'] as const;
+export const reportDimensions = ['project', 'client', 'user', 'task', 'tag', 'billable', 'status', 'day', 'week', 'month', 'absenceType', 'category'] as const;
 export type ReportDimension = (typeof reportDimensions)[number];
 export const reportDimension = defineEnum(
   'ReportDimension',
   reportDimensions,
-  'What a report groups entries by; absenceType groups approved absences instead (with user, day, week or month only)',
+  'What a report groups entries by; absenceType groups approved absences instead (with user, day, week or month only), category expenses (not with task, tag or absenceType)',
 );
+
+/** An expense report (groupBy or subGroupBy category) counts expenses, not entries: they have no task, tag or absence type. */
+export const expenseCompanions: ReadonlySet<ReportDimension> = new Set(['project', 'client', 'user', 'billable', 'status', 'day', 'week', 'month']);
+export const isExpenseReport = (input: { groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined }): boolean =>
+  input.groupBy === 'category' || input.subGroupBy === 'category';
 
 /**
  * An absence report (groupBy or subGroupBy absenceType) counts approved absences, not entries: it may be combined
@@ -74,26 +79,52 @@ const summaryFields = {
 };
 type SummaryInput = { from: string; to: string; groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined };
 
-/** An absence report's refusals: dimensions and filters absences do not have (REST has the filters flat, GraphQL in `filter`). */
-function checkAbsenceReport(input: SummaryInput & { filter?: Record<string, unknown> | undefined }, context: z.RefinementCtx): void {
-  if (!isAbsenceReport(input)) return;
-  const other = input.groupBy === 'absenceType' ? 'subGroupBy' : 'groupBy';
+/** A report over other records than entries (absences, expenses): its dimension, what it combines with, which filters it takes. */
+interface OtherReport {
+  dimension: ReportDimension;
+  companions: ReadonlySet<ReportDimension>;
+  companionMessage: string;
+  refusesFilter: (name: string) => boolean;
+  filterMessage: string;
+}
+
+const absenceReport: OtherReport = {
+  dimension: 'absenceType',
+  companions: absenceCompanions,
+  companionMessage: 'with absenceType, only user, day, week or month',
+  refusesFilter: (name) => name !== 'tenantUserId',
+  filterMessage: 'absences are filtered by member (tenantUserId) only',
+};
+
+const expenseReport: OtherReport = {
+  dimension: 'category',
+  companions: expenseCompanions,
+  companionMessage: 'with category, not task, tag or absenceType (expenses have none)',
+  refusesFilter: (name) => name === 'taskId' || name === 'tag',
+  filterMessage: 'expenses have no task or tag',
+};
+
+/** Such a report's refusals: dimensions and filters its records do not have (REST has the filters flat, GraphQL in `filter`). */
+function checkOtherReport(report: OtherReport, input: SummaryInput & { filter?: Record<string, unknown> | undefined }, context: z.RefinementCtx): void {
+  if (input.groupBy !== report.dimension && input.subGroupBy !== report.dimension) return;
+  const other = input.groupBy === report.dimension ? 'subGroupBy' : 'groupBy';
   const dimension = input[other];
-  if (dimension !== undefined && dimension !== 'absenceType' && !absenceCompanions.has(dimension)) {
-    context.addIssue({ code: 'custom', path: [other], message: 'with absenceType, only user, day, week or month' });
+  if (dimension !== undefined && dimension !== report.dimension && !report.companions.has(dimension)) {
+    context.addIssue({ code: 'custom', path: [other], message: report.companionMessage });
   }
   const nested = 'filter' in input;
   const filter: Record<string, unknown> = (nested ? input.filter : input) ?? {};
   for (const name of Object.keys(filterFields)) {
-    if (name === 'tenantUserId' || filter[name] === undefined) continue;
-    context.addIssue({ code: 'custom', path: nested ? ['filter', name] : [name], message: 'absences are filtered by member (tenantUserId) only' });
+    if (!report.refusesFilter(name) || filter[name] === undefined) continue;
+    context.addIssue({ code: 'custom', path: nested ? ['filter', name] : [name], message: report.filterMessage });
   }
 }
 
 const checkSummary = (input: SummaryInput, context: z.RefinementCtx) => {
   checkRange(input, context);
   if (input.subGroupBy === input.groupBy) context.addIssue({ code: 'custom', path: ['subGroupBy'], message: 'must differ from groupBy' });
-  checkAbsenceReport(input, context);
+  checkOtherReport(absenceReport, input, context);
+  checkOtherReport(expenseReport, input, context);
 };
 
 const format = z.enum(exportFormats).default('json').describe('json (the default), or a file: csv, xlsx or pdf');
@@ -189,15 +220,19 @@ export interface ReportEntry {
  * Rate rule hides them.
  */
 export type ExportRow = {
+  /** An entry's time, or an expense (which has a day, a category and amounts, and no times). */
+  type: 'time' | 'expense';
   date: string;
-  start: string;
-  end: string;
+  start: string | null;
+  end: string | null;
   minutes: number;
   member: string;
   client: string | null;
   project: string | null;
   task: string | null;
   description: string | null;
+  /** An expense's category; null for time. */
+  category: string | null;
   tags: string;
   billable: boolean;
   status: string;

@@ -13,7 +13,7 @@ const decimalHours = (minutes: number): number => Math.round((minutes / 60) * 10
 /** The entry's currency, for its rates and amounts. */
 const entryCurrency = (row: ExportRow) => row.currency;
 
-/** Every column in CSV and XLSX; the PDF, for people on a page, shows the ten with a width (hours, not minutes). */
+/** Every column in CSV and XLSX; the PDF, for people on a page, shows the twelve with a width (hours, not minutes). */
 export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Date', kind: 'text', value: (row) => row.date, pdfWidth: 54 },
   { header: 'Start', kind: 'text', value: (row) => row.start, pdfWidth: 30 },
@@ -24,7 +24,7 @@ export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Client', kind: 'text', value: (row) => row.client, pdfWidth: 90 },
   { header: 'Project', kind: 'text', value: (row) => row.project, pdfWidth: 100 },
   { header: 'Task', kind: 'text', value: (row) => row.task },
-  { header: 'Description', kind: 'text', value: (row) => row.description, pdfWidth: 180 },
+  { header: 'Description', kind: 'text', value: (row) => row.description, pdfWidth: 80 },
   { header: 'Tags', kind: 'text', value: (row) => row.tags },
   { header: 'Billable', kind: 'text', value: (row) => row.billable },
   { header: 'Status', kind: 'text', value: (row) => row.status },
@@ -34,6 +34,9 @@ export const entryColumns: readonly Column<ExportRow>[] = [
   { header: 'Cost amount', kind: 'money', currency: entryCurrency, value: (row) => row.costAmount },
   { header: 'Currency', kind: 'text', value: (row) => row.currency, pdfWidth: 44 },
   { header: 'Invoice', kind: 'text', value: (row) => row.invoice },
+  // Last: a program that reads the columns by their place reads what it read before expenses came (issue 40).
+  { header: 'Type', kind: 'text', value: (row) => row.type, pdfWidth: 40 },
+  { header: 'Category', kind: 'text', value: (row) => row.category, pdfWidth: 60 },
 ];
 
 /**

@@ -7,6 +7,7 @@ import { entryOrder, type EntryPageQuery } from '../../tracking/entry/entry.dto.
 import { settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import {
   isAbsenceReport,
+  isExpenseReport,
   type ExportRow,
   type ReportDimension,
   type ReportEntry,
@@ -20,6 +21,7 @@ import { bucketsBetween, labelOfBucket, type TimeDimension } from './report.peri
 import { entriesSource, type ReportRange, reportWhere, type RolledUpRow, summarySourceOf, summaryStatement, type TotalsRow } from './report.sql.js';
 import { nextDay } from '../../../lib/day.js';
 import { absenceGroups, absenceTotals } from './report.absences.js';
+import { type ExpenseGroup, expenseExportRows, expenseGroups } from './report.expenses.js';
 
 const timeDimensions = new Set<ReportDimension>(['day', 'week', 'month']);
 const isTimeDimension = (dimension: ReportDimension): dimension is TimeDimension => timeDimensions.has(dimension);
@@ -200,10 +202,22 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
         }
         return { groups, ...totalsOf(tenantId, totalsRows, tenantCurrency) };
       };
+      /** The groups of the expenses (report.expenses.ts), totalled as entry groups are. */
+      const expenseReport = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
+        const { totalsRows, groups } = await expenseGroups(db, access, range, dimensions, filter);
+        const asGroup = ({ rows, subGroups, ...group }: ExpenseGroup): ReportGroup => ({
+          ...group,
+          ...totalsOf(tenantId, rows, tenantCurrency),
+          ...(subGroups ? { subGroups: subGroups.map(asGroup) } : {}),
+        });
+        return { groups: groups.map(asGroup), ...totalsOf(tenantId, totalsRows, tenantCurrency) };
+      };
       const absences = isAbsenceReport({ groupBy, subGroupBy });
       const { groups, totals, totalsByCurrency } = absences
         ? { totalsByCurrency: [], ...(await absenceGroups(db, access, range, dimensions, filter.tenantUserId)) }
-        : await entryGroups();
+        : isExpenseReport({ groupBy, subGroupBy })
+          ? await expenseReport()
+          : await entryGroups();
       const empty = () => (absences ? { totals: absenceTotals(tenantId), totalsByCurrency: [] } : totalsOf(tenantId, [], tenantCurrency));
       const fill = { ...period, weekStart: range.settings.weekStart, empty };
       let result = ordered(groupBy, groups);
@@ -248,9 +262,9 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
     },
 
     /**
-     * Every entry of the period, newest first, as an export writes it: times
-     * in the report's time zone, names instead of ids. Read through a cursor,
-     * a batch at a time.
+     * Every entry of the period, and every expense (report.expenses.ts),
+     * newest first, as an export writes it: times in the report's time zone,
+     * names instead of ids. Read through a cursor, a batch at a time.
      */
     async *exportRows(access: TenantAccess, period: ReportPeriod, filter: ReportFilter = {}): AsyncGenerator<ExportRow[]> {
       access.assert('read', 'Report');
@@ -260,12 +274,13 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const local = (column: string) => `(e."${column}" AT TIME ZONE ${zone}::text)`;
       const where = reportWhere(access, entriesSource, parameters, range, filter);
       const text = `
-        SELECT to_char(${local('startedAt')}, 'YYYY-MM-DD') AS date, to_char(${local('startedAt')}, 'HH24:MI') AS start,
+        SELECT * FROM (
+        SELECT 'time' AS type, to_char(${local('startedAt')}, 'YYYY-MM-DD') AS date, to_char(${local('startedAt')}, 'HH24:MI') AS start,
                to_char(${local('endedAt')}, 'HH24:MI') AS "end", e."durationMinutes" AS minutes, coalesce(u.name, u.email) AS member,
-               c.name AS client, p.name AS project, t.title AS task, e.description, array_to_string(e.tags, ', ') AS tags,
+               c.name AS client, p.name AS project, t.title AS task, e.description, NULL AS category, array_to_string(e.tags, ', ') AS tags,
                e.billable, e.status::text AS status, e."hourlyRate"::text AS "hourlyRate", e."billableAmount"::text AS "billableAmount",
                e."costRate"::text AS "costRate", e."costAmount"::text AS "costAmount", e.currency,
-               CASE WHEN ci.id IS NULL THEN NULL ELSE coalesce(ci.number, 'draft') END AS invoice
+               CASE WHEN ci.id IS NULL THEN NULL ELSE coalesce(ci.number, 'draft') END AS invoice, e."startedAt" AS "sortKey", e.id
           FROM entries e
           JOIN tenant_users u ON u.id = e."tenantUserId"
           LEFT JOIN projects p ON p.id = e."projectId"
@@ -273,7 +288,8 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
           LEFT JOIN tasks t ON t.id = e."taskId"
           LEFT JOIN client_invoices ci ON ci.id = e."clientInvoiceId"
          WHERE ${where}
-         ORDER BY e."startedAt" DESC, e.id DESC`;
+        UNION ALL ${expenseExportRows(access, parameters, range, filter, zone)}) r
+         ORDER BY r."sortKey" DESC, r.id DESC`;
       // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and larger batches piled
       // up there, growing the API during an export (figures: docs/performance.md).
       yield* sql.cursor<ExportRow>(text, parameters.values, 500);

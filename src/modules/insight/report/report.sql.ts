@@ -252,8 +252,9 @@ function dimensionSql(dimension: ReportDimension, source: SummarySource, local: 
     case 'month':
       return { key: `date_trunc('month', ${local()})::date`, label: () => ({ label: 'NULL::text' }) };
     case 'absenceType':
-      // Absences are no entries: the service answers absence reports from report.absences.ts, never from here.
-      throw new Error('absenceType is no dimension of entries');
+    case 'category':
+      // Absences and expenses are no entries: the service answers their reports from report.absences.ts and report.expenses.ts.
+      throw new Error(`${dimension} is no dimension of entries`);
   }
 }
 

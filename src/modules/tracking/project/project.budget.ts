@@ -5,7 +5,9 @@
  *
  * Spent counts every finished entry of the project whatever its status
  * (running timers are not spent yet): minutes against `budgetHours`, billable
- * amounts against `budgetAmount`, over the project's whole life (`total`) or
+ * amounts against `budgetAmount`, with the billed amounts (net plus markup)
+ * of the project's expenses (issue 40: every one with an amount, whatever
+ * its status, as entries), over the project's whole life (`total`) or
  * the calendar month in the tenant's time zone (`monthly`). Amounts are those
  * in the project's currency (its client's, else the tenant's): entries keep
  * the currency they were made in, and amounts of two currencies are never
@@ -39,12 +41,12 @@ export function periodOf(budgetPeriod: BudgetPeriod, instant: Date, timeZone: st
   return budgetPeriod === 'total' ? 'total' : localDate(instant, timeZone).slice(0, 7);
 }
 
-/** Where a month (`2026-03`) starts and ends in the time zone. */
-function monthBounds(month: string, timeZone: string): { from: Date; to: Date } {
+/** Where a month (`2026-03`) starts and ends in the time zone, and its first day and the next month's. */
+function monthBounds(month: string, timeZone: string): { from: Date; to: Date; first: string; following: string } {
   const first = `${month}-01`;
   const [year, monthNumber] = month.split('-').map(Number) as [number, number];
   const following = monthNumber === 12 ? `${year + 1}-01-01` : `${year}-${String(monthNumber + 1).padStart(2, '0')}-01`;
-  return { from: startOfDay(first, timeZone), to: startOfDay(following, timeZone) };
+  return { from: startOfDay(first, timeZone), to: startOfDay(following, timeZone), first, following };
 }
 
 interface SpentRow {
@@ -73,17 +75,31 @@ export async function spentOf(
   const totals = projects.filter((project) => project.budgetPeriod === 'total').map((project) => project.id);
   const monthly = projects.filter((project) => project.budgetPeriod === 'monthly').map((project) => project.id);
   const tenantCurrency = currencyOfSettings(access.tenant.settings);
+  const tenant = fragment((bind) => access.sqlTenantWide('Entry', 'e', bind));
+  // Expenses (billing's table) spend their billed amount (net plus markup) on the day they were spent, in the project's currency.
   const rows = await db.$queryRaw<SpentRow[]>`
-    SELECT e."projectId", sum(e."durationMinutes") AS minutes,
-           coalesce(sum(e."billableAmount") FILTER (WHERE coalesce(e.currency, c.currency, ${tenantCurrency}) = coalesce(c.currency, ${tenantCurrency})), 0) AS amount
-      FROM entries e
-      JOIN projects p ON p.id = e."projectId"
-      LEFT JOIN clients c ON c.id = p."clientId"
-     WHERE ${fragment((bind) => access.sqlTenantWide('Entry', 'e', bind))}
-       AND e."endedAt" IS NOT NULL
-       AND (e."projectId" = ANY(${totals}::text[])
-            OR (e."projectId" = ANY(${monthly}::text[]) AND e."startedAt" >= ${month.from} AND e."startedAt" < ${month.to}))
-     GROUP BY e."projectId"`;
+    SELECT s."projectId", sum(s.minutes) AS minutes, sum(s.amount) AS amount FROM (
+      SELECT e."projectId", sum(e."durationMinutes") AS minutes,
+             coalesce(sum(e."billableAmount") FILTER (WHERE coalesce(e.currency, c.currency, ${tenantCurrency}) = coalesce(c.currency, ${tenantCurrency})), 0) AS amount
+        FROM entries e
+        JOIN projects p ON p.id = e."projectId"
+        LEFT JOIN clients c ON c.id = p."clientId"
+       WHERE ${tenant}
+         AND e."endedAt" IS NOT NULL
+         AND (e."projectId" = ANY(${totals}::text[])
+              OR (e."projectId" = ANY(${monthly}::text[]) AND e."startedAt" >= ${month.from} AND e."startedAt" < ${month.to}))
+       GROUP BY e."projectId"
+      UNION ALL
+      SELECT x."projectId", 0 AS minutes, coalesce(sum(x."billedAmount") FILTER (WHERE x.currency = coalesce(c.currency, ${tenantCurrency})), 0) AS amount
+        FROM expenses x
+        JOIN projects p ON p.id = x."projectId"
+        LEFT JOIN clients c ON c.id = p."clientId"
+       WHERE ${fragment((bind) => access.sqlTenantWide('Expense', 'x', bind))}
+         AND x."billedAmount" IS NOT NULL
+         AND (x."projectId" = ANY(${totals}::text[])
+              OR (x."projectId" = ANY(${monthly}::text[]) AND x.date >= ${month.first}::date AND x.date < ${month.following}::date))
+       GROUP BY x."projectId") s
+     GROUP BY s."projectId"`;
   for (const row of rows) {
     spent.set(row.projectId, { minutes: Number(row.minutes ?? 0), amount: new Prisma.Decimal(row.amount ?? 0) });
   }

@@ -72,7 +72,7 @@ builder.prismaObject('Project', {
     }),
     spentAmount: t.field(
       rateFieldBy<Project>(
-        "Billable amounts of finished entries in the current budget period, those in the project's currency (entries from before a change of currency keep theirs and are not added).",
+        "Billable amounts of finished entries and billed amounts (net plus markup) of expenses in the current budget period, those in the project's currency (entries from before a change of currency keep theirs and are not added).",
         async (project, context) => (await spentOf(context, project)).amount,
         clientCurrency,
       ),
