@@ -285,9 +285,9 @@ describe('the timesheet', () => {
     expect(cells[header + 1]?.at(-1)).toBe('BREAK_MISSING');
     const text = await pdfText((await download(started.server.url, sheetPath, { format: 'pdf' }, asMember)).bytes);
     expect(text).toMatch(/Violations/);
-    expect(text).toMatch(/2027-03-01\s+Mon\s+08:00\s+15:00\s.*BREAK_MISSING/);
-    expect(text).toMatch(/2027-03-07\s+Sun\s+10:00\s+14:00\s.*SUNDAY_WORK/);
-    expect(text).toMatch(/2027-03-05\s+Fri\s+08:00\s+16:30(\s+\S+){5}\s*\n/);
+    expect(text).toMatch(/01\/03\/2027\s+Mon\s+08:00\s+15:00\s.*BREAK_MISSING/);
+    expect(text).toMatch(/07\/03\/2027\s+Sun\s+10:00\s+14:00\s.*SUNDAY_WORK/);
+    expect(text).toMatch(/05\/03\/2027\s+Fri\s+08:00\s+16:30(\s+\S+){5}\s*\n/);
   });
 });
 
