@@ -11,7 +11,7 @@ import type { OutboxEvent } from '../../../events/dispatcher.js';
 import { recordEvents } from '../../../events/outbox.js';
 import { localDate } from '../../../lib/time.js';
 import { settingsOf } from '../../platform/tenant/tenant.settings.js';
-import { violationsOnDays } from './working-time.service.js';
+import { violationsOnDays } from './working-time.days.js';
 
 const actor = systemActor('working-time');
 /** Writes that change a member's days; a deletion cannot add a violation. */
