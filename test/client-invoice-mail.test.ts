@@ -15,6 +15,7 @@ import type { ClientInvoice, Problem } from './generated/openapi/types.gen.js';
 import { approvedEntry, billingTenant, publicClient, sellerProfile, xrechnungSeller } from './helpers/billing.js';
 import { eventually } from './helpers/eventually.js';
 import type { Json } from './helpers/http.js';
+import { daysAgo } from './helpers/clock.js';
 import { download } from './helpers/files.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -121,6 +122,50 @@ describe('sending an invoice by e-mail', () => {
     const event = await server.app.db.event.findMany({ where: { type: 'client_invoice.sent', subjectId: invoice.id } });
     expect(event).toHaveLength(1);
   });
+
+  it(
+    'mails a payment reminder once with its PDF byte for byte as downloaded; the reminder shows sentAt, the invoice stays as it was',
+    { timeout: 120_000 },
+    async () => {
+      const b = await billingTenant(server, provider, sellerProfile, { ...publicClient, invoiceEmail: 'ap@buyer.example' });
+      await approvedEntry(b, (b.projects[0] as { id: string }).id, '2026-03-02T08:00:00Z', 120);
+      const created = await b.api.post<ClientInvoice>(b.path, {
+        clientId: b.clientId,
+        periodFrom: '2026-03-01',
+        periodTo: '2026-03-31',
+        issueDate: daysAgo(58),
+        dueDate: daysAgo(44),
+      });
+      const invoice = (await b.api.post<ClientInvoice>(`${b.path}/${created.body.id}/issue`)).body;
+      await server.workers?.work.paymentReminders.remindOverdue(createLogger('silent'));
+      const [reminder] = (await b.api.get<{ id: string; level: number; sentAt: string | null }[]>(`${b.path}/${invoice.id}/reminders`)).body;
+      expect(reminder).toMatchObject({ level: 2, sentAt: null });
+      const route = `${b.path}/${invoice.id}/reminders/${reminder?.id}`;
+      const answer = await b.api.post<{ id: string; sentAt: string | null }>(`${route}/send`);
+      expect(answer.status).toBe(200);
+      expect(answer.body.sentAt).toBeNull();
+      const sent = await eventually(async () => {
+        const [now] = (await b.api.get<{ sentAt: string | null }[]>(`${b.path}/${invoice.id}/reminders`)).body;
+        expect(now?.sentAt).not.toBeNull();
+        return now;
+      }, 30_000);
+      expect(sent?.sentAt).not.toBeNull();
+      const send = await server.app.db.clientInvoiceSend.findFirstOrThrow({ where: { reminderId: reminder?.id } });
+      expect(send).toMatchObject({ status: 'delivered', to: ['ap@buyer.example'] });
+      const mails = await mailsWith(send.messageId);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]?.subject).toBe(`Payment reminder 2: invoice ${invoice.number} from Tally Test GmbH`);
+      const pdf = await download(server.url, `${route}/pdf`, {}, { authorization: `Bearer ${b.tenant.key}` });
+      expect(mails[0]?.attachments.map((attachment) => attachment.contentType)).toEqual(['application/pdf']);
+      expect(mails[0]?.attachments[0]?.content.equals(pdf.bytes)).toBe(true);
+      // The job again: delivered already, nothing more is mailed; the invoice itself was not sent.
+      await server.workers?.work.clientInvoices.deliver(send.id, createLogger('silent'));
+      expect(await mailsWith(send.messageId)).toHaveLength(1);
+      expect((await b.api.get<ClientInvoice>(`${b.path}/${invoice.id}`)).body).toMatchObject({ status: 'issued', sentAt: null });
+      // Another invoice's reminder, or none, is 404.
+      expect((await b.api.post(`${b.path}/${invoice.id}/reminders/${created.body.id}/send`)).status).toBe(404);
+    },
+  );
 
   it('notes an attempt the SMTP server refuses and delivers on the next, once', { timeout: 120_000 }, async () => {
     const { b, invoice } = await issuedInvoice();

@@ -117,6 +117,19 @@ describe('payment reminders', () => {
     expect((bad.body.errors ?? []).map((error) => error.path)).toContain('reminderLevels.0.feeAmount');
   });
 
+  it('without SMTP, sending a reminder only marks it sent, and says so in its send', async () => {
+    const b = await billingTenant(server, provider, sellerProfile, {});
+    const invoice = await issuedInvoice(b, daysAgo(58), daysAgo(44));
+    await server.workers!.work.paymentReminders.remindOverdue(log);
+    const [reminder] = await remindersOf(b, invoice.id);
+    const sent = await b.api.post<Reminder>(`${b.path}/${invoice.id}/reminders/${reminder?.id}/send`, {});
+    expect(sent.status).toBe(200);
+    expect(sent.body.sentAt).not.toBeNull();
+    expect(await server.app.db.clientInvoiceSend.findMany({ where: { reminderId: reminder?.id }, select: { status: true } })).toEqual([
+      { status: 'not_configured' },
+    ]);
+  });
+
   it('raises an invoice 44 days overdue to level 2 with its 5.00 fee, once; another sweep adds none; the PDF speaks German and is kept', async () => {
     const b = await billingTenant(server, provider, sellerProfile, { language: 'de' });
     const invoice = await issuedInvoice(b, daysAgo(58), daysAgo(44));

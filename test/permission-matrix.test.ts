@@ -285,11 +285,24 @@ const fixtures: Partial<Record<Subject, Fixture>> = {
   ClientInvoice: {
     // A draft of a manual line; issued first where the action needs an issued invoice.
     values: async (action) => {
+      // Sending a reminder (mailed in tests/client-invoice-mail.test.ts; here without SMTP: only marked sent).
+      if (action === 'sendReminder') {
+        // /tenants/{t}/client-invoices/{id}/reminders/{reminderId}/pdf
+        const [, , , clientInvoiceId, , reminderId] = (await remindedClientInvoice()).split('/').filter(Boolean);
+        const ids: Record<string, string> = { clientInvoiceId: clientInvoiceId as string, reminderId: reminderId as string };
+        return ids;
+      }
       const id = await created(tenant.api.post(`/tenants/${t()}/client-invoices`, clientInvoiceBody()), 'a client invoice');
       if (['markSent', 'pay', 'void'].includes(action)) await tenant.api.post(`/tenants/${t()}/client-invoices/${id}/issue`);
       return { clientInvoiceId: id };
     },
-    bodies: { create: () => clientInvoiceBody(), update: () => ({ notes: 'walked' }), markSent: () => ({}), pay: () => ({ paidAt: '2026-02-01' }) },
+    bodies: {
+      create: () => clientInvoiceBody(),
+      update: () => ({ notes: 'walked' }),
+      markSent: () => ({}),
+      pay: () => ({ paidAt: '2026-02-01' }),
+      sendReminder: () => ({}),
+    },
   },
   RecurringInvoice: {
     values: async () => ({

@@ -131,6 +131,12 @@ export const SendClientInvoiceDto = dto('SendClientInvoiceDto', 'Send the issued
     .describe(`The files attached, each once: ${attachableFormatNames.join(', ')} (default: pdf); each as GET .../pdf and .../e-invoice serve it`),
 });
 
+export const SendReminderDto = dto('SendReminderDto', 'Send a payment reminder by e-mail, its PDF attached (with SMTP_URL set; else it is only marked sent).', {
+  to: z.array(mailbox).min(1).max(10).optional().describe("Recipients; default: the client's e-mail as issued"),
+  cc: z.array(mailbox).max(10).optional().describe('Copies'),
+  message: z.string().trim().min(1).max(5000).optional().describe('The text of the mail; default: a short note naming the reminder and the invoice'),
+});
+
 export const PayClientInvoiceDto = dto('PayClientInvoiceDto', 'A payment received.', {
   paidAt: fields.date('The day it was received'),
   amount: money('Default: all that is due; less is a partial payment').optional(),

@@ -33,6 +33,13 @@ function mailText(document: ClientInvoiceDocument, message: string | null): { su
   return { subject, text };
 }
 
+/** The subject and default text of a payment reminder's mail: its level and the invoice's number. */
+function reminderText(document: ClientInvoiceDocument, level: number, message: string | null): { subject: string; text: string } {
+  const subject = `Payment reminder ${level}: invoice ${document.number ?? ''} from ${document.seller.legalName}`.replace(/\s+/g, ' ').trim();
+  const text = message ?? `Please find attached payment reminder ${level} for invoice ${document.number ?? ''} from ${document.seller.legalName}.`;
+  return { subject, text };
+}
+
 export function createClientInvoiceMailWork({ db, clock, config, services }: Pick<WorkDependencies, 'db' | 'clock' | 'config' | 'services'>) {
   let transport: Transporter | undefined;
   const transportOf = (): Transporter => {
@@ -61,12 +68,21 @@ export function createClientInvoiceMailWork({ db, clock, config, services }: Pic
           const access = systemAccess(send.tenant, systemActor('mail'));
           const files = services.clientInvoices;
           const document = await files.document(access, send.clientInvoiceId);
+          // A reminder's send attaches the reminder's kept PDF (written before the send was recorded); an invoice's its formats.
+          const reminder = send.reminderId
+            ? await tx.clientInvoiceReminder.findUniqueOrThrow({ where: { id: send.reminderId }, select: { level: true, fileName: true, content: true } })
+            : null;
           const attachments = [];
-          for (const format of send.attach as AttachableFormat[]) {
-            const file = await attachmentFile(files, access, send.clientInvoiceId, format);
-            attachments.push({ filename: file.fileName, contentType: file.contentType, content: file.content });
+          if (reminder) {
+            if (!reminder.content) throw new Error(`reminder ${send.reminderId} has no PDF yet`);
+            attachments.push({ filename: reminder.fileName, contentType: 'application/pdf', content: Buffer.from(reminder.content) });
+          } else {
+            for (const format of send.attach as AttachableFormat[]) {
+              const file = await attachmentFile(files, access, send.clientInvoiceId, format);
+              attachments.push({ filename: file.fileName, contentType: file.contentType, content: file.content });
+            }
           }
-          const { subject, text } = mailText(document, send.message);
+          const { subject, text } = reminder ? reminderText(document, reminder.level, send.message) : mailText(document, send.message);
           const info = await transportOf().sendMail({
             from: config.mailFrom,
             to: send.to,
@@ -82,6 +98,12 @@ export function createClientInvoiceMailWork({ db, clock, config, services }: Pic
             where: { id: sendId },
             data: { status: 'delivered', deliveredAt: now, attempts: { increment: 1 }, lastError: null },
           });
+          if (send.reminderId) {
+            // The reminder is sent; the invoice's own sentAt, sentTo and status stay as they are.
+            await tx.clientInvoiceReminder.update({ where: { id: send.reminderId }, data: { sentAt: now } });
+            log.info({ sendId, smtp: info.response }, 'payment reminder mailed');
+            return;
+          }
           const invoice = await tx.clientInvoice.findUniqueOrThrow({ where: { id: send.clientInvoiceId } });
           const sent = await tx.clientInvoice.update({
             where: { id: invoice.id },

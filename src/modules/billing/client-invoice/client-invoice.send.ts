@@ -60,6 +60,45 @@ export function messageDomain(mailFrom: string | undefined): string {
 /** The client's e-mail on the invoice as issued (its buyer snapshot). */
 const buyerEmail = (invoice: ClientInvoice): string | undefined => (invoice.buyer as BuyerSnapshot | null)?.email ?? undefined;
 
+/** Who a send of `invoice` goes to: `to`, else the client's e-mail as issued; 400 naming `to` when mailing to nobody. */
+export function recipientsOf(invoice: ClientInvoice, to: string[] | undefined, mailing: boolean): string[] {
+  const recipients = to ?? [buyerEmail(invoice)].filter((email): email is string => email !== undefined);
+  if (mailing && recipients.length === 0) {
+    throw validationFailed([{ path: 'to', message: 'is needed: the client had no e-mail when the invoice was issued' }]);
+  }
+  return recipients;
+}
+
+/**
+ * Records a send in `tx` (status queued with SMTP, not_configured without) and, when mailing, its mail job: of the
+ * invoice itself, or with `reminderId` of one of its payment reminders. Returns whether it is mailed.
+ */
+export async function recordSend(
+  tx: Tx,
+  access: TenantAccess,
+  { jobs, config }: { jobs: JobQueue; config: Pick<Config, 'smtpUrl' | 'mailFrom'> },
+  send: { clientInvoiceId: string; reminderId?: string; to: string[]; cc?: string[]; message?: string; attach: string[] },
+): Promise<boolean> {
+  const mailing = config.smtpUrl !== undefined;
+  const sendId = randomUUID();
+  await tx.clientInvoiceSend.create({
+    data: access.stamp({
+      id: sendId,
+      clientInvoiceId: send.clientInvoiceId,
+      reminderId: send.reminderId ?? null,
+      status: mailing ? 'queued' : 'not_configured',
+      to: send.to,
+      cc: send.cc ?? [],
+      message: send.message ?? null,
+      attach: send.attach,
+      messageId: `<${sendId}@${messageDomain(config.mailFrom)}>`,
+      createdById: access.tenantUserId,
+    }),
+  });
+  if (mailing) await jobs.send(tx, clientInvoiceMailQueue, { sendId });
+  return mailing;
+}
+
 export function createSendStep({
   db,
   clock,
@@ -99,26 +138,8 @@ export function createSendStep({
     return db.$transaction(async (tx) => {
       const existing = await lockInvoice(tx, access, id);
       assertIssued(existing, 'sent');
-      const to = input.to ?? [buyerEmail(existing)].filter((email): email is string => email !== undefined);
-      if (mailing && to.length === 0) {
-        throw validationFailed([{ path: 'to', message: 'is needed: the client had no e-mail when the invoice was issued' }]);
-      }
-      const sendId = randomUUID();
-      await tx.clientInvoiceSend.create({
-        data: access.stamp({
-          id: sendId,
-          clientInvoiceId: id,
-          status: mailing ? 'queued' : 'not_configured',
-          to,
-          cc: input.cc ?? [],
-          message: input.message ?? null,
-          attach,
-          messageId: `<${sendId}@${messageDomain(config.mailFrom)}>`,
-          createdById: access.tenantUserId,
-        }),
-      });
-      if (mailing) {
-        await jobs.send(tx, clientInvoiceMailQueue, { sendId });
+      const to = recipientsOf(existing, input.to, mailing);
+      if (await recordSend(tx, access, { jobs, config }, { clientInvoiceId: id, to, cc: input.cc, message: input.message, attach })) {
         return reread(tx, id, query, existing);
       }
       const sent = await tx.clientInvoice.update({

@@ -23,6 +23,15 @@ export const paymentReminderModule = defineModule({
       status: 200,
       summary: "List the invoice's payment reminders, by level",
     },
+    {
+      controller: 'clientInvoice',
+      action: 'sendReminder',
+      method: 'POST',
+      path: `${reminders}/{reminderId}/send`,
+      field: 'Mutation.sendClientInvoiceReminder',
+      status: 200,
+      summary: 'Send a payment reminder by e-mail with its PDF (without SMTP configured: only mark it sent)',
+    },
     nativeRoute({
       controller: 'clientInvoice',
       action: 'reminderPdf',

@@ -1,7 +1,7 @@
 import { builder } from '../../../graphql/builder.js';
 import { moneyField } from '../../../graphql/money.js';
 import { tenantOperation } from '../../../graphql/operations.js';
-import { ListRemindersArgs, type ReminderView } from './payment-reminder.service.js';
+import { ListRemindersArgs, type ReminderView, SendReminderArgs } from './payment-reminder.service.js';
 
 const ReminderObject = builder.objectRef<ReminderView>('ClientInvoiceReminder').implement({
   description: 'A payment reminder of an overdue invoice: its level, fee and the amount open when it was made.',
@@ -37,5 +37,17 @@ builder.queryField('clientInvoiceReminders', (t) =>
     description: "The invoice's payment reminders, by level.",
     ...listReminders.field(t),
     resolve: listReminders.resolve((input, access, { services }) => services.paymentReminders.list(access, input)),
+  }),
+);
+
+const sendReminder = tenantOperation(SendReminderArgs, ['update', 'ClientInvoice']);
+
+builder.mutationField('sendClientInvoiceReminder', (t) =>
+  t.field({
+    type: ReminderObject,
+    description:
+      'Sends a payment reminder by e-mail with its PDF, from a worker (with SMTP configured: sentAt once the SMTP server accepted it), or only marks it sent.',
+    ...sendReminder.field(t),
+    resolve: sendReminder.resolve((input, access, { services }) => services.paymentReminders.send(access, input)),
   }),
 );
