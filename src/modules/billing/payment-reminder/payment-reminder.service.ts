@@ -4,10 +4,7 @@
  * writes them is the work object's (payment-reminder.work.ts).
  */
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Config } from '../../../config.js';
-import type { Db } from '../../../db/client.js';
-import type { JobQueue } from '../../../events/jobs.js';
-import type { Clock } from '../../../lib/clock.js';
+import type { ServiceDependencies } from '../../module.js';
 import type { ClientInvoiceReminder } from '../../../generated/prisma/client.js';
 import type { z } from 'zod';
 import { args, fields, pagination } from '../../../lib/dto.js';
@@ -29,17 +26,7 @@ export type ReminderView = Omit<ClientInvoiceReminder, 'content'>;
 
 const withoutContent = { content: false } as const;
 
-export function createPaymentReminderService({
-  db,
-  clock,
-  jobs,
-  config,
-}: {
-  db: Db;
-  clock: Clock;
-  jobs: JobQueue;
-  config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
-}) {
+export function createPaymentReminderService({ db, clock, jobs, config }: Pick<ServiceDependencies, 'db' | 'clock' | 'jobs' | 'config'>) {
   /** 404 unless the caller may read invoice `id`. */
   async function assertInvoice(access: TenantAccess, id: string): Promise<void> {
     const invoice = await db.clientInvoice.findFirst({ where: { id, ...access.scope('read', 'ClientInvoice') }, select: { id: true } });
