@@ -42,7 +42,9 @@ const fontsOnce = () =>
 export async function renderClientInvoicePdf(document: ClientInvoiceDocument, options: { format: ClientInvoicePdfFormat }): Promise<Buffer> {
   const facturX = options.format === 'facturx';
   const xml = facturX ? await writeEInvoice(document, 'cii') : undefined;
-  const issued = document.issueDate ? dayColumn(document.issueDate) : new Date();
+  // A draft has no issue date yet: it is dated by its period's last day, not the system clock, so a draft's PDF
+  // is the same bytes whenever it is rendered (and tests need not pin the day).
+  const issued = dayColumn(document.issueDate ?? document.periodTo);
   const { pdf, ended } = await openPdf(document, issued, facturX);
   layOutClientInvoice(new Sheet(pdf, document));
   if (xml !== undefined) await embedFacturX(pdf, xml, issued);
