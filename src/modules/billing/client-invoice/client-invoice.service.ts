@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, Tx } from '../../../db/client.js';
+import type { Db, Sql, Tx } from '../../../db/client.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
@@ -35,6 +35,7 @@ import {
   totalColumns,
 } from './client-invoice.columns.js';
 import { readClientInvoiceDocument } from './client-invoice.document-read.js';
+import { listClientInvoices, servesListQuery } from './client-invoice.list.js';
 import { createNumberQueue, issueTransaction, nextNumber } from './client-invoice.numbering.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import type { JobQueue } from '../../../events/jobs.js';
@@ -60,11 +61,13 @@ export interface CreateWithin {
  */
 export function createClientInvoiceService({
   db,
+  sql,
   clock,
   jobs,
   config,
 }: {
   db: Db;
+  sql: Sql;
   clock: Clock;
   jobs: JobQueue;
   config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
@@ -101,12 +104,14 @@ export function createClientInvoiceService({
   }
 
   return {
-    /** The tenant's client invoices, newest first, by status, client and issue date. */
-    async list(
-      access: TenantAccess,
-      { limit, offset, tenantId: _tenant, ...filter }: z.output<typeof ListClientInvoicesArgs>,
-      query: ClientInvoiceQuery = {},
-    ): Promise<ClientInvoice[]> {
+    /**
+     * The tenant's client invoices, newest first, by status, client and issue date: one statement through `sql` for
+     * every selection of the invoices' own fields, lines, payments, last send and credit note (client-invoice.list.ts
+     * says why); Prisma for selections of the client or the voided invoice.
+     */
+    async list(access: TenantAccess, input: z.output<typeof ListClientInvoicesArgs>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice[]> {
+      if (servesListQuery(query)) return listClientInvoices(sql, access, input);
+      const { limit, offset, tenantId: _tenant, ...filter } = input;
       return db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) });
     },
 

@@ -1,0 +1,137 @@
+/**
+ * The client-invoices list as one statement through `sql` (issue 41): a page
+ * of invoices with, for each, its lines, its payments, its last send and the
+ * id of the credit note that voided it, as json aggregates of their indexes
+ * (`(clientInvoiceId, position)`, `(clientInvoiceId, paidAt)`,
+ * `(clientInvoiceId, createdAt)`, the unique `creditNoteForId`).
+ *
+ * Through Prisma the same page was six statements (the invoices, then one per
+ * relation) and Prisma's mapping of every value: most of what the list cost
+ * beyond the GraphQL fields that print it. The rows come back in the shape
+ * Prisma gives the GraphQL fields (the relations under their own names), and
+ * the same fields print them; what differs is only how values arrive, each in
+ * a form those fields read as they read Prisma's:
+ * - decimals as their text without trailing zeros (`trim_scale`), as Prisma's
+ *   Decimal prints itself: money and percent fields print text at their scale
+ *   (src/lib/money.ts), and the Decimal scalar prints a quantity as it is;
+ * - a `date` column as the instant of its day's UTC midnight (what Prisma
+ *   makes of a day), through `sql`'s `timestamptz` reader; inside the json of
+ *   the relations, days as `YYYY-MM-DD` and instants in ISO 8601, which the
+ *   Date and DateTime scalars print unchanged and as UTC.
+ * test/client-invoice-list.test.ts holds the list to what reading each
+ * invoice answers, byte for byte.
+ */
+import type { z } from 'zod';
+import type { TenantAccess } from '../../../auth/tenant-access.js';
+import type { Sql } from '../../../db/client.js';
+import type { ClientInvoice, ClientInvoiceLine, ClientInvoicePayment, ClientInvoiceSend } from '../../../generated/prisma/client.js';
+import type { ClientInvoiceQuery, ListClientInvoicesArgs } from './client-invoice.dto.js';
+
+/** An invoice with what the list's fields read of its relations. */
+export type ListedClientInvoice = ClientInvoice & {
+  lines: ClientInvoiceLine[];
+  payments: ClientInvoicePayment[];
+  sends: ClientInvoiceSend[];
+  creditNote: { id: string } | null;
+};
+
+/** The relations the statement loads: a selection that asks for no other (REST's, and GraphQL's without `client` or `creditNoteFor`) is served by it. */
+const loaded = new Set(['lines', 'payments', 'sends', 'creditNote']);
+
+/** Whether the list statement serves `query` (the selection Pothos computed): no `select`, and no relation beyond those it loads. */
+export function servesListQuery(query: ClientInvoiceQuery): boolean {
+  if (query.select !== undefined) return false;
+  return query.include === undefined || Object.keys(query.include).every((relation) => loaded.has(relation));
+}
+
+/** A decimal as Prisma's Decimal prints itself. */
+const decimal = (column: string) => `trim_scale(${column})::text`;
+/** A day as the UTC midnight Prisma makes of it. */
+const day = (column: string) => `(${column}::timestamp AT TIME ZONE 'UTC')`;
+const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const invoiceColumns = [
+  'i.id',
+  'i."tenantId"',
+  'i."clientId"',
+  'i."clientName"',
+  'i.type',
+  'i."creditNoteForId"',
+  'i.status',
+  'i.number',
+  'i."numberYear"',
+  'i."numberSequence"',
+  'i.currency',
+  ...['issueDate', 'dueDate', 'periodFrom', 'periodTo'].map((column) => `${day(`i."${column}"`)} AS "${column}"`),
+  'i."groupBy"',
+  'i."buyerReference"',
+  'i.notes',
+  'i.seller',
+  'i.buyer',
+  ...['discountPercent', 'discountAmount', 'lineNet', 'allowances', 'taxBasis', 'tax', 'gross', 'paid', 'due'].map(
+    (column) => `${decimal(`i."${column}"`)} AS "${column}"`,
+  ),
+  'i."discountReason"',
+  'i.taxes',
+  'i."issuedAt"',
+  'i."sentAt"',
+  'i."sentTo"',
+  'i."paidAt"',
+  'i."voidedAt"',
+  'i."createdById"',
+  'i."createdAt"',
+  'i."updatedAt"',
+].join(', ');
+
+const lines = `coalesce((
+    SELECT json_agg(json_build_object(
+      'id', l.id, 'clientInvoiceId', l."clientInvoiceId", 'position', l.position, 'description', l.description,
+      'quantity', ${decimal('l.quantity')}, 'unit', l.unit, 'baseQuantity', l."baseQuantity", 'unitPrice', ${decimal('l."unitPrice"')},
+      'netAmount', ${decimal('l."netAmount"')}, 'taxCategory', l."taxCategory", 'taxRate', ${decimal('l."taxRate"')},
+      'taxExemptionReason', l."taxExemptionReason", 'projectId', l."projectId", 'taskId', l."taskId", 'tenantUserId', l."tenantUserId",
+      'entryCount', l."entryCount", 'source', l.source) ORDER BY l.position)
+    FROM client_invoice_lines l WHERE l."clientInvoiceId" = i.id), '[]') AS lines`;
+
+const payments = `coalesce((
+    SELECT json_agg(json_build_object(
+      'id', p.id, 'clientInvoiceId', p."clientInvoiceId", 'paidAt', to_char(p."paidAt", 'YYYY-MM-DD'), 'amount', ${decimal('p.amount')},
+      'createdAt', ${instant('p."createdAt"')}) ORDER BY p."paidAt", p."createdAt")
+    FROM client_invoice_payments p WHERE p."clientInvoiceId" = i.id), '[]') AS payments`;
+
+const lastSend = `coalesce((
+    SELECT json_agg(json_build_object(
+      'id', s.id, 'tenantId', s."tenantId", 'clientInvoiceId', s."clientInvoiceId", 'status', s.status, 'to', s."to", 'cc', s.cc,
+      'message', s.message, 'attach', s.attach, 'messageId', s."messageId", 'attempts', s.attempts, 'lastError', s."lastError",
+      'deliveredAt', ${instant('s."deliveredAt"')}, 'createdById', s."createdById", 'createdAt', ${instant('s."createdAt"')},
+      'updatedAt', ${instant('s."updatedAt"')}, 'reminderId', s."reminderId"))
+    FROM (SELECT * FROM client_invoice_sends s WHERE s."clientInvoiceId" = i.id ORDER BY s."createdAt" DESC LIMIT 1) s), '[]') AS sends`;
+
+const creditNote = `(SELECT json_build_object('id', c.id) FROM client_invoices c WHERE c."creditNoteForId" = i.id) AS "creditNote"`;
+
+/**
+ * A page of the caller's client invoices, newest first (the order of `newestFirst`, on the tenant's
+ * `(tenantId, createdAt, id)` index, or `(tenantId, status | clientId, createdAt, id)` with a filter), in one statement.
+ */
+export async function listClientInvoices(
+  sql: Sql,
+  access: TenantAccess,
+  { limit, offset, tenantId: _tenant, status, clientId, from, to }: z.output<typeof ListClientInvoicesArgs>,
+): Promise<ListedClientInvoice[]> {
+  // Bound by hand into an array, as the notes' list is (docs/performance.md).
+  const values: unknown[] = [limit, offset];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  const where = [access.sqlScope('read', 'ClientInvoice', 'i', bind)];
+  if (status) where.push(`i.status = ${bind(status)}::"ClientInvoiceStatus"`);
+  if (clientId) where.push(`i."clientId" = ${bind(clientId)}`);
+  if (from) where.push(`i."issueDate" >= ${bind(from)}::date`);
+  if (to) where.push(`i."issueDate" <= ${bind(to)}::date`);
+  const rows = await sql.query(
+    `SELECT ${invoiceColumns}, ${lines}, ${payments}, ${lastSend}, ${creditNote}
+       FROM client_invoices i WHERE ${where.join(' AND ')}
+      ORDER BY i."createdAt" DESC, i.id DESC LIMIT $1 OFFSET $2`,
+    values,
+  );
+  // The decimals arrive as their text and the relations' days and instants as ISO text: the form every field that
+  // prints them takes (see the header), not Prisma's Decimal and Date, which the type names.
+  return rows as unknown as ListedClientInvoice[];
+}
