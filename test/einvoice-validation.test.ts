@@ -21,7 +21,7 @@ import { renderClientInvoicePdf } from '../src/modules/billing/client-invoice/cl
 import { issuedFixtures } from './helpers/client-invoice-documents.js';
 import { peppolFixtures } from './helpers/peppol-documents.js';
 import { centsOf, inexactLines, readPdfLines, readXmlLines } from './helpers/einvoice-lines.js';
-import { validateEInvoices, validationDirectory, type ValidationFile } from './helpers/einvoice-validation.js';
+import { validateEInvoices, validateWithScript, validationDirectory, type ValidationFile } from './helpers/einvoice-validation.js';
 import { pdfAttachments, pdfText } from './helpers/files.js';
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-einvoice-'));
@@ -107,11 +107,23 @@ describe('e-invoices against the official rules', () => {
       email,
       (await writeEInvoice(document, 'ubl')).replace('urn:cen.eu:en16931:2017<', 'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0<'),
     );
-    const [result, peppol] = await validateEInvoices([{ file }, { file: email, peppol: true }]);
+    // A CII the schema refuses (an element it does not know), with KoSIT's rules on top: every step of the script says something.
+    const unknownElement = path.join(directory, `${name}.unknown-element.xml`);
+    fs.writeFileSync(
+      unknownElement,
+      (await writeEInvoice(document, 'xrechnung-cii')).replace('<ram:LineTotalAmount>', '<ram:Unknown>1</ram:Unknown><ram:LineTotalAmount>'),
+    );
+    const broken3: ValidationFile[] = [{ file }, { file: email, peppol: true }, { file: unknownElement, xrechnung: true }];
+    const batch = await validateEInvoices(broken3);
+    const [result, peppol, schema] = batch;
     expect(result?.exitCode).toBe(1);
     expect(result?.lines.some((line) => line.startsWith('fatal BR-CL-14'))).toBe(true);
     expect(peppol?.exitCode).toBe(1);
     expect(peppol?.lines.some((line) => line.startsWith('fatal PEPPOL-EN16931-CL008'))).toBe(true);
+    expect(schema?.exitCode).toBe(1);
+    expect(schema?.lines[0]).toMatch(/^fatal XSD .*Unknown/);
+    // The tests validate all their files at once (test/helpers/einvoice-validation.ts): line for line what the script says of each alone.
+    expect(batch, 'validateEInvoices says what validate-einvoice says, file by file').toEqual(await validateWithScript(broken3));
 
     const cii = await writeEInvoice(document, 'cii');
     const oneCentOff = cii.replace('<ram:LineTotalAmount>174.17</ram:LineTotalAmount>', '<ram:LineTotalAmount>174.16</ram:LineTotalAmount>');
