@@ -1,27 +1,8 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
-
-/**
- * The suites whose answers depend on the calendar date (test/dates.sh says why each; keep both lists equal),
- * run again with the test clock at each date of TEST_DATES (space-separated, e.g. `2027-01-02 2027-04-01`)
- * as projects `dates-<date>` of the same run, sharing its PostgreSQL and template. Opt-in: CI still runs
- * `npm run test:dates` after the suite, because on the loaded 2-core machine one run with both dates took
- * longer than two runs of one date (docs/performance.md, "CI time").
- */
-export const dateSuites = ['test/time-off.test.ts', 'test/client-invoices.test.ts', 'test/time-zones.test.ts', 'test/list-plans.test.ts'];
-const testDates = (process.env.TEST_DATES ?? '').split(/[\s,]+/).filter((date) => date !== '');
-
-const everyFile = ['test/**/*.test.ts', 'src/**/*.test.ts'];
-
-// `extends: true` adds a project's arrays to the root's: `include` is each project's own, never the root's.
-const dateProjects: TestProjectInlineConfiguration[] = testDates.map((date) => ({
-  extends: true,
-  // Read by test/helpers/clock.ts when a file of the project loads it: each file runs in a process of its own.
-  test: { name: `dates-${date}`, include: dateSuites, env: { TEST_CLOCK: date } },
-}));
 
 export default defineConfig({
   resolve: {
@@ -32,7 +13,7 @@ export default defineConfig({
   },
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    ...(dateProjects.length > 0 ? {} : { include: everyFile }),
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     // A test fails when pg warns that its queries overlapped on one connection (pg 9 refuses them).
     setupFiles: ['test/setup/overlapping-queries.ts'],
@@ -46,6 +27,5 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/report.json' },
-    ...(dateProjects.length > 0 ? { projects: [{ extends: true, test: { name: 'suite', include: everyFile } }, ...dateProjects] } : {}),
   },
 });

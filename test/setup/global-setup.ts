@@ -28,14 +28,7 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-interface SharedDatabase {
-  adminUrl: string;
-  template: string;
-  stop(): Promise<void>;
-}
-
-/** PostgreSQL and its template, started once for the run and dropped after its last project. */
-async function startDatabase(): Promise<SharedDatabase> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   startTestServices();
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn', { component: 'test-setup' });
   let adminUrl = process.env.TEST_DATABASE_URL;
@@ -57,37 +50,12 @@ async function startDatabase(): Promise<SharedDatabase> {
   await runStatement(adminUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)}`);
   await runStatement(adminUrl, `CREATE DATABASE ${pg.escapeIdentifier(template)}`);
   await migrateDatabase(withDatabase(adminUrl, template), log);
-  const url = adminUrl;
-  return {
-    adminUrl: url,
-    template,
-    async stop() {
-      await runStatement(url, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)} WITH (FORCE)`).catch(() => undefined);
-      await stopServer?.();
-      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Every project of the run (the suite, and the date-sensitive suites at other dates: test/vitest.config.ts)
- * calls this setup; they share one database server and template, kept on `globalThis` because each project
- * may load this module anew.
- */
-const shared = globalThis as typeof globalThis & { tallyTestDatabase?: { started: Promise<SharedDatabase>; users: number } };
-
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  shared.tallyTestDatabase ??= { started: startDatabase(), users: 0 };
-  const entry = shared.tallyTestDatabase;
-  entry.users += 1;
-  const database = await entry.started;
-  project.provide('databaseAdminUrl', database.adminUrl);
-  project.provide('templateDatabase', database.template);
+  project.provide('databaseAdminUrl', adminUrl);
+  project.provide('templateDatabase', template);
 
   return async () => {
-    entry.users -= 1;
-    if (entry.users > 0) return;
-    shared.tallyTestDatabase = undefined;
-    await database.stop();
+    await runStatement(adminUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(template)} WITH (FORCE)`).catch(() => undefined);
+    await stopServer?.();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   };
 }
