@@ -26,6 +26,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { systemActor } from '../../src/auth/actor.js';
 import { systemAccess, type TenantRecord } from '../../src/auth/tenant-access.js';
+import { startOfDay } from '../../src/lib/time.js';
+import type { ReportDimension } from '../../src/modules/insight/report/report.contract.js';
 import { summarySourceOf, summaryStatement } from '../../src/modules/insight/report/report.sql.js';
 import { settingsOf } from '../../src/modules/platform/tenant/tenant.settings.js';
 
@@ -116,6 +118,21 @@ async function summaries(bench: ReportBench, tenantId: string, key: string, labe
     const { p50, p99, count } = await latency(bench.url, `/tenants/${tenantId}/reports/summary?${period}&${query}`, key);
     process.stdout.write(
       `  ${`${label}: one-year summary by ${name}`.padEnd(52)} ${format(p50).padStart(7)} ${format(p99).padStart(7)}  (${count} requests)\n`,
+    );
+  }
+  if (fromEntries) return;
+  // The member and tag totals' worst period: from a Tuesday to a Saturday (Monday weeks), six days at each end read
+  // from the entries.
+  const weekday = (date: string, wanted: number, step: 1 | -1): string => {
+    let at = Date.parse(`${date}T00:00:00Z`);
+    while (new Date(at).getUTCDay() !== wanted) at += step * 86_400_000;
+    return new Date(at).toISOString().slice(0, 10);
+  };
+  const uneven = `from=${weekday(day(364), 2, 1)}&to=${weekday(day(0), 6, -1)}`;
+  for (const name of ['user', 'tag'] as const) {
+    const { p50, p99, count } = await latency(bench.url, `/tenants/${tenantId}/reports/summary?${uneven}&groupBy=${name}`, key);
+    process.stdout.write(
+      `  ${`${label}: Tuesday to Saturday, by ${name}`.padEnd(52)} ${format(p50).padStart(7)} ${format(p99).padStart(7)}  (${count} requests)\n`,
     );
   }
 }
@@ -222,25 +239,28 @@ export async function measureReports(bench: ReportBench): Promise<void> {
     await summaries(bench, big.tenantId, big.key, `${bigEntryCount / 1_000_000}M`);
     await summaries(bench, big.tenantId, big.key, `${bigEntryCount / 1_000_000}M`, { fromEntries: true });
 
-    // The plan of the grouped statement behind the 1M project x week summary, built as the API builds it.
+    // The plans of the grouped statements behind the 1M project x week and user summaries, built as the API builds them.
     const [tenant] = (await database.query(`SELECT id, name, slug, status, settings FROM tenants WHERE id = $1`, [big.tenantId])).rows as [TenantRecord];
     const access = systemAccess(tenant, systemActor('bench'));
+    const settings = settingsOf({ settings: tenant.settings as never });
     const range = {
       from: day(364),
       to: day(0),
-      timezone: settingsOf({ settings: tenant.settings as never }).timezone,
-      fromInstant: new Date(0),
-      toInstant: new Date(0),
-      settings: settingsOf({ settings: tenant.settings as never }),
+      timezone: settings.timezone,
+      fromInstant: startOfDay(day(364), settings.timezone),
+      toInstant: startOfDay(day(-1), settings.timezone),
+      settings,
     };
-    const source = summarySourceOf(access, range, ['project', 'week'], {});
-    const { text, values } = summaryStatement(access, source, range, {}, ['project', 'week'], { rollUp: true });
-    // As the API runs it (Sql.queryLarge): with work_mem raised for the statement, and without parallel workers over the totals.
-    await database.query(`BEGIN READ ONLY; SET LOCAL work_mem = '32MB'${source.parallel ? '' : '; SET LOCAL max_parallel_workers_per_gather = 0'}`);
-    const plan = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
-    await database.query('COMMIT');
-    process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (project x week, 1M, from ${source.reads}):\n`);
-    process.stdout.write(`${plan.rows.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
+    for (const dimensions of [['project', 'week'], ['user']] satisfies ReportDimension[][]) {
+      const source = summarySourceOf(access, range, dimensions, {});
+      const { text, values } = summaryStatement(access, source, range, {}, dimensions, { rollUp: true });
+      // As the API runs it (Sql.queryLarge): with work_mem raised for the statement, and without parallel workers over the totals.
+      await database.query(`BEGIN READ ONLY; SET LOCAL work_mem = '32MB'${source.parallel ? '' : '; SET LOCAL max_parallel_workers_per_gather = 0'}`);
+      const plan = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
+      await database.query('COMMIT');
+      process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (${dimensions.join(' x ')}, 1M, from ${source.reads}):\n`);
+      process.stdout.write(`${plan.rows.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
+    }
     await entryWrites(bench, database, big.tenantId, big.key);
   } finally {
     await database.end();
