@@ -486,6 +486,11 @@ describe('the plan of every tenant list', () => {
     expect(tenantScanProblems(byWeek, 'entry_day_totals')).toEqual([]);
     // By day: the day totals alone.
     expect(tenantScanProblems(await explain(await summaryOf(own, 'project', 'day', 'entry_day_totals')), 'entry_day_totals')).toEqual([]);
+    // By member: whole weeks from the member totals, the days at the ends from the entries, each by index.
+    await database.query('ANALYZE entry_dimension_week_totals');
+    const byMember = await explain(await summaryOf(own, 'user', 'week', 'entry_dimension_week_totals'));
+    expect(tenantScanProblems(byMember, 'entry_dimension_week_totals')).toEqual([]);
+    expect(tenantScanProblems(byMember, 'entries')).toEqual([]);
     expect(tenantScanProblems(await explain(await summaryOf(ownMember, 'project', 'week', 'entries')), 'entries')).toEqual([]);
   });
 

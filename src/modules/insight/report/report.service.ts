@@ -152,8 +152,9 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
       const dimensions = subGroupBy ? [groupBy, subGroupBy] : [groupBy];
       /** The groups of the entries (their sub-groups in them), and their totals. */
       const entryGroups = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
-        const source = summarySourceOf(access, range, dimensions, filter);
         const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
+          // Each statement from the source that holds what it groups by: a tag report's totals from the week totals.
+          const source = summarySourceOf(access, range, dimensions, filter);
           const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
           return sql.queryLarge<Row>(text, values, { parallel: source.parallel });
         };

@@ -12,10 +12,21 @@
  *   by day or month): the whole weeks of the period from entry_week_totals
  *   (the same sums by the tenant's week, kept the same way: some 15,000 rows
  *   for that year) and the days before the first and after the last whole
- *   week from entry_day_totals.
+ *   week from entry_day_totals;
+ * - `memberWeekTotals` and `tagWeekTotals`, for those by member or by tag
+ *   that need nothing else but a week, a billable flag or a status: the whole
+ *   weeks of the period from entry_dimension_week_totals (the same sums by
+ *   week and member, and by week and tag: an entry with two tags is in two
+ *   tag rows, as the report by tag counts it), kept the same way, and the
+ *   entries of the days before the first and after the last whole week.
+ * `summarySourceOf` says which serves a summary; whatever the totals do not
+ * hold (another time zone, a project, client, task, tag or invoiced filter, a
+ * day or month, member and tag together, a period without a whole week, a
+ * caller who reads only some entries) is read from the entries.
  */
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import { Parameters } from '../../../db/parameters.js';
+import { startOfDay } from '../../../lib/time.js';
 import type { TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { wholeWeeksBetween } from './report.periods.js';
 import type { ReportDimension, ReportFilter } from './report.contract.js';
@@ -32,7 +43,7 @@ export interface ReportRange {
 
 /** Where a summary's numbers come from, aliased `e`. */
 export interface SummarySource {
-  name: 'entries' | 'dayTotals' | 'weekTotals';
+  name: 'entries' | 'dayTotals' | 'weekTotals' | 'memberWeekTotals' | 'tagWeekTotals';
   /** What it reads, for people (the bench prints it). */
   reads: string;
   /** The FROM item (a table, or a statement with its own parameters). */
@@ -43,6 +54,8 @@ export interface SummarySource {
   local(parameters: Parameters, range: ReportRange): string;
   /** A project or task id, null for none. */
   id(column: 'projectId' | 'taskId'): string;
+  /** The tag of a row, null for none, where the source has a row per tag (else the tag dimension unnests `e.tags`). */
+  tag?: string;
   /** The period's conditions. */
   period(parameters: Parameters, range: ReportRange): string[];
   /** entries, durationMinutes, billableMinutes, billableAmount and costAmount, aggregated. */
@@ -150,25 +163,85 @@ function weekTotalsSource(access: TenantAccess, weeks: { first: string; afterLas
   };
 }
 
+/**
+ * The whole weeks `weeks` of a period by member (`user`) or by tag from entry_dimension_week_totals, its other days
+ * from the entries: rows of the day totals' shape without a project, each week's under its first day, with the
+ * member's id as "tenantUserId" or the tag as `tag` ('' for none), so that the dimensions and filters over `e`
+ * read them as they read entries.
+ */
+function dimensionWeekTotalsSource(access: TenantAccess, dimension: 'user' | 'tag', weeks: { first: string; afterLast: string }): SummarySource {
+  const keyColumn = dimension === 'user' ? '"tenantUserId"' : 'tag';
+  return {
+    ...dayTotalsSource,
+    name: dimension === 'user' ? 'memberWeekTotals' : 'tagWeekTotals',
+    reads: `entry_dimension_week_totals (by ${dimension}), and entries for the days outside whole weeks`,
+    ...(dimension === 'tag' ? { tag: `nullif(e.tag, '')` } : {}),
+    from(parameters, range) {
+      // The totals serve only callers who read every entry (summarySourceOf): the Entry scope is the tenant's.
+      const readable = (alias: string) => access.sqlScope('read', 'Entry', alias, parameters.add);
+      const bind = parameters.add;
+      const entryKey =
+        dimension === 'user'
+          ? 'x."tenantUserId"'
+          : // Unnested as the tag dimension unnests them: '' for an entry without tags.
+            'tag.value';
+      const unnestTags =
+        dimension === 'user' ? '' : `CROSS JOIN LATERAL unnest(CASE WHEN coalesce(cardinality(x.tags), 0) = 0 THEN ARRAY[''] ELSE x.tags END) AS tag(value)`;
+      // The entries of [start, end): one row each (a row per tag), in the totals' shape and the report's local day.
+      const entriesBetween = (start: Date, end: Date) =>
+        `SELECT (x."startedAt" AT TIME ZONE ${bind(range.timezone)}::text)::date, x."tenantId", ${entryKey}, x.billable, x.status,
+                coalesce(x.currency, ''), 1, x."durationMinutes", x."billableAmount", x."costAmount"
+           FROM entries x ${unnestTags}
+          WHERE ${readable('x')} AND x."endedAt" IS NOT NULL AND x."startedAt" >= ${bind(start)} AND x."startedAt" < ${bind(end)}`;
+      const firstInstant = startOfDay(weeks.first, range.timezone);
+      const afterLastInstant = startOfDay(weeks.afterLast, range.timezone);
+      return `(SELECT w.week AS day, w."tenantId", w.key AS ${keyColumn}, w.billable, w.status, w.currency,
+                      w.entries, w."durationMinutes", w."billableAmount", w."costAmount"
+                 FROM entry_dimension_week_totals w
+                WHERE ${readable('w')} AND w.dimension = ${bind(dimension)}
+                  AND w.week >= ${bind(weeks.first)}::date AND w.week < ${bind(weeks.afterLast)}::date
+               UNION ALL ${entriesBetween(range.fromInstant, firstInstant)}
+               UNION ALL ${entriesBetween(afterLastInstant, range.toInstant)})`;
+    },
+    // The period is in the statement above.
+    period: () => ['e.entries <> 0'],
+  };
+}
+
 const finerThanDayTotals = new Set<ReportDimension>(['user', 'task', 'tag']);
 const finerThanWeekTotals = new Set<ReportDimension>(['day', 'month']);
+/** What the member and tag totals hold besides the member or the tag. */
+const inDimensionTotals = new Set<ReportDimension>(['user', 'tag', 'billable', 'status', 'week']);
 
-/** The week and day totals, or the day totals, when they hold what the summary asks, else the entries. */
+/**
+ * Where a summary is read from: the week and day totals, or the day totals, when they hold what it asks; the
+ * member or tag totals for a summary by member (or of one member) or by tag that asks nothing else they lack;
+ * else the entries. Every source gives the same answer (test/report-day-totals.test.ts).
+ */
 export function summarySourceOf(access: TenantAccess, range: ReportRange, dimensions: ReportDimension[], filter: ReportFilter): SummarySource {
   const served =
     access.canAny('read', 'Entry') &&
     range.timezone === range.settings.timezone &&
-    !dimensions.some((dimension) => finerThanDayTotals.has(dimension)) &&
-    filter.tenantUserId === undefined &&
     filter.taskId === undefined &&
     filter.tag === undefined &&
     // The totals do not know which entries are invoiced.
     filter.invoiced === undefined;
   if (!served) return entriesSource;
-  const weeks = dimensions.some((dimension) => finerThanWeekTotals.has(dimension))
-    ? undefined
-    : wholeWeeksBetween(range.from, range.to, range.settings.weekStart);
-  return weeks ? weekTotalsSource(access, weeks) : dayTotalsSource;
+  if (!dimensions.some((dimension) => finerThanDayTotals.has(dimension)) && filter.tenantUserId === undefined) {
+    const weeks = dimensions.some((dimension) => finerThanWeekTotals.has(dimension))
+      ? undefined
+      : wholeWeeksBetween(range.from, range.to, range.settings.weekStart);
+    return weeks ? weekTotalsSource(access, weeks) : dayTotalsSource;
+  }
+  // By member or by tag: the member and tag totals have no project, task, day or month, nor both a member and a tag.
+  const byTag = dimensions.includes('tag');
+  const byDimensionTotals =
+    dimensions.every((dimension) => inDimensionTotals.has(dimension)) &&
+    !(byTag && (dimensions.includes('user') || filter.tenantUserId !== undefined)) &&
+    filter.projectId === undefined &&
+    filter.clientId === undefined;
+  const weeks = byDimensionTotals ? wholeWeeksBetween(range.from, range.to, range.settings.weekStart) : undefined;
+  return weeks ? dimensionWeekTotalsSource(access, byTag ? 'tag' : 'user', weeks) : entriesSource;
 }
 
 /**
@@ -210,8 +283,9 @@ interface DimensionSql {
 
 const innerJoins = {
   project: 'LEFT JOIN projects p ON p.id = e."projectId"',
-  // Untagged entries form a group of their own ("No tag").
-  tag: `LEFT JOIN LATERAL unnest(CASE WHEN cardinality(e.tags) = 0 THEN ARRAY[NULL]::text[] ELSE e.tags END) AS tag(value) ON true`,
+  // Untagged entries form a group of their own ("No tag"), as do tags '' (which only SQL by hand can write): the
+  // member and tag totals key both by ''.
+  tag: `CROSS JOIN LATERAL unnest(CASE WHEN coalesce(cardinality(e.tags), 0) = 0 THEN ARRAY[''] ELSE e.tags END) AS tag(value)`,
 } as const;
 
 /** A name from `table` by the group's key. */
@@ -234,7 +308,10 @@ function dimensionSql(dimension: ReportDimension, source: SummarySource, local: 
     case 'task':
       return { key: source.id('taskId'), label: named('tasks', 'title', 'No task') };
     case 'tag':
-      return { key: 'tag.value', inner: 'tag', label: (key) => ({ label: `coalesce(${key}, 'No tag')` }) };
+      return {
+        ...(source.tag ? { key: source.tag } : { key: `nullif(tag.value, '')`, inner: 'tag' as const }),
+        label: (key) => ({ label: `coalesce(${key}, 'No tag')` }),
+      };
     case 'billable':
       return { key: 'e.billable', label: (key) => ({ label: `CASE WHEN ${key} THEN 'Billable' ELSE 'Not billable' END` }) };
     case 'status':
