@@ -13,7 +13,9 @@
  *
  *   BENCH_SKIP_BUILD=1        reuse dist/ as it is (else `npm run build` first)
  *   MEMORY_CHECKOUTS=a,b      checkouts (each with its dist/ built) run one after another on the same database,
- *                             e.g. this one and a worktree of the code before a lever (default: this checkout)
+ *                             e.g. this one and a worktree of the code before a lever (default: this checkout);
+ *                             `dir@K=V --flag` runs one with environment and Node flags of its own
+ *                             (`.,.@MALLOC_ARENA_MAX=2,.@--max-semi-space-size=4`)
  *   MEMORY_RUNS=3             how many times each checkout runs, in turn (default 1)
  *   MEMORY_DETAIL=1           also heap used, external and array buffers after each phase, through a preloaded
  *                             probe (test/bench/memory-probe.mjs) on an IPC channel
@@ -40,6 +42,7 @@ import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { migrateDatabase } from '../../src/db/migrations.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startIdentityProvider, type IdentityProvider } from '../helpers/oidc.js';
+import { freePort } from '../helpers/server.js';
 import { signIn } from '../helpers/sessions.js';
 
 const projectRoot = path.resolve(import.meta.dirname, '../..');
@@ -49,16 +52,31 @@ const runs = Number(process.env.MEMORY_RUNS ?? 1);
 const detail = process.env.MEMORY_DETAIL === '1';
 const forcedGc = detail && process.env.MEMORY_GC === '1';
 const snapshotDirectory = detail && process.env.MEMORY_SNAPSHOTS ? path.resolve(process.env.MEMORY_SNAPSHOTS) : undefined;
-const checkouts = (process.env.MEMORY_CHECKOUTS ?? projectRoot)
+/** A checkout to run, with environment of its own (`dir@K=V K=V`: the same code with and without a lever). */
+interface Variant {
+  label: string;
+  directory: string;
+  env: Record<string, string>;
+  /** Node flags after the start script's (a later V8 flag wins). */
+  flags: string[];
+}
+const assignments = (text: string): Record<string, string> =>
+  Object.fromEntries(
+    text
+      .split(/[\s,]+/)
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+const variants: Variant[] = (process.env.MEMORY_CHECKOUTS ?? projectRoot)
   .split(',')
-  .map((directory) => path.resolve(directory.trim()))
-  .filter((directory) => directory !== '');
-const extraEnv = Object.fromEntries(
-  (process.env.MEMORY_ENV ?? '')
-    .split(',')
-    .filter((pair) => pair.includes('='))
-    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-);
+  .map((item) => item.trim())
+  .filter((item) => item !== '')
+  .map((item) => {
+    const [directory = '', env = ''] = item.split('@');
+    const flags = env.split(/\s+/).filter((word) => word.startsWith('--'));
+    return { label: item, directory: path.resolve(directory), env: assignments(env), flags };
+  });
+const extraEnv = assignments(process.env.MEMORY_ENV ?? '');
 
 interface Reading {
   phase: string;
@@ -66,6 +84,8 @@ interface Reading {
   anonymousKb: number;
   fileKb: number;
   heapUsed?: number;
+  heapTotal?: number;
+  malloced?: number;
   external?: number;
   arrayBuffers?: number;
 }
@@ -73,6 +93,7 @@ interface Reading {
 interface Probed {
   type: 'measured';
   usage: NodeJS.MemoryUsage;
+  mallocedMemory: number;
 }
 
 function readKb(pid: number): { rssKb: number; anonymousKb: number; fileKb: number } {
@@ -85,17 +106,6 @@ function readKb(pid: number): { rssKb: number; anonymousKb: number; fileKb: numb
 function startFlagsOf(directory: string): string[] {
   const start = (JSON.parse(fs.readFileSync(path.join(directory, 'package.json'), 'utf8')) as { scripts?: { start?: string } }).scripts?.start ?? '';
   return (/\bnode ((?:--\S+ )*)bin\/tally\.js\b/.exec(start)?.[1] ?? '').trim().split(' ').filter(Boolean);
-}
-
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** `count` requests, `parallel` at a time; every answer read to its end and its status checked. */
@@ -118,11 +128,17 @@ interface Seeded {
   key: string;
 }
 
-async function runPhases(checkout: string, seeded: Seeded, provider: IdentityProvider, label: string): Promise<Reading[]> {
+async function runPhases(
+  { directory: checkout, env: variantEnv, flags: variantFlags }: Variant,
+  seeded: Seeded,
+  provider: IdentityProvider,
+  label: string,
+): Promise<Reading[]> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const flags = [
     ...startFlagsOf(checkout),
+    ...variantFlags,
     ...(detail ? ['--import', path.join(projectRoot, 'test/bench/memory-probe.mjs')] : []),
     ...(forcedGc ? ['--expose-gc'] : []),
   ];
@@ -144,6 +160,7 @@ async function runPhases(checkout: string, seeded: Seeded, provider: IdentityPro
       BASE_URL: url,
       ...provider.env,
       ...extraEnv,
+      ...variantEnv,
       ...(process.env.MEMORY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.MEMORY_NODE_OPTIONS } : {}),
     },
     stdio: detail ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
@@ -167,8 +184,14 @@ async function runPhases(checkout: string, seeded: Seeded, provider: IdentityPro
     const reading: Reading = { phase, ...readKb(pid) };
     if (detail) {
       const snapshot = snapshotDirectory ? path.join(snapshotDirectory, `${label}-${readings.length}-${phase.replace(/\W+/g, '-')}.heapsnapshot`) : undefined;
-      const { usage } = await probe(snapshot);
-      Object.assign(reading, { heapUsed: usage.heapUsed, external: usage.external, arrayBuffers: usage.arrayBuffers });
+      const { usage, mallocedMemory } = await probe(snapshot);
+      Object.assign(reading, {
+        heapUsed: usage.heapUsed,
+        heapTotal: usage.heapTotal,
+        malloced: mallocedMemory,
+        external: usage.external,
+        arrayBuffers: usage.arrayBuffers,
+      });
     }
     readings.push(reading);
   };
@@ -208,8 +231,7 @@ async function runPhases(checkout: string, seeded: Seeded, provider: IdentityPro
     await requests(
       200,
       4,
-      (index) =>
-        fetch(`${url}/tenants/${seeded.tenantId}/notes`, { method: 'POST', headers, body: JSON.stringify({ content: `memory note ${index}` }) }),
+      (index) => fetch(`${url}/tenants/${seeded.tenantId}/notes`, { method: 'POST', headers, body: JSON.stringify({ content: `memory note ${index}` }) }),
       201,
     );
     await note('200 note POSTs');
@@ -244,17 +266,27 @@ const mb = (bytesOrKb: number | undefined, unit: 'kb' | 'b' = 'kb'): string =>
   bytesOrKb === undefined ? '-' : (bytesOrKb / (unit === 'kb' ? 1024 : 1024 * 1024)).toFixed(1);
 
 function printReadings(label: string, readings: Reading[]): void {
-  const header = ['phase', 'RSS MB', '+MB', 'anon', 'file', ...(detail ? [forcedGc ? 'heap used (gc)' : 'heap used', 'external', 'arrayBuffers'] : [])];
+  const header = [
+    'phase',
+    'RSS MB',
+    '+MB',
+    'anon',
+    'file',
+    ...(detail ? [forcedGc ? 'heap used (gc)' : 'heap used', 'heap total', 'V8 malloc', 'external', 'arrayBuffers'] : []),
+  ];
   const rows = readings.map((reading, index) => [
     reading.phase,
     mb(reading.rssKb),
     index === 0 ? '' : mb(reading.rssKb - (readings[index - 1] as Reading).rssKb),
     mb(reading.anonymousKb),
     mb(reading.fileKb),
-    ...(detail ? [mb(reading.heapUsed, 'b'), mb(reading.external, 'b'), mb(reading.arrayBuffers, 'b')] : []),
+    ...(detail
+      ? [mb(reading.heapUsed, 'b'), mb(reading.heapTotal, 'b'), mb(reading.malloced, 'b'), mb(reading.external, 'b'), mb(reading.arrayBuffers, 'b')]
+      : []),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
   process.stdout.write(`\n${label}\n${line(header)}\n${rows.map(line).join('\n')}\n`);
 }
 
@@ -298,15 +330,14 @@ async function main(): Promise<void> {
     );
     const finals = new Map<string, number[]>();
     for (let run = 1; run <= runs; run += 1) {
-      for (const checkout of checkouts) {
-        const label = `${path.basename(checkout)}-run${run}`;
-        const readings = await runPhases(checkout, seeded, provider, label);
-        printReadings(`${checkout}, run ${run} (load average ${os.loadavg()[0]?.toFixed(1)})`, readings);
-        finals.set(checkout, [...(finals.get(checkout) ?? []), (readings.at(-1) as Reading).rssKb]);
+      for (const [index, variant] of variants.entries()) {
+        const readings = await runPhases(variant, seeded, provider, `variant${index}-run${run}`);
+        printReadings(`${variant.label}, run ${run} (load average ${os.loadavg()[0]?.toFixed(1)})`, readings);
+        finals.set(variant.label, [...(finals.get(variant.label) ?? []), (readings.at(-1) as Reading).rssKb]);
       }
     }
     process.stdout.write('\nRSS at the end (MB), per run:\n');
-    for (const [checkout, values] of finals) process.stdout.write(`  ${checkout}: ${values.map((value) => mb(value, 'kb')).join(', ')}\n`);
+    for (const [label, values] of finals) process.stdout.write(`  ${label}: ${values.map((value) => mb(value, 'kb')).join(', ')}\n`);
   } finally {
     await provider.close();
     await postgres.stop();
