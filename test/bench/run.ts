@@ -32,7 +32,8 @@
  *                       working-time, recurring-invoices and payment-reminders (each starts a Tally of its own on a database of its own:
  *                       test/bench/<part>.ts)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
- *                       beside Tally and the floor in the same rounds: before and after, in one table
+ *                       beside Tally and the floor in the same rounds: before and after, in one table; or the
+ *                       directory of a checkout already built (its dist/), run as it is
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
  *                       start script (which they run with, as `npm start` does), e.g. --max-semi-space-size=4
  *   BENCH_IDLE_SECONDS=10  how long a process rests before its idle memory is read
@@ -446,7 +447,10 @@ async function main(): Promise<void> {
   }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-bench-'));
   fs.chmodSync(scratch, 0o755);
-  const baselineDirectory = baselineRef ? buildBaseline(baselineRef, scratch) : undefined;
+  // A directory is a checkout already built (its dist/ and node_modules as they are): the same code with another start
+  // script, say, without a scratch worktree and npm ci.
+  const baselineBuilt = baselineRef !== undefined && fs.existsSync(path.join(baselineRef, 'dist')) ? path.resolve(baselineRef) : undefined;
+  const baselineDirectory = baselineBuilt ?? (baselineRef ? buildBaseline(baselineRef, scratch) : undefined);
   const log = createLogger('warn');
   const postgres = await startEmbeddedPostgres({
     clusterDir: path.join(scratch, 'postgres'),
@@ -626,7 +630,7 @@ async function main(): Promise<void> {
     }
     await database.end().catch(() => undefined);
     await postgres.stop();
-    if (baselineDirectory) removeBaseline(baselineDirectory);
+    if (baselineDirectory && !baselineBuilt) removeBaseline(baselineDirectory);
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }

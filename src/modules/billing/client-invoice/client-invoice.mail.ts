@@ -13,7 +13,7 @@
  * mail clients show once. No protocol closes that window (SMTP has no two-phase commit); it is as wide as
  * one COMMIT.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { systemActor } from '../../../auth/actor.js';
 import { systemAccess } from '../../../auth/tenant-access.js';
 import { recordEvent, withDays } from '../../../events/outbox.js';
@@ -41,10 +41,17 @@ function reminderText(document: ClientInvoiceDocument, level: number, message: s
 }
 
 export function createClientInvoiceMailWork({ db, clock, config, services }: Pick<WorkDependencies, 'db' | 'clock' | 'config' | 'services'>) {
-  let transport: Transporter | undefined;
-  const transportOf = (): Transporter => {
-    if (config.smtpUrl === undefined) throw new Error('SMTP_URL is not set: a queued send waits until it is');
-    transport ??= nodemailer.createTransport({ url: config.smtpUrl, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 });
+  // nodemailer is loaded by the first mail: an API process, which never mails, kept its 3 MB of heap (docs/performance.md).
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = (): Promise<Transporter> => {
+    const url = config.smtpUrl;
+    if (url === undefined) throw new Error('SMTP_URL is not set: a queued send waits until it is');
+    transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 }),
+    );
+    transport.catch(() => {
+      transport = undefined; // a failed load is retried by the next attempt, not remembered
+    });
     return transport;
   };
 
@@ -83,7 +90,7 @@ export function createClientInvoiceMailWork({ db, clock, config, services }: Pic
             }
           }
           const { subject, text } = reminder ? reminderText(document, reminder.level, send.message) : mailText(document, send.message);
-          const info = await transportOf().sendMail({
+          const info = await (await transportOf()).sendMail({
             from: config.mailFrom,
             to: send.to,
             cc: send.cc,

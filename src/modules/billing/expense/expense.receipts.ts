@@ -13,7 +13,7 @@ import { recordEvent, withDays } from '../../../events/outbox.js';
 import { dayText } from '../../../lib/day.js';
 import { AppError } from '../../../lib/errors.js';
 import type { WorkDependencies } from '../../module.js';
-import { settingsOf } from '../../platform/tenant/tenant.settings.js';
+import { timezoneOf } from '../../platform/tenant/tenant.settings.js';
 import { expenseColumns, expenseValues, shapeOfUpdate } from './expense.values.js';
 
 export function createExpenseWork({ clock, log }: Pick<WorkDependencies, 'clock' | 'log'>) {
@@ -31,7 +31,7 @@ export function createExpenseWork({ clock, log }: Pick<WorkDependencies, 'clock'
         const access = systemAccess(tenant, systemActor('receipt'));
         try {
           const shape = shapeOfUpdate(expense, {}, expense.date && dayText(expense.date));
-          const values = await expenseValues(tx, access, shape, clock.today(settingsOf(tenant).timezone));
+          const values = await expenseValues(tx, access, shape, clock.today(timezoneOf(tenant)));
           const updated = await tx.expense.update({ where: { id: expense.id }, data: expenseColumns(values) });
           await recordEvent(tx, access, { type: 'expense.updated', subjectId: expense.id, data: withDays(updated, ['date']) });
         } catch (error) {

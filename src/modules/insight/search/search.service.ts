@@ -3,10 +3,9 @@ import type { Subject } from '../../../auth/permissions.js';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Sql } from '../../../db/client.js';
 import { Parameters } from '../../../db/parameters.js';
-import type { Prisma } from '../../../generated/prisma/client.js';
 import { args, fields } from '../../../lib/dto.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
-import { settingsOf } from '../../platform/tenant/tenant.settings.js';
+import { timezoneOf } from '../../platform/tenant/tenant.settings.js';
 
 export const searchTypes = ['entries', 'invoices', 'projects', 'clients', 'clientInvoices'] as const;
 export type SearchType = (typeof searchTypes)[number];
@@ -94,7 +93,7 @@ function documentsFor(access: TenantAccess, parameters: Parameters): Record<Sear
       from: () => `entries t WHERE ${readable('entries')}`,
       // The day the entry started, as the tenant counts days.
       title: () => {
-        const zone = parameters.add(settingsOf({ settings: access.tenant.settings as Prisma.JsonValue }).timezone);
+        const zone = parameters.add(timezoneOf(access.tenant));
         return `left(coalesce(nullif(t.description, ''), 'Entry of ' || to_char(t."startedAt" AT TIME ZONE ${zone}::text, 'YYYY-MM-DD')), 120)`;
       },
       text: `coalesce(t.description, '') || ' ' || tally_words(t.tags)`,

@@ -6,7 +6,7 @@
 import type { Tx } from '../../../db/client.js';
 import type { OutboxEvent } from '../../../events/dispatcher.js';
 import type { TenantRole } from '../../../generated/prisma/enums.js';
-import { settingsOf } from '../tenant/tenant.settings.js';
+import { timezoneOf } from '../tenant/tenant.settings.js';
 import { namedRecipients, notificationsFor, notifiedRoles, type Audience, type Member } from './notification.rules.js';
 
 const memberSelect = { id: true, tenantId: true, userId: true, role: true, status: true, name: true, email: true } as const;
@@ -39,7 +39,7 @@ export function createNotificationWork() {
           });
     const needsZone = [...new Set(events.flatMap((event) => (event.type.startsWith('entry.') && event.tenantId ? [event.tenantId] : [])))];
     const tenants = needsZone.length ? await tx.tenant.findMany({ where: { id: { in: needsZone } }, select: { id: true, settings: true } }) : [];
-    const zones = new Map(tenants.map((tenant) => [tenant.id, settingsOf(tenant).timezone]));
+    const zones = new Map(tenants.map((tenant) => [tenant.id, timezoneOf(tenant)]));
     const byId = new Map(members.map((member) => [member.id, member]));
     return {
       member: (id) => byId.get(id),

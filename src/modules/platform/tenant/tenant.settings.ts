@@ -122,6 +122,16 @@ export function settingsOf(tenant: { readonly settings: unknown }): TenantSettin
   return settings as TenantSettings;
 }
 
+/**
+ * The tenant's time zone alone, as `settingsOf` reads it: what most reads need (a search's titles, a project's spent
+ * period), without checking every other setting. The holiday region's check loads date-holidays, some 20 MB resident
+ * and 5 MB of heap that an API process which never computes holidays would otherwise keep (docs/performance.md).
+ */
+export function timezoneOf(tenant: { readonly settings: unknown }): string {
+  const parsed = settingsFields.timezone.safeParse(((tenant.settings ?? {}) as Record<string, unknown>).timezone);
+  return parsed.success ? parsed.data : defaultTenantSettings.timezone;
+}
+
 /** The rule set a tenant chose (null: none chosen, the region decides). */
 const chosenRuleSet = (tenant: Pick<Tenant, 'settings'> | null): WorkingTimeRuleSet | null => {
   const parsed = settingsFields.workingTimeRules.safeParse(((tenant?.settings ?? {}) as Record<string, unknown>).workingTimeRules);

@@ -13,7 +13,7 @@ import { conflictReasons, notFound, validationFailed } from '../../../lib/errors
 import { assertMoneyScale, currencyOfSettings } from '../../../lib/money.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 import { clientForWork } from '../client/client.service.js';
-import { settingsOf } from '../../platform/tenant/tenant.settings.js';
+import { timezoneOf } from '../../platform/tenant/tenant.settings.js';
 import { assertRatesFit } from '../../platform/tenant/tenant.rates.js';
 import { spentOf, type Spent } from './project.budget.js';
 
@@ -147,7 +147,7 @@ export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
     async spent(access: TenantAccess, projects: readonly Pick<Project, 'id' | 'budgetPeriod'>[]): Promise<Map<string, Spent>> {
       access.assert('read', 'Project');
       // The guard read the tenant's settings with the tenant: the time zone costs no statement.
-      const { timezone } = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
+      const timezone = timezoneOf(access.tenant);
       return spentOf(db, access, timezone, projects, clock.now());
     },
 
