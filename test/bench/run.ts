@@ -11,6 +11,10 @@
  * pg_stat_statements), resident memory idle and under load, and whether a
  * tenant's list slows down while another tenant writes.
  *
+ * PostGraphile 5 (test/bench/postgraphile.mjs, a dev dependency) is a fourth server in the list scenarios, on the
+ * same database in the same rounds: the same page of the same tenant's notes through its own GraphQL query. It
+ * does less than the others (no API key, no tenant gate); its ratio to the floor is printed beside Tally's.
+ *
  * Then the domain: `tally seed --tenants 2 --users 20 --entries 100000`
  * (BENCH_ENTRIES), and the median latency, one client at a time, of the
  * entries list with projects and of searches for a common and a rare word.
@@ -27,7 +31,8 @@
  *   BENCH_SECONDS=3 BENCH_ROUNDS=6 BENCH_CONCURRENCY=32 BENCH_NOTES=100000 npm run bench
  *   BENCH_SKIP_BUILD=1  reuse dist/ as it is
  *   BENCH_ONLY=rest-list,rest-get  only these parts: the request scenarios rest-list, graphql-list, rest-get,
- *                       rest-post (or `requests` for all four), and domain, reports, invoices, billing, events,
+ *                       rest-post and postgraphile (PostGraphile in the list scenarios that run; alone, in both;
+ *                       `requests` for all five), and domain, reports, invoices, billing, events,
  *                       imports, invoice-files (alone, it needs no build, server or database), time-balance,
  *                       working-time, recurring-invoices and payment-reminders (each starts a Tally of its own on a database of its own:
  *                       test/bench/<part>.ts)
@@ -83,7 +88,7 @@ interface LoadResult {
   statuses: Record<string, number>;
 }
 
-type ServerName = 'tally' | 'floor' | 'baseline';
+type ServerName = 'tally' | 'floor' | 'baseline' | 'postgraphile';
 
 interface Server {
   name: ServerName;
@@ -100,9 +105,11 @@ interface Scenario {
   name: string;
   tally: RequestSpec;
   floor: RequestSpec;
+  /** What PostGraphile is asked in the scenario, when it runs (the list scenarios): it is left out of the others. */
+  postgraphile?: RequestSpec | undefined;
 }
 
-const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post'];
+const requestScenarios = ['rest-list', 'graphql-list', 'rest-get', 'rest-post', 'postgraphile'];
 const parts = [
   'domain',
   'reports',
@@ -143,6 +150,8 @@ for (const part of only) {
     throw new Error(`BENCH_ONLY: unknown part "${part}"; known: requests, ${[...requestScenarios, ...parts].join(', ')}`);
   }
 }
+// PostGraphile alone is measured in both list scenarios (it runs in no other).
+if (only.has('postgraphile') && !only.has('rest-list') && !only.has('graphql-list')) for (const part of ['rest-list', 'graphql-list']) only.add(part);
 const wanted = (part: string): boolean => only.size === 0 || only.has(part);
 const baselineRef = process.env.BENCH_BASELINE?.trim() || undefined;
 
@@ -207,7 +216,7 @@ const profileDirectory = process.env.BENCH_CPU_PROFILE?.trim() || undefined;
 async function startServer(name: Server['name'], command: string[], env: Record<string, string>, cwd = projectRoot): Promise<Server> {
   const port = await freePort();
   const profile =
-    profileDirectory && name !== 'floor'
+    profileDirectory && (name === 'tally' || name === 'baseline')
       ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDirectory)}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`]
       : [];
   const child = spawn(process.execPath, [...profile, ...command], {
@@ -215,8 +224,8 @@ async function startServer(name: Server['name'], command: string[], env: Record<
     env: {
       PATH: process.env.PATH ?? '',
       ...env,
-      // Node flags for Tally (and the baseline), not the floor: BENCH_NODE_OPTIONS=--max-semi-space-size=8
-      ...(name !== 'floor' && process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      // Node flags for Tally (and the baseline), not the floor or PostGraphile: BENCH_NODE_OPTIONS=--max-semi-space-size=8
+      ...((name === 'tally' || name === 'baseline') && process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
       PORT: String(port),
       HOST: '127.0.0.1',
     },
@@ -307,16 +316,17 @@ function cpuMsOf(pid: number): number {
   }
 }
 
-type Servers = { tally: Server; floor: Server; baseline?: Server | undefined };
+type Servers = { tally: Server; floor: Server; baseline?: Server | undefined; postgraphile?: Server | undefined };
 type ScenarioResults = Partial<Record<ServerName, Measured>>;
 
-/** The request a server gets in a scenario: the baseline is Tally too. */
-const specFor = (scenario: Scenario, name: ServerName): RequestSpec => (name === 'floor' ? scenario.floor : scenario.tally);
+/** The request a server gets in a scenario (the baseline is Tally too); none when the server sits the scenario out. */
+const specFor = (scenario: Scenario, name: ServerName): RequestSpec | undefined =>
+  name === 'floor' ? scenario.floor : name === 'postgraphile' ? scenario.postgraphile : scenario.tally;
 
 async function measure(scenarios: Scenario[], servers: Servers): Promise<Map<string, ScenarioResults>> {
   const results = new Map<string, ScenarioResults>();
-  const names: ServerName[] = servers.baseline ? ['floor', 'tally', 'baseline'] : ['floor', 'tally'];
   for (const scenario of scenarios) {
+    const names = (['floor', 'tally', 'baseline', 'postgraphile'] as const).filter((name) => servers[name] && specFor(scenario, name));
     const entry: ScenarioResults = Object.fromEntries(
       names.map((name) => [name, { perSecond: [], latencies: [], errors: 0, statuses: {}, cpuMs: 0, requests: 0 }]),
     );
@@ -327,7 +337,7 @@ async function measure(scenarios: Scenario[], servers: Servers): Promise<Map<str
         const server = servers[name] as Server;
         const sampler = setInterval(() => (server.rssPeakKb = Math.max(server.rssPeakKb, rssKb(server.child.pid as number))), 100);
         const cpuBefore = cpuMsOf(server.child.pid as number);
-        const result = await load(server.url, specFor(scenario, name), { seconds, concurrency, startIndex: round * 1_000_000 });
+        const result = await load(server.url, specFor(scenario, name) as RequestSpec, { seconds, concurrency, startIndex: round * 1_000_000 });
         clearInterval(sampler);
         const target = entry[name] as Measured;
         target.cpuMs += cpuMsOf(server.child.pid as number) - cpuBefore;
@@ -347,6 +357,21 @@ async function measure(scenarios: Scenario[], servers: Servers): Promise<Map<str
 async function listLatency(server: Server, spec: RequestSpec): Promise<number> {
   const { latencies } = await load(server.url, spec, { seconds: 2, concurrency: 1 });
   return median(latencies);
+}
+
+/**
+ * PostGraphile's page is the floor's (the same note ids in the same order), checked once before it is measured:
+ * a GraphQL error answers 200 too, so the load's status check alone would count errors as pages.
+ */
+async function assertSamePage(floor: Server, floorList: RequestSpec, postgraphile: Server, postgraphileList: RequestSpec): Promise<void> {
+  const answer = async (server: Server, spec: RequestSpec): Promise<unknown> =>
+    (await fetch(`${server.url}${spec.paths[0]}`, { method: spec.method, headers: spec.headers, body: spec.body ?? null })).json();
+  const floorIds = ((await answer(floor, floorList)) as { id: string }[]).map((note) => note.id);
+  const page = (await answer(postgraphile, postgraphileList)) as { data?: { allNotes?: { nodes: { id: string }[] } }; errors?: unknown };
+  const ids = page.data?.allNotes?.nodes.map((note) => note.id) ?? [];
+  if (ids.length === 0 || ids.join() !== floorIds.join()) {
+    throw new Error(`PostGraphile's page is not the floor's: ${JSON.stringify(page).slice(0, 500)}`);
+  }
 }
 
 const format = (value: number, digits = 1): string => (Number.isFinite(value) ? value.toFixed(digits) : '-');
@@ -478,8 +503,10 @@ async function main(): Promise<void> {
     if (baselineDirectory) {
       servers.baseline = await startServer('baseline', [...startFlagsOf(baselineDirectory), 'dist/cli/main.js', 'serve'], tallyEnv, baselineDirectory);
     }
-    const { tally, floor, baseline } = servers as Servers;
-    const running = [floor, tally, ...(baseline ? [baseline] : [])];
+    // PostGraphile as its docs deploy it: NODE_ENV=production, plain `node` (like the floor, without Tally's flags).
+    if (wanted('postgraphile')) servers.postgraphile = await startServer('postgraphile', ['test/bench/postgraphile.mjs'], { ...env, NODE_ENV: 'production' });
+    const { tally, floor, baseline, postgraphile } = servers as Servers;
+    const running = [floor, tally, ...(baseline ? [baseline] : []), ...(postgraphile ? [postgraphile] : [])];
     const startedRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
 
     const headers = { authorization: `Bearer ${data.keyA}`, 'content-type': 'application/json' };
@@ -497,15 +524,35 @@ async function main(): Promise<void> {
       }),
       expectStatus: 200,
     };
+    // PostGraphile's page: the floor's rows (tenant, size, order, columns; its `rowId` is the column `id`), no key.
+    const postgraphileList: RequestSpec = {
+      method: 'POST',
+      paths: ['/graphql'],
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query:
+          'query ($t: String!) { allNotes(first: 50, condition: { tenantId: $t }, orderBy: [CREATED_AT_DESC, ROW_ID_DESC]) ' +
+          '{ nodes { id: rowId tenantId tenantUserId content createdAt updatedAt } } }',
+        variables: { t: data.tenantA },
+      }),
+      expectStatus: 200,
+    };
+    if (postgraphile) await assertSamePage(floor, list, postgraphile, postgraphileList);
+    const lists = postgraphile ? { postgraphile: postgraphileList } : {};
     const scenarios: Scenario[] = [
-      { id: 'rest-list', name: 'REST list, 50 notes', tally: list, floor: list },
-      { id: 'graphql-list', name: 'GraphQL list, same fields', tally: graphqlList, floor: list },
+      { id: 'rest-list', name: 'REST list, 50 notes', tally: list, floor: list, ...lists },
+      { id: 'graphql-list', name: 'GraphQL list, same fields', tally: graphqlList, floor: list, ...lists },
       { id: 'rest-get', name: 'REST get by id', tally: get, floor: get },
       { id: 'rest-post', name: 'REST POST', tally: post, floor: post },
     ].filter((scenario) => wanted(scenario.id));
 
     // Warm every server (JIT, connection pools, caches), then note what each holds at rest.
-    for (const server of running) for (const scenario of scenarios) await load(server.url, specFor(scenario, server.name), { seconds: 1, concurrency: 4 });
+    for (const server of running) {
+      for (const scenario of scenarios) {
+        const spec = specFor(scenario, server.name);
+        if (spec) await load(server.url, spec, { seconds: 1, concurrency: 4 });
+      }
+    }
     // Idle as the issue that set the goal measured it: 10 s after a warm-up.
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     const idleRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
@@ -515,7 +562,10 @@ async function main(): Promise<void> {
       const statements = new Map<string, Partial<Record<ServerName, number>>>();
       for (const scenario of scenarios) {
         const counted: Partial<Record<ServerName, number>> = {};
-        for (const server of running) counted[server.name] = await statementsPerRequest(database, server, specFor(scenario, server.name));
+        for (const server of running) {
+          const spec = specFor(scenario, server.name);
+          if (spec) counted[server.name] = await statementsPerRequest(database, server, spec);
+        }
         statements.set(scenario.name, counted);
       }
 
@@ -523,46 +573,55 @@ async function main(): Promise<void> {
         `\n${rounds} rotating rounds of ${seconds} s per scenario, ${concurrency} clients, ${noteCount} + ${otherNoteCount} notes, ` +
           `Node ${process.version}, ${os.cpus().length} CPUs${baseline ? `; baseline = ${baselineRef}` : ''}\n\n`,
       );
-      const results = await measure(scenarios, { tally, floor, baseline });
+      const results = await measure(scenarios, { tally, floor, baseline, postgraphile });
       const header = [
         'scenario',
         'Tally req/s',
         'floor req/s',
         'ratio',
         ...(baseline ? ['baseline req/s', 'baseline ratio', 'Tally/baseline'] : []),
+        ...(postgraphile ? ['PostGraphile req/s', 'PostGraphile ratio', 'Tally/PostGraphile'] : []),
         'Tally p50',
         'p99',
         'floor p50',
         'p99',
         'SQL/req Tally',
         'floor',
+        ...(postgraphile ? ['PostGraphile'] : []),
         'CPU ms/req Tally',
         'floor',
         ...(baseline ? ['baseline'] : []),
+        ...(postgraphile ? ['PostGraphile'] : []),
         'errors',
       ];
       const rows = scenarios.map((scenario) => {
         const result = results.get(scenario.name) as ScenarioResults;
-        const rate = (name: ServerName) => median((result[name] as Measured).perSecond);
+        // NaN (printed `-`) for a server that sits the scenario out.
+        const rate = (name: ServerName) => (result[name] ? median(result[name].perSecond) : Number.NaN);
         const sortedT = [...(result.tally as Measured).latencies].sort((a, b) => a - b);
         const sortedF = [...(result.floor as Measured).latencies].sort((a, b) => a - b);
         const sql = statements.get(scenario.name) as Partial<Record<ServerName, number>>;
-        const errors = running.map((server) => (result[server.name] as Measured).errors).join('/');
+        const errors = running.map((server) => result[server.name]?.errors ?? '-').join('/');
         return [
           scenario.name,
           format(rate('tally'), 0),
           format(rate('floor'), 0),
           format(rate('tally') / rate('floor'), 2),
           ...(baseline ? [format(rate('baseline'), 0), format(rate('baseline') / rate('floor'), 2), format(rate('tally') / rate('baseline'), 2)] : []),
+          ...(postgraphile
+            ? [format(rate('postgraphile'), 0), format(rate('postgraphile') / rate('floor'), 2), format(rate('tally') / rate('postgraphile'), 2)]
+            : []),
           format(percentile(sortedT, 0.5)),
           format(percentile(sortedT, 0.99)),
           format(percentile(sortedF, 0.5)),
           format(percentile(sortedF, 0.99)),
           format(sql.tally ?? Number.NaN, 2),
           format(sql.floor ?? Number.NaN, 2),
-          ...(['tally', 'floor', ...(baseline ? ['baseline'] : [])] as ServerName[]).map((name) =>
-            format((result[name] as Measured).cpuMs / Math.max(1, (result[name] as Measured).requests), 3),
-          ),
+          ...(postgraphile ? [format(sql.postgraphile ?? Number.NaN, 2)] : []),
+          ...(['tally', 'floor', ...(baseline ? ['baseline'] : []), ...(postgraphile ? ['postgraphile'] : [])] as ServerName[]).map((name) => {
+            const measured = result[name];
+            return measured ? format(measured.cpuMs / Math.max(1, measured.requests), 3) : '-';
+          }),
           errors,
         ];
       });
@@ -571,7 +630,8 @@ async function main(): Promise<void> {
         cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
       process.stdout.write(
         `${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = req/s / floor req/s, measured in the same rounds; CPU ms/req = the server process's CPU time per answer, ` +
-          `less sensitive to a busy machine than req/s${baseline ? '; errors tally/floor/baseline' : ''})\n`,
+          `less sensitive to a busy machine than req/s; errors ${running.map((server) => server.name).join('/')}` +
+          `${postgraphile ? '; PostGraphile runs the list scenarios only, with no API key and no tenant gate' : ''})\n`,
       );
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
       afterLoadRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
