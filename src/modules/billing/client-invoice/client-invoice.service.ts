@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
@@ -60,11 +61,13 @@ export interface CreateWithin {
  */
 export function createClientInvoiceService({
   db,
+  reads,
   clock,
   jobs,
   config,
 }: {
   db: Db;
+  reads: Reads;
   clock: Clock;
   jobs: JobQueue;
   config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
@@ -107,7 +110,9 @@ export function createClientInvoiceService({
       { limit, offset, tenantId: _tenant, ...filter }: z.output<typeof ListClientInvoicesArgs>,
       query: ClientInvoiceQuery = {},
     ): Promise<ClientInvoice[]> {
-      return db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) });
+      return reads.run(access, ({ db }) =>
+        db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) }),
+      );
     },
 
     /** One client invoice of the tenant. */
