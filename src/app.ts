@@ -12,6 +12,7 @@ import { createSessions } from './auth/sessions.js';
 import { createSignInRules } from './auth/sign-in.js';
 import type { Config } from './config.js';
 import type { Db, Sql } from './db/client.js';
+import type { ReadRouting } from './db/replicas.js';
 import { createGraphQLContext, type GraphQLContext } from './graphql/context.js';
 import type { Services } from './modules/services.js';
 import { createDocsHandler, type DocsHandler } from './http/docs.js';
@@ -55,6 +56,8 @@ export interface App {
   /** Idempotency-Key claims and stored answers (REST and GraphQL). */
   idempotency: Idempotency;
   metrics: Metrics;
+  /** After a caller's write: remember what their next reads must see (nothing without replicas). */
+  reads: Pick<ReadRouting, 'replicated' | 'wrote'>;
   /** Superadmins, API keys, and people who are owner or admin somewhere read /metrics (METRICS_TOKEN aside). */
   mayReadMetrics(actor: Actor): Promise<boolean>;
   /** The GraphQL context of one request (REST runs through GraphQL too). */
@@ -67,6 +70,8 @@ export interface AppOptions {
   log: Logger;
   db: Db;
   sql: Sql;
+  /** Where reads that tolerate lag run, and the caller's writes they must see (src/db/replicas.ts). */
+  reads: ReadRouting;
   /** The process's services (src/runtime.ts builds them, for the workers too). */
   services: Services;
   /** The process's metrics (built once, shared with the workers). */
@@ -77,14 +82,14 @@ export interface AppOptions {
 /** The REST paths under which even an unknown path is public (sign-in). */
 const publicPrefixes = ['/api/auth/'];
 
-export function createApp({ config, secrets, log, db, sql, services, metrics, embeddedDatabase }: AppOptions): App {
+export function createApp({ config, secrets, log, db, sql, reads, services, metrics, embeddedDatabase }: AppOptions): App {
   const origins = createOriginPolicy(config.trustedOrigins);
   const afterSignIn = createSignInRules({ db, users: services.users, superadminEmails: config.superadminEmails, log });
   const auth = createAuth({ config, secrets, db, log, afterSignIn });
   const sessions = createSessions(auth);
   const authenticator = createAuthenticator({ apiKeys: services.apiKeys, resolveSession: sessions.resolve });
   const limits = createRateLimits({ sql, config, log });
-  const gate = createGate({ authenticator, sessions, origins, limits, clientAddress: createClientAddressOf(config.trustProxy) });
+  const gate = createGate({ authenticator, sessions, origins, limits, clientAddress: createClientAddressOf(config.trustProxy), reads });
   const platform: Platform = { config, auth, sessions, origins };
   const contextFor = (actor: Actor | null, state: RequestState): GraphQLContext =>
     createGraphQLContext({ db, services }, { actor, requestId: state.requestId, log: state.log, knownTenant: state.knownTenant });
@@ -99,15 +104,16 @@ export function createApp({ config, secrets, log, db, sql, services, metrics, em
     auth,
     origins,
     authenticator,
-    graphql: createGraphQLServer({ schema, log, metrics, idempotency }),
+    graphql: createGraphQLServer({ schema, log, metrics, idempotency, markingMutations: reads.replicated }),
     rest,
     platform,
     docs: createDocsHandler(() => openApiDocumentOf(rest, config.baseUrl, version)),
-    health: createHealthCheck({ db, version, embeddedDatabase }),
+    health: createHealthCheck({ db, version, embeddedDatabase, replicas: reads.replicas }),
     gate,
     limits,
     idempotency,
     metrics,
+    reads,
     async mayReadMetrics(actor) {
       if (actor.type === 'api_key' || actor.type === 'system') return true;
       if (actor.isSuperadmin) return true;

@@ -22,6 +22,12 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   /** External PostgreSQL; undefined starts the embedded one under `dataDir/postgres`. */
   databaseUrl: string | undefined;
+  /** Streaming replicas of the database (DATABASE_REPLICA_URL, comma separated) that serve reads tolerating lag; empty: all reads on the primary. */
+  databaseReplicaUrls: string[];
+  /** Longest a caller's read waits for a replica to replay the caller's last write before it reads the primary instead. */
+  replicaMaxWaitMs: number;
+  /** A replica further behind than this is skipped. */
+  replicaMaxLagMs: number;
   /** Absolute path. */
   dataDir: string;
   port: number;
@@ -110,6 +116,9 @@ const environmentSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  DATABASE_REPLICA_URL: commaList.pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, 'must be postgres:// or postgresql:// URLs, comma separated'))),
+  REPLICA_MAX_WAIT_MS: milliseconds,
+  REPLICA_MAX_LAG_MS: milliseconds,
   DATA_DIR: optionalNonEmpty,
   PORT: optionalNonEmpty.pipe(
     z
@@ -267,6 +276,9 @@ export function loadConfig(environment: Environment = process.env): Config {
   return {
     nodeEnv,
     databaseUrl: env.DATABASE_URL,
+    databaseReplicaUrls: [...new Set(env.DATABASE_REPLICA_URL)],
+    replicaMaxWaitMs: env.REPLICA_MAX_WAIT_MS ?? 200,
+    replicaMaxLagMs: env.REPLICA_MAX_LAG_MS ?? 5000,
     dataDir: path.resolve(env.DATA_DIR ?? '.data'),
     port,
     host: env.HOST ?? '127.0.0.1',

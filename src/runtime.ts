@@ -17,6 +17,7 @@ import { createApp, type App } from './app.js';
 import type { Config } from './config.js';
 import { createDatabaseClient, type Db, type QueryObserver, type Sql } from './db/client.js';
 import { openDatabaseServer } from './db/database.js';
+import { createReplicaReads, primaryReads, type ReadRouting } from './db/replicas.js';
 import { createPgListener } from './db/listener.js';
 import { migrateDatabase } from './db/migrations.js';
 import { lazyJobQueue, startJobs, type JobQueue, type JobRunner, type QueueDepth } from './events/jobs.js';
@@ -121,6 +122,18 @@ export async function createRuntime({
     const client = createDatabaseClient({ url: database.url, log, ...(onQuery ? { onQuery } : {}) });
     stack.defer(() => client.close());
     const { db, sql } = client;
+    // Only API processes read from replicas: workers (and the CLI) read the primary, always.
+    const reads: ReadRouting =
+      serves && config.databaseReplicaUrls.length > 0
+        ? createReplicaReads({
+            primary: { db, sql },
+            urls: config.databaseReplicaUrls,
+            maxWaitMs: config.replicaMaxWaitMs,
+            maxLagMs: config.replicaMaxLagMs,
+            log: log.child({ component: 'replicas' }),
+          })
+        : primaryReads({ db, sql });
+    stack.defer(() => reads.close());
     const listener = createPgListener({ url: database.url, log: log.child({ component: 'listener' }) });
     stack.defer(() => listener.close());
     const live = createLiveEvents({ listener, log: log.child({ component: 'live' }) });
@@ -150,9 +163,9 @@ export async function createRuntime({
       jobs = lazy;
       queueDepths = () => lazy.queueDepths();
     }
-    const dependencies = { db, sql, log, config, secrets, jobs, live, clock };
+    const dependencies = { db, sql, reads, log, config, secrets, jobs, live, clock };
     const services = createServices(dependencies);
-    const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths }) : undefined;
+    const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths, reads }) : undefined;
 
     // Workers first: once the process says it listens, it runs everything its role has.
     let workers: Workers | undefined;
@@ -165,7 +178,7 @@ export async function createRuntime({
     let app: App | undefined;
     let url: string | undefined;
     if (serves && metrics) {
-      app = createApp({ config, secrets, log, db, sql, services, metrics, embeddedDatabase: database.embedded !== undefined });
+      app = createApp({ config, secrets, log, db, sql, reads, services, metrics, embeddedDatabase: database.embedded !== undefined });
       const built = app;
       // No request comes any more: what the rate limits counted only here goes to the store while it still can.
       stack.defer(() => built.limits.close());

@@ -12,7 +12,7 @@ import type { HttpResult } from '../lib/problem.js';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 const allowedMethods = 'GET, POST, PATCH, PUT, DELETE';
-const allowedHeaders = 'authorization, content-type, x-request-id';
+const allowedHeaders = 'authorization, content-type, x-request-id, tally-read-after';
 const preflightMaxAgeSeconds = 600;
 
 /** The origin a browser says the request comes from: Origin, else the Referer's origin. */
@@ -49,7 +49,7 @@ export function createOriginPolicy(trustedOrigins: readonly string[]): OriginPol
     return {
       'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
-      'access-control-expose-headers': 'x-request-id, location, www-authenticate, retry-after',
+      'access-control-expose-headers': 'x-request-id, location, www-authenticate, retry-after, tally-read-after',
       vary: 'Origin',
     };
   };

@@ -14,6 +14,8 @@ export interface DatabaseClientOptions {
   log: Logger;
   /** Connections per process. */
   poolSize?: number;
+  /** Longest wait for a connection before a query fails (default 3 s; a replica's is shorter, the primary is there to fall back on). */
+  connectTimeoutMs?: number;
   /** Called with every SQL statement and its parameters (query-plan and query-count tests only). */
   onQuery?: QueryObserver;
 }
@@ -148,12 +150,18 @@ export interface DatabaseClient {
 const closeTimeoutMs = 5000;
 
 /** One Prisma client on one pg pool per process, through the pure-JS driver adapter. */
-export function createDatabaseClient({ url, log, poolSize = 10, onQuery }: DatabaseClientOptions): DatabaseClient {
+export function createDatabaseClient({ url, log, poolSize = 10, connectTimeoutMs = 3_000, onQuery }: DatabaseClientOptions): DatabaseClient {
   // We own the pool so that closing can wait for its connections: pg-pool's
   // end() resolves as soon as it has *asked* each client to end, before the
   // sockets close, and a database stopped in that gap fails every one of them.
   // A request waits at most 3 s for a connection: when the database is down it gets a 503 quickly, not a hang.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 3_000, types: plainSqlTypes });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: connectTimeoutMs,
+    types: plainSqlTypes,
+  });
   const connections = new Set<pg.PoolClient>();
   pool.on('connect', (connection) => {
     connections.add(connection);

@@ -46,14 +46,19 @@ const unavailableMessages = [
   /server closed the connection unexpectedly/i,
 ];
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+/**
+ * `also`: more SQLSTATEs (or Prisma kinds) that count as unavailability for
+ * this caller (a replica's conflicts with recovery: src/db/replicas.ts).
+ */
+export function isDatabaseUnavailable(error: unknown, also?: ReadonlySet<string>): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
   // Prisma's driver adapter and GraphQL wrap the pg error: follow `cause`, `originalError` and Prisma's `meta` down.
   while (current !== null && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const { code, kind, message, cause, originalError, meta } = current as {
+    const { code, originalCode, kind, message, cause, originalError, meta } = current as {
       code?: unknown;
+      originalCode?: unknown;
       kind?: unknown;
       message?: unknown;
       cause?: unknown;
@@ -61,6 +66,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       meta?: { driverAdapterError?: unknown };
     };
     if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+    if (also && [code, originalCode, kind].some((value) => typeof value === 'string' && also.has(value))) return true;
     if (typeof kind === 'string' && unavailableKinds.has(kind)) return true;
     if (typeof message === 'string' && unavailableMessages.some((pattern) => pattern.test(message))) return true;
     current = cause ?? originalError ?? meta?.driverAdapterError;

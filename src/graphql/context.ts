@@ -33,6 +33,8 @@ export interface GraphQLContext {
    * batches a field's lookups for every row of a page into one statement.
    */
   once<Value>(key: string, create: () => Value): Value;
+  /** Set when an operation of this request was a mutation: its caller's next reads must see what it wrote (src/db/replicas.ts). */
+  readonly writes: { mutation: boolean };
 }
 
 export interface ContextDependencies {
@@ -88,6 +90,7 @@ export function createGraphQLContext({ db, services }: ContextDependencies, requ
       if (!built.has(key)) built.set(key, create());
       return built.get(key) as Value;
     },
+    writes: { mutation: false },
   };
 }
 

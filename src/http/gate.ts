@@ -2,6 +2,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { OriginPolicy } from '../auth/origins.js';
 import type { SessionLookup, Sessions } from '../auth/sessions.js';
 import type { Actor } from '../auth/actor.js';
+import type { ReadRouting } from '../db/replicas.js';
 import type { ClientAddressOf } from '../lib/client-address.js';
 import type { Gate } from '../request/request.js';
 import type { RateLimits } from './rate-limit.js';
@@ -12,7 +13,10 @@ export function createGate({
   origins,
   limits,
   clientAddress,
+  reads,
 }: {
+  /** Takes the `Tally-Read-After` a caller carries from another process (read replicas only). */
+  reads?: Pick<ReadRouting, 'replicated' | 'carried'>;
   authenticator: Authenticator;
   sessions: Sessions;
   origins: OriginPolicy;
@@ -34,6 +38,11 @@ export function createGate({
       state.knownTenant = result.tenant;
       state.headers = rate.headers;
       state.cookies = result.cookies;
+      if (reads?.replicated) {
+        // What the caller wrote through another process: their reads here must see it too.
+        const readAfter = request.headers['tally-read-after'];
+        if (typeof readAfter === 'string') reads.carried({ actor: result.actor }, readAfter);
+      }
       return { actor: result.actor };
     },
     async admitPublic(request, budget) {

@@ -158,6 +158,18 @@ function idempotentOperations(idempotency: Idempotency): Plugin<GraphQLContext, 
   };
 }
 
+/** Marks a request that ran a mutation, so that its caller's next reads see what it wrote (src/db/replicas.ts). */
+function markMutations(): Plugin<GraphQLContext> {
+  return {
+    onExecute({ args }) {
+      const document = args.document as DocumentNode;
+      if (document.definitions.some((definition) => definition.kind === Kind.OPERATION_DEFINITION && definition.operation === 'mutation')) {
+        (args.contextValue as GraphQLContext).writes.mutation = true;
+      }
+    },
+  };
+}
+
 /** Counts each operation by type and whether it ended with errors. */
 function operationMetrics(metrics: Metrics): Plugin<GraphQLContext> {
   return {
@@ -202,12 +214,15 @@ export function createGraphQLServer({
   log,
   metrics,
   idempotency,
+  markingMutations = false,
 }: {
   schema: GraphQLSchema;
   log: Logger;
   metrics?: Metrics;
   /** Idempotency-Key on POST /graphql; without it the header is ignored. */
   idempotency?: Idempotency;
+  /** Note mutations on the context (`writes`): only read replicas need to know, so only with them is it done. */
+  markingMutations?: boolean;
 }) {
   const yogaLog = log.child({ component: 'graphql' });
   return createYoga<GraphQLContext>({
@@ -234,6 +249,7 @@ export function createGraphQLServer({
     },
     // Each distinct document is compiled once (graphql-jit) and run as plain code after that.
     plugins: [
+      ...(markingMutations ? [markMutations()] : []),
       ...(metrics ? [operationMetrics(metrics)] : []),
       // After yoga's own parsers (they come first), so that it wraps the one that takes the request.
       ...(idempotency ? [idempotentOperations(idempotency)] : []),

@@ -1,10 +1,25 @@
 import type { Db } from '../db/client.js';
+import type { ReplicaStatus } from '../db/replicas.js';
 import type { HttpResult } from '../lib/problem.js';
 
 const probeTimeoutMs = 2000;
 
-/** GET /health: public; 200 when the database answers, 503 when it does not. */
-export function createHealthCheck({ db, version, embeddedDatabase }: { db: Db; version: string; embeddedDatabase: boolean }) {
+/**
+ * GET /health: public; 200 when the database answers, 503 when it does not.
+ * Read replicas are listed with their state as of their last check: one down
+ * or lagging is skipped by reads, so it does not make the process unhealthy.
+ */
+export function createHealthCheck({
+  db,
+  version,
+  embeddedDatabase,
+  replicas = () => [],
+}: {
+  db: Db;
+  version: string;
+  embeddedDatabase: boolean;
+  replicas?: () => ReplicaStatus[];
+}) {
   const startedAt = Date.now();
   return async (): Promise<HttpResult> => {
     const probeStarted = performance.now();
@@ -23,6 +38,7 @@ export function createHealthCheck({ db, version, embeddedDatabase }: { db: Db; v
     } finally {
       clearTimeout(timer);
     }
+    const listed = replicas();
     const body = {
       status: databaseUp ? 'ok' : 'unavailable',
       version,
@@ -32,6 +48,7 @@ export function createHealthCheck({ db, version, embeddedDatabase }: { db: Db; v
         embedded: embeddedDatabase,
         latencyMs: Math.round((performance.now() - probeStarted) * 10) / 10,
       },
+      ...(listed.length > 0 ? { replicas: listed.map(({ name, state, lagMs }) => ({ name, state, lagMs })) } : {}),
     };
     return {
       status: databaseUp ? 200 : 503,

@@ -8,6 +8,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { PoolUse } from '../db/client.js';
+import type { ReadRouting } from '../db/replicas.js';
 import type { QueueDepth } from '../events/jobs.js';
 
 export interface Metrics {
@@ -21,7 +22,16 @@ export interface Metrics {
   render(): Promise<string>;
 }
 
-export function createMetrics({ poolUse, queueDepths }: { poolUse: () => PoolUse; queueDepths: () => Promise<QueueDepth[]> }): Metrics {
+export function createMetrics({
+  poolUse,
+  queueDepths,
+  reads,
+}: {
+  poolUse: () => PoolUse;
+  queueDepths: () => Promise<QueueDepth[]>;
+  /** The replicas and the reads each served (none without DATABASE_REPLICA_URL). */
+  reads?: Pick<ReadRouting, 'replicas' | 'primaryReads'>;
+}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tally_' });
   const requests = new Counter({
@@ -70,6 +80,7 @@ export function createMetrics({ poolUse, queueDepths }: { poolUse: () => PoolUse
       }
     },
   });
+  if (reads && reads.replicas().length > 0) replicaMetrics(registry, reads);
   return {
     request(method, route, status, seconds) {
       const labels = { method, route, status: String(status) };
@@ -81,4 +92,56 @@ export function createMetrics({ poolUse, queueDepths }: { poolUse: () => PoolUse
     contentType: registry.contentType,
     render: () => registry.metrics(),
   };
+}
+
+/**
+ * Each replica's lag and state, and the reads each database served, as a
+ * counter and as the share of all reads this process routed (replicas and
+ * the primary, which has the label `primary`).
+ */
+function replicaMetrics(registry: Registry, reads: Pick<ReadRouting, 'replicas' | 'primaryReads'>): void {
+  new Gauge({
+    name: 'tally_replica_lag_seconds',
+    help: 'How far each read replica was behind the primary at its last check (-1: not yet known)',
+    labelNames: ['replica'],
+    registers: [registry],
+    collect() {
+      for (const replica of reads.replicas()) this.set({ replica: replica.name }, replica.lagMs === null ? -1 : replica.lagMs / 1000);
+    },
+  });
+  new Gauge({
+    name: 'tally_replica_up',
+    help: 'Whether each read replica serves reads (1), or is skipped as down or lagging (0)',
+    labelNames: ['replica', 'state'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const replica of reads.replicas()) this.set({ replica: replica.name, state: replica.state }, replica.state === 'up' ? 1 : 0);
+    },
+  });
+  const served = (): { database: string; reads: number }[] => [
+    { database: 'primary', reads: reads.primaryReads() },
+    ...reads.replicas().map((replica) => ({ database: replica.name, reads: replica.reads })),
+  ];
+  new Counter({
+    name: 'tally_db_reads_total',
+    help: 'Reads routed by this process (reports, exports, search, lists, the change feed), by the database that served them',
+    labelNames: ['database'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { database, reads: count } of served()) this.inc({ database }, count);
+    },
+  });
+  new Gauge({
+    name: 'tally_db_reads_share',
+    help: 'The share of routed reads each database served since the process started (0 to 1)',
+    labelNames: ['database'],
+    registers: [registry],
+    collect() {
+      const all = served();
+      const total = all.reduce((sum, { reads: count }) => sum + count, 0);
+      for (const { database, reads: count } of all) this.set({ database }, total === 0 ? 0 : count / total);
+    },
+  });
 }

@@ -12,6 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Actor } from '../auth/actor.js';
 import type { OriginPolicy } from '../auth/origins.js';
+import type { ReadRouting } from '../db/replicas.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import { AppError } from '../lib/errors.js';
@@ -44,6 +45,8 @@ export interface HttpServerDependencies {
   mayReadMetrics(actor: Actor): Promise<boolean>;
   config: { metricsToken: string | undefined };
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
+  /** Remembers a caller's write for their next reads (read replicas only). */
+  reads: Pick<ReadRouting, 'replicated' | 'wrote'>;
 }
 
 export const securityHeaders = {
@@ -193,7 +196,9 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
         throw error;
       }
     }
-    const answer = await app.graphql.handleNodeRequestAndResponse(withReadBody(request, body), response, app.contextFor(state.actor, state));
+    const context = app.contextFor(state.actor, state);
+    const answer = await app.graphql.handleNodeRequestAndResponse(withReadBody(request, body), response, context);
+    if (context.writes.mutation) await rememberWrite(response, state);
     await sendNodeResponse(answer, response, request, true);
   }
 
@@ -227,7 +232,26 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
       return send(response, result ?? problemResult(new AppError('NOT_FOUND', `No document at ${pathname}`), state.requestId));
     }
     if (pathname === '/graphql') return serveGraphQL(request, response, url, state);
-    return send(response, await app.rest.handle(request, url, state), state);
+    const result = await app.rest.handle(request, url, state);
+    if (app.reads.replicated && method !== 'GET' && method !== 'HEAD' && result.status < 400) await rememberWrite(response, state);
+    return send(response, result, state);
+  }
+
+  /**
+   * With read replicas, a request that wrote remembers the primary's WAL
+   * position for its caller before it answers, so that the caller's next
+   * read, here, waits for a replica that has it; `Tally-Read-After` carries
+   * it to reads the caller makes through another process. A failure here
+   * only costs that guarantee: the write has committed and is answered.
+   */
+  async function rememberWrite(response: ServerResponse, state: RequestState): Promise<void> {
+    if (state.actor === null) return;
+    try {
+      const lsn = await app.reads.wrote({ actor: state.actor });
+      if (lsn !== undefined) response.setHeader('tally-read-after', lsn);
+    } catch (error) {
+      state.log.warn({ err: error }, "the primary's WAL position after a write could not be read; the caller's next reads may not see it on a replica");
+    }
   }
 
   // Slow or stalled clients must not hold sockets forever. Node enforces the

@@ -9,6 +9,7 @@
  */
 import type { Config } from '../config.js';
 import type { Db, Sql, Tx } from '../db/client.js';
+import type { Reads } from '../db/replicas.js';
 import type { OutboxEvent } from '../events/dispatcher.js';
 import type { JobQueue, QueueDefinition } from '../events/jobs.js';
 import type { LiveEvents } from '../events/live.js';
@@ -23,6 +24,12 @@ import type { RouteSpec, RouteTag } from '../rest/route.js';
 export interface ServiceDependencies {
   db: Db;
   sql: Sql;
+  /**
+   * Where a read that tolerates a little lag runs (reports, exports, search,
+   * lists, the change feed): a replica that has the caller's writes, else the
+   * primary (src/db/replicas.ts). Writes, and reads inside a write, use `db`/`sql`.
+   */
+  reads: Reads;
   log: Logger;
   config: Config;
   secrets: Secrets;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, Sql, Tx } from '../../../db/client.js';
+import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
@@ -61,13 +62,13 @@ export interface CreateWithin {
  */
 export function createClientInvoiceService({
   db,
-  sql,
+  reads,
   clock,
   jobs,
   config,
 }: {
   db: Db;
-  sql: Sql;
+  reads: Reads;
   clock: Clock;
   jobs: JobQueue;
   config: Pick<Config, 'smtpUrl' | 'mailFrom'>;
@@ -110,9 +111,12 @@ export function createClientInvoiceService({
      * says why); Prisma for selections of the client or the voided invoice.
      */
     async list(access: TenantAccess, input: z.output<typeof ListClientInvoicesArgs>, query: ClientInvoiceQuery = {}): Promise<ClientInvoice[]> {
-      if (servesListQuery(query)) return listClientInvoices(sql, access, input);
       const { limit, offset, tenantId: _tenant, ...filter } = input;
-      return db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) });
+      return reads.run(access, ({ db, sql }) =>
+        servesListQuery(query)
+          ? listClientInvoices(sql, access, input)
+          : db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) }),
+      );
     },
 
     /** One client invoice of the tenant. */

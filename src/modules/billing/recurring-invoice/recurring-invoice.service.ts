@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
@@ -40,7 +41,7 @@ function scheduleErrors(plan: Schedule & { autoIssue: boolean; autoSend: boolean
   ];
 }
 
-export function createRecurringInvoiceService({ db }: { db: Db }) {
+export function createRecurringInvoiceService({ db, reads }: { db: Db; reads: Reads }) {
   const daysOf = (plan: RecurringInvoice) => withDays(plan, ['startDate', 'endDate', 'nextPeriodStart', 'nextRunDate']);
   const record = (tx: Tx, access: TenantAccess, type: EventType, plan: RecurringInvoice) =>
     recordEvent(tx, access, { type, subjectId: plan.id, data: daysOf(plan) });
@@ -71,10 +72,12 @@ export function createRecurringInvoiceService({ db }: { db: Db }) {
       { limit, offset, tenantId: _tenant, clientId }: z.output<typeof ListRecurringInvoicesArgs>,
       query: RecurringInvoiceQuery = {},
     ): Promise<RecurringInvoice[]> {
-      return db.recurringInvoice.findMany({
-        ...query,
-        ...tenantPage(access.scope('read', 'RecurringInvoice'), { limit, offset }, clientId ? { clientId } : {}),
-      });
+      return reads.run(access, ({ db }) =>
+        db.recurringInvoice.findMany({
+          ...query,
+          ...tenantPage(access.scope('read', 'RecurringInvoice'), { limit, offset }, clientId ? { clientId } : {}),
+        }),
+      );
     },
 
     async get(access: TenantAccess, id: string, query: RecurringInvoiceQuery = {}): Promise<RecurringInvoice> {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Config } from '../../../config.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult } from '../../../db/query.js';
 import type { JobQueue } from '../../../events/jobs.js';
@@ -83,7 +84,7 @@ export function invoiceFileStorage(config: Config): FileStorage {
  * fills what is empty. Members upload and read their own; managers and
  * admins manage all.
  */
-export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQueue; config: Config }) {
+export function createInvoiceService({ db, reads, jobs, config }: { db: Db; reads: Reads; jobs: JobQueue; config: Config }) {
   const files = invoiceFileStorage(config);
 
   /** An invoice the caller may read (a member: one they uploaded), or 404; with `change`, one they may also change (403 otherwise). */
@@ -121,19 +122,21 @@ export function createInvoiceService({ db, jobs, config }: { db: Db; jobs: JobQu
     ): Promise<Invoice[]> {
       const readable = access.scope('read', 'Invoice');
       const issued = from || to ? { issueDate: { ...(from ? { gte: dayColumn(from) } : {}), ...(to ? { lte: dayColumn(to) } : {}) } } : {};
-      return db.invoice.findMany({
-        ...query,
-        ...tenantPage(
-          readable,
-          { limit, offset },
-          {
-            ...(status ? { status } : {}),
-            ...(ocrStatus ? { ocrStatus } : {}),
-            ...(projectId ? { projectId } : {}),
-            ...issued,
-          },
-        ),
-      });
+      return reads.run(access, ({ db }) =>
+        db.invoice.findMany({
+          ...query,
+          ...tenantPage(
+            readable,
+            { limit, offset },
+            {
+              ...(status ? { status } : {}),
+              ...(ocrStatus ? { ocrStatus } : {}),
+              ...(projectId ? { projectId } : {}),
+              ...issued,
+            },
+          ),
+        }),
+      );
     },
 
     /** One invoice (a member: one they uploaded). */

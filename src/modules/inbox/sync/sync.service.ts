@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Config } from '../../../config.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import type { JobQueue } from '../../../events/jobs.js';
@@ -75,7 +76,7 @@ export type SyncQuery = PrismaQuery<Prisma.SyncInclude, Prisma.SyncSelect>;
  * so a run that died half way, two runs at once, or a UIDVALIDITY change
  * (which starts the mailbox over) import nothing twice.
  */
-export function createSyncService({ db, jobs, config, secrets }: { db: Db; jobs: JobQueue; config: Config; secrets: Secrets }) {
+export function createSyncService({ db, reads, jobs, config, secrets }: { db: Db; reads: Reads; jobs: JobQueue; config: Config; secrets: Secrets }) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
 
@@ -96,7 +97,7 @@ export function createSyncService({ db, jobs, config, secrets }: { db: Db; jobs:
   return {
     /** The tenant's mailbox syncs, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListSyncsArgs>, query: SyncQuery = {}): Promise<Sync[]> {
-      return db.sync.findMany({ ...query, ...tenantPage(access.scope('read', 'Sync'), page) });
+      return reads.run(access, ({ db }) => db.sync.findMany({ ...query, ...tenantPage(access.scope('read', 'Sync'), page) }));
     },
 
     async get(access: TenantAccess, id: string, query: SyncQuery = {}): Promise<Sync> {

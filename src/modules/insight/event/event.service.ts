@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
+import type { Sql } from '../../../db/client.js';
 import { Parameters } from '../../../db/parameters.js';
+import type { ReadClient } from '../../../db/replicas.js';
 import { envelopeOf, type EventEnvelope } from '../../../events/envelope.js';
 import type { ActorType } from '../../../generated/prisma/enums.js';
 import { notFound, validationFailed } from '../../../lib/errors.js';
@@ -23,7 +25,7 @@ const feedEventOf = (row: EventRow): FeedEvent => ({ ...envelopeOf(row), subject
 const eventColumns = `e.id, e.type, e."tenantId", e."actorType", e."actorId", e."subjectId", e.data, e."createdAt"`;
 
 /** The tenant's events as they commit (live), as a feed to sync from, and as one entry's history. */
-export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 'db' | 'sql' | 'live'>) {
+export function createEventService({ db, reads, live }: Pick<ServiceDependencies, 'db' | 'reads' | 'live'>) {
   /**
    * One page of the feed: the tenant's events after `after`, in the order of
    * their transactions (txid, then id), and only those of transactions older
@@ -31,8 +33,15 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
    * not when it commits: ordered by id alone, a reader could move past an
    * event that was still being written and never see it. Events of
    * transactions that have all ended can no longer be joined by earlier ones.
+   * On a replica the same holds: its snapshot counts the primary's
+   * transactions it has not seen end as running. Read where `reads` says,
+   * the cursor's lookup and the page on the same database.
    */
-  async function feedPage(access: TenantAccess, filters: FeedFilters & { after?: string | undefined }, limit: number): Promise<FeedEvent[]> {
+  function feedPage(access: TenantAccess, filters: FeedFilters & { after?: string | undefined }, limit: number): Promise<FeedEvent[]> {
+    return reads.run(access, ({ sql }) => feedPageOn(sql, access, filters, limit));
+  }
+
+  async function feedPageOn(sql: Sql, access: TenantAccess, filters: FeedFilters & { after?: string | undefined }, limit: number): Promise<FeedEvent[]> {
     const parameters = new Parameters();
     const bind = parameters.add;
     const conditions = [access.sqlScope('read', 'Event', 'e', bind), 'e.txid < pg_snapshot_xmin(pg_current_snapshot())'];
@@ -101,27 +110,35 @@ export function createEventService({ db, sql, live }: Pick<ServiceDependencies, 
     },
 
     /** What happened to one entry, oldest first, and by whom. */
-    async entryHistory(access: TenantAccess, { id: entryId, limit, offset }: z.output<typeof EntryHistoryArgs>): Promise<FeedEvent[]> {
-      // Owners and admins read any entry's history, a deleted entry's too; everyone else that of their own entries.
-      if (!access.canAny('read', 'EntryHistory')) {
-        const entry = await db.entry.findFirst({ where: { id: entryId, ...access.scope('read', 'Entry') }, select: { tenantUserId: true } });
-        if (!entry || !access.owns('EntryHistory', entry)) throw notFound('Entry', entryId);
-      }
-      // The caller may read this entry's history (above): all of its events, whoever caused them.
-      const parameters = new Parameters();
-      const bind = parameters.add;
-      const rows = await sql.query<EventRow>(
-        `SELECT ${eventColumns} FROM events e WHERE ${access.sqlTenantWide('Event', 'e', bind)} AND e."subjectId" = ${bind(entryId)}
-           ORDER BY e."createdAt", e.id LIMIT ${bind(limit)} OFFSET ${bind(offset)}`,
-        parameters.values,
-      );
-      if (rows.length === 0 && offset === 0) {
-        const exists = await db.entry.count({ where: { id: entryId, ...access.tenantWide('Entry') } });
-        if (exists === 0) throw notFound('Entry', entryId);
-      }
-      return rows.map(feedEventOf);
+    async entryHistory(access: TenantAccess, args: z.output<typeof EntryHistoryArgs>): Promise<FeedEvent[]> {
+      return reads.run(access, (client) => entryHistoryOn(client, access, args));
     },
   };
+
+  async function entryHistoryOn(
+    { db, sql }: ReadClient,
+    access: TenantAccess,
+    { id: entryId, limit, offset }: z.output<typeof EntryHistoryArgs>,
+  ): Promise<FeedEvent[]> {
+    // Owners and admins read any entry's history, a deleted entry's too; everyone else that of their own entries.
+    if (!access.canAny('read', 'EntryHistory')) {
+      const entry = await db.entry.findFirst({ where: { id: entryId, ...access.scope('read', 'Entry') }, select: { tenantUserId: true } });
+      if (!entry || !access.owns('EntryHistory', entry)) throw notFound('Entry', entryId);
+    }
+    // The caller may read this entry's history (above): all of its events, whoever caused them.
+    const parameters = new Parameters();
+    const bind = parameters.add;
+    const rows = await sql.query<EventRow>(
+      `SELECT ${eventColumns} FROM events e WHERE ${access.sqlTenantWide('Event', 'e', bind)} AND e."subjectId" = ${bind(entryId)}
+           ORDER BY e."createdAt", e.id LIMIT ${bind(limit)} OFFSET ${bind(offset)}`,
+      parameters.values,
+    );
+    if (rows.length === 0 && offset === 0) {
+      const exists = await db.entry.count({ where: { id: entryId, ...access.tenantWide('Entry') } });
+      if (exists === 0) throw notFound('Entry', entryId);
+    }
+    return rows.map(feedEventOf);
+  }
 }
 
 export type EventService = ReturnType<typeof createEventService>;

@@ -1,5 +1,6 @@
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, Sql } from '../../../db/client.js';
+import type { ReadClient } from '../../../db/replicas.js';
+import type { ServiceDependencies } from '../../module.js';
 import { Parameters } from '../../../db/parameters.js';
 import type { Prisma, Entry } from '../../../generated/prisma/client.js';
 import { startOfDay } from '../../../lib/time.js';
@@ -118,7 +119,9 @@ function filled(
  * counts on the day it started, in the report's time zone; running timers
  * are left out.
  */
-export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
+type SummaryArgs = ReportPeriod & { groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined; fillGaps: boolean };
+
+export function createReportService({ reads }: Pick<ServiceDependencies, 'reads'>) {
   /** The report's time zone and week start, and the instants its period covers. */
   function periodOf(access: TenantAccess, period: ReportPeriod): ReportRange {
     const settings = settingsOf({ settings: access.tenant.settings as Prisma.JsonValue });
@@ -133,6 +136,109 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
     };
   }
 
+  /** `summary` on the database `reads` chose. */
+  async function summaryOn(
+    { db, sql }: ReadClient,
+    access: TenantAccess,
+    { groupBy, subGroupBy, fillGaps, ...period }: SummaryArgs,
+    filter: ReportFilter,
+  ): Promise<ReportSummary> {
+    const range = periodOf(access, period);
+    const { tenantId } = access;
+    const tenantCurrency = range.settings.currency;
+    const dimensions = subGroupBy ? [groupBy, subGroupBy] : [groupBy];
+    /** The groups of the entries (their sub-groups in them), and their totals. */
+    const entryGroups = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
+      const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
+        // Each statement from the source that holds what it groups by: a tag report's totals from the week totals.
+        const source = summarySourceOf(access, range, dimensions, filter);
+        const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
+        return sql.queryLarge<Row>(text, values, { parallel: source.parallel });
+      };
+      type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
+      type SecondRow = FirstRow & { key1: string | null; label1: string | null };
+      // Rows come one per group and currency: a group's rows are gathered under its keys.
+      const totalsRows: TotalsRow[] = [];
+      const firstRows = new Map<string, FirstRow[]>();
+      const secondRows = new Map<string, SecondRow[]>();
+      function gather<Row>(into: Map<string, Row[]>, key: string, row: Row): void {
+        const rows = into.get(key);
+        if (rows) rows.push(row);
+        else into.set(key, [row]);
+      }
+      // A null key (no project) is a key of its own, apart from any text.
+      const keyOf = (key: string | null) => (key === null ? '\u0000' : `k${key}`);
+      const pairKey = (row: SecondRow) => `${keyOf(row.key0)}\u0001${keyOf(row.key1)}`;
+      if (groupBy === 'tag' || subGroupBy === 'tag') {
+        // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
+        totalsRows.push(...(await run<TotalsRow>([])));
+        for (const row of await run<FirstRow>([groupBy])) gather(firstRows, keyOf(row.key0), row);
+        if (subGroupBy) for (const row of await run<SecondRow>([groupBy, subGroupBy])) gather(secondRows, pairKey(row), row);
+      } else {
+        // Otherwise one statement: the finest groups, rolled up into the groups and the totals.
+        for (const row of await run<SecondRow & RolledUpRow>(dimensions, true)) {
+          if (row.depth === 0) totalsRows.push(row);
+          else if (row.depth === 1) gather(firstRows, keyOf(row.key0), row);
+          else gather(secondRows, pairKey(row), row);
+        }
+      }
+      const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
+        isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
+      const groups: ReportGroup[] = [...firstRows.values()].map((rows) => {
+        const row = rows[0] as FirstRow;
+        return { key: row.key0, label: label(groupBy, row.key0, row.label0), ...totalsOf(tenantId, rows, tenantCurrency) };
+      });
+      if (subGroupBy) {
+        const byKey = new Map(groups.map((group) => [group.key, group]));
+        for (const rows of secondRows.values()) {
+          const row = rows[0] as SecondRow;
+          const group = byKey.get(row.key0);
+          if (!group) continue;
+          group.subGroups ??= [];
+          group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), ...totalsOf(tenantId, rows, tenantCurrency) });
+        }
+      }
+      return { groups, ...totalsOf(tenantId, totalsRows, tenantCurrency) };
+    };
+    /** The groups of the expenses (report.expenses.ts), totalled as entry groups are. */
+    const expenseReport = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
+      const { totalsRows, groups } = await expenseGroups(db, access, range, dimensions, filter);
+      const asGroup = ({ rows, subGroups, ...group }: ExpenseGroup): ReportGroup => ({
+        ...group,
+        ...totalsOf(tenantId, rows, tenantCurrency),
+        ...(subGroups ? { subGroups: subGroups.map(asGroup) } : {}),
+      });
+      return { groups: groups.map(asGroup), ...totalsOf(tenantId, totalsRows, tenantCurrency) };
+    };
+    const absences = isAbsenceReport({ groupBy, subGroupBy });
+    const { groups, totals, totalsByCurrency } = absences
+      ? { totalsByCurrency: [], ...(await absenceGroups(db, access, range, dimensions, filter.tenantUserId)) }
+      : isExpenseReport({ groupBy, subGroupBy })
+        ? await expenseReport()
+        : await entryGroups();
+    const empty = () => (absences ? { totals: absenceTotals(tenantId), totalsByCurrency: [] } : totalsOf(tenantId, [], tenantCurrency));
+    const fill = { ...period, weekStart: range.settings.weekStart, empty };
+    let result = ordered(groupBy, groups);
+    if (fillGaps) result = filled(groupBy, result, fill);
+    if (subGroupBy) {
+      for (const group of result) {
+        group.subGroups = ordered(subGroupBy, group.subGroups ?? []);
+        if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill);
+      }
+    }
+    return {
+      from: period.from,
+      to: period.to,
+      timezone: range.timezone,
+      currency: totals.currency,
+      groupBy,
+      subGroupBy: subGroupBy ?? null,
+      totals,
+      totalsByCurrency,
+      groups: result,
+    };
+  }
+
   return {
     /** The time zone a report counts in: the one asked for, else the tenant's. */
     timezoneOf(access: TenantAccess, timezone?: string): string {
@@ -140,106 +246,10 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
     },
 
     /** Totals, and groups (with sub-groups) of the entries the caller may read in the period; by absenceType, of their absences. */
-    async summary(
-      access: TenantAccess,
-      { groupBy, subGroupBy, fillGaps, ...period }: ReportPeriod & { groupBy: ReportDimension; subGroupBy?: ReportDimension | undefined; fillGaps: boolean },
-      filter: ReportFilter = {},
-    ): Promise<ReportSummary> {
+    async summary(access: TenantAccess, args: SummaryArgs, filter: ReportFilter = {}): Promise<ReportSummary> {
       access.assert('read', 'Report');
-      const range = periodOf(access, period);
-      const { tenantId } = access;
-      const tenantCurrency = range.settings.currency;
-      const dimensions = subGroupBy ? [groupBy, subGroupBy] : [groupBy];
-      /** The groups of the entries (their sub-groups in them), and their totals. */
-      const entryGroups = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
-        const run = <Row extends Record<string, unknown>>(dimensions: ReportDimension[], rollUp = false) => {
-          // Each statement from the source that holds what it groups by: a tag report's totals from the week totals.
-          const source = summarySourceOf(access, range, dimensions, filter);
-          const { text, values } = summaryStatement(access, source, range, filter, dimensions, { rollUp });
-          return sql.queryLarge<Row>(text, values, { parallel: source.parallel });
-        };
-        type FirstRow = TotalsRow & { key0: string | null; label0: string | null };
-        type SecondRow = FirstRow & { key1: string | null; label1: string | null };
-        // Rows come one per group and currency: a group's rows are gathered under its keys.
-        const totalsRows: TotalsRow[] = [];
-        const firstRows = new Map<string, FirstRow[]>();
-        const secondRows = new Map<string, SecondRow[]>();
-        function gather<Row>(into: Map<string, Row[]>, key: string, row: Row): void {
-          const rows = into.get(key);
-          if (rows) rows.push(row);
-          else into.set(key, [row]);
-        }
-        // A null key (no project) is a key of its own, apart from any text.
-        const keyOf = (key: string | null) => (key === null ? '\u0000' : `k${key}`);
-        const pairKey = (row: SecondRow) => `${keyOf(row.key0)}\u0001${keyOf(row.key1)}`;
-        if (groupBy === 'tag' || subGroupBy === 'tag') {
-          // A tag grouping repeats an entry per tag, and totals count each entry once: three statements.
-          totalsRows.push(...(await run<TotalsRow>([])));
-          for (const row of await run<FirstRow>([groupBy])) gather(firstRows, keyOf(row.key0), row);
-          if (subGroupBy) for (const row of await run<SecondRow>([groupBy, subGroupBy])) gather(secondRows, pairKey(row), row);
-        } else {
-          // Otherwise one statement: the finest groups, rolled up into the groups and the totals.
-          for (const row of await run<SecondRow & RolledUpRow>(dimensions, true)) {
-            if (row.depth === 0) totalsRows.push(row);
-            else if (row.depth === 1) gather(firstRows, keyOf(row.key0), row);
-            else gather(secondRows, pairKey(row), row);
-          }
-        }
-        const label = (dimension: ReportDimension, key: string | null, sqlLabel: string | null) =>
-          isTimeDimension(dimension) ? labelOfBucket(dimension, key as string) : (sqlLabel ?? '');
-        const groups: ReportGroup[] = [...firstRows.values()].map((rows) => {
-          const row = rows[0] as FirstRow;
-          return { key: row.key0, label: label(groupBy, row.key0, row.label0), ...totalsOf(tenantId, rows, tenantCurrency) };
-        });
-        if (subGroupBy) {
-          const byKey = new Map(groups.map((group) => [group.key, group]));
-          for (const rows of secondRows.values()) {
-            const row = rows[0] as SecondRow;
-            const group = byKey.get(row.key0);
-            if (!group) continue;
-            group.subGroups ??= [];
-            group.subGroups.push({ key: row.key1, label: label(subGroupBy, row.key1, row.label1), ...totalsOf(tenantId, rows, tenantCurrency) });
-          }
-        }
-        return { groups, ...totalsOf(tenantId, totalsRows, tenantCurrency) };
-      };
-      /** The groups of the expenses (report.expenses.ts), totalled as entry groups are. */
-      const expenseReport = async (): Promise<Pick<ReportSummary, 'groups' | 'totals' | 'totalsByCurrency'>> => {
-        const { totalsRows, groups } = await expenseGroups(db, access, range, dimensions, filter);
-        const asGroup = ({ rows, subGroups, ...group }: ExpenseGroup): ReportGroup => ({
-          ...group,
-          ...totalsOf(tenantId, rows, tenantCurrency),
-          ...(subGroups ? { subGroups: subGroups.map(asGroup) } : {}),
-        });
-        return { groups: groups.map(asGroup), ...totalsOf(tenantId, totalsRows, tenantCurrency) };
-      };
-      const absences = isAbsenceReport({ groupBy, subGroupBy });
-      const { groups, totals, totalsByCurrency } = absences
-        ? { totalsByCurrency: [], ...(await absenceGroups(db, access, range, dimensions, filter.tenantUserId)) }
-        : isExpenseReport({ groupBy, subGroupBy })
-          ? await expenseReport()
-          : await entryGroups();
-      const empty = () => (absences ? { totals: absenceTotals(tenantId), totalsByCurrency: [] } : totalsOf(tenantId, [], tenantCurrency));
-      const fill = { ...period, weekStart: range.settings.weekStart, empty };
-      let result = ordered(groupBy, groups);
-      if (fillGaps) result = filled(groupBy, result, fill);
-      if (subGroupBy) {
-        for (const group of result) {
-          group.subGroups = ordered(subGroupBy, group.subGroups ?? []);
-          if (fillGaps) group.subGroups = filled(subGroupBy, group.subGroups, fill);
-        }
-      }
-      return {
-        from: period.from,
-        to: period.to,
-        timezone: range.timezone,
-        currency: totals.currency,
-        groupBy,
-        subGroupBy: subGroupBy ?? null,
-        totals,
-        totalsByCurrency,
-        groups: result,
-      };
+      // A report tolerates a little lag: a replica answers it (src/db/replicas.ts).
+      return reads.run(access, (client) => summaryOn(client, access, args, filter));
     },
 
     /** The period's entries the caller may read, newest first, as a Prisma `where` (for connections). */
@@ -293,29 +303,32 @@ export function createReportService({ db, sql }: { db: Db; sql: Sql }) {
          ORDER BY r."sortKey" DESC, r.id DESC`;
       // 500 rows a batch: a batch lives long enough to be promoted to the old generation, and larger batches piled
       // up there, growing the API during an export (figures: docs/performance.md).
-      yield* sql.cursor<ExportRow>(text, parameters.values, 500);
+      yield* reads.stream(access, ({ sql }) => sql.cursor<ExportRow>(text, parameters.values, 500));
     },
 
     /** A page of the period's entries for a Relay connection, newest first. */
     async entries(access: TenantAccess, period: ReportPeriod, filter: ReportFilter, query: EntryPageQuery): Promise<Entry[]> {
-      return db.entry.findMany({ ...query, where: this.entriesWhere(access, period, filter), orderBy: entryOrder });
+      const where = this.entriesWhere(access, period, filter);
+      return reads.run(access, ({ db }) => db.entry.findMany({ ...query, where, orderBy: entryOrder }));
     },
 
     /** A page of the period's entries, newest first, with the names of their project, client, member and task. */
     async detailed(access: TenantAccess, { limit, offset, ...period }: ReportPeriod & { limit: number; offset: number }, filter: ReportFilter = {}) {
       const where = this.entriesWhere(access, period, filter);
-      const rows = await db.entry.findMany({
-        where,
-        orderBy: entryOrder,
-        take: limit,
-        skip: offset,
-        include: {
-          project: { select: { name: true, clientId: true, client: { select: { name: true } } } },
-          tenantUser: { select: { name: true, email: true } },
-          task: { select: { title: true } },
-          clientInvoice: { select: { number: true } },
-        },
-      });
+      const rows = await reads.run(access, ({ db }) =>
+        db.entry.findMany({
+          where,
+          orderBy: entryOrder,
+          take: limit,
+          skip: offset,
+          include: {
+            project: { select: { name: true, clientId: true, client: { select: { name: true } } } },
+            tenantUser: { select: { name: true, email: true } },
+            task: { select: { title: true } },
+            clientInvoice: { select: { number: true } },
+          },
+        }),
+      );
       return rows.map(
         ({ project, tenantUser, task, clientInvoice, ...entry }): ReportEntry => ({
           id: entry.id,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Subject } from '../../../auth/permissions.js';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Sql } from '../../../db/client.js';
+import type { ServiceDependencies } from '../../module.js';
 import { Parameters } from '../../../db/parameters.js';
 import { args, fields } from '../../../lib/dto.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
@@ -137,7 +137,7 @@ function documentsFor(access: TenantAccess, parameters: Parameters): Record<Sear
  * caller may read: members find their own entries and invoices. Ranked by
  * relevance (ts_rank_cd) among the newest matches of each type.
  */
-export function createSearchService({ sql }: { sql: Sql }) {
+export function createSearchService({ reads }: Pick<ServiceDependencies, 'reads'>) {
   return {
     /** Ranked matches of `q` in the tenant, with an HTML snippet each. */
     async search(access: TenantAccess, { q, types, limit }: z.output<typeof SearchArgs>): Promise<SearchResult[]> {
@@ -170,7 +170,10 @@ export function createSearchService({ sql }: { sql: Sql }) {
                            'StartSel=' || E'\\x01' || ', StopSel=' || E'\\x02' || ', MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "') AS snippet
           FROM found, query
          ORDER BY found.rank DESC, found.id DESC`;
-      const rows = await sql.query<{ type: SearchType; id: string; title: string; rank: number; snippet: string }>(statement, parameters.values);
+      // A search tolerates a little lag: a replica answers it (src/db/replicas.ts).
+      const rows = await reads.run(access, ({ sql }) =>
+        sql.query<{ type: SearchType; id: string; title: string; rank: number; snippet: string }>(statement, parameters.values),
+      );
       return rows.map((row) => ({ ...row, snippet: snippetHtml(row.snippet), rank: Number(row.rank) }));
     },
   };

@@ -3,6 +3,7 @@ import { actorReference } from '../../../auth/actor.js';
 import type { ApiKeyCheck } from '../../../auth/authenticate.js';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Sql } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
@@ -51,7 +52,7 @@ export function apiKeyView(key: ApiKey) {
   return view;
 }
 
-export function createApiKeyService({ db, sql, clock }: { db: Db; sql: Sql; clock: Clock }) {
+export function createApiKeyService({ db, sql, reads, clock }: { db: Db; sql: Sql; reads: Reads; clock: Clock }) {
   return {
     /** active, revoked, or expired (by the clock). */
     status(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>): 'active' | 'revoked' | 'expired' {
@@ -89,7 +90,7 @@ export function createApiKeyService({ db, sql, clock }: { db: Db; sql: Sql; cloc
 
     /** The tenant's keys, newest first, revoked and expired ones included. */
     async list(access: TenantAccess, page: z.output<typeof ListApiKeysArgs>, query: ApiKeyQuery = {}): Promise<ApiKey[]> {
-      return db.apiKey.findMany({ ...query, ...tenantPage(access.scope('read', 'ApiKey'), page) });
+      return reads.run(access, ({ db }) => db.apiKey.findMany({ ...query, ...tenantPage(access.scope('read', 'ApiKey'), page) }));
     },
 
     /** Revokes a key; it fails at once on every process, since every request looks the key up. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Sql } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { newestFirst, tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
@@ -45,7 +46,7 @@ const noteColumns = 'id, "tenantId", "tenantUserId", content, "createdAt", "upda
  * hand-written floor (figures: docs/performance.md). Reads that include relations stay with Prisma, which
  * loads them in the same round trip.
  */
-export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
+export function createNoteService({ db, sql, reads }: { db: Db; sql: Sql; reads: Reads }) {
   async function findOwn(tx: Prisma.TransactionClient, access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Note> {
     const note = await tx.note.findFirst({ where: { id, ...access.scope('read', 'Note') } });
     if (!note) throw notFound('Note', id);
@@ -64,12 +65,13 @@ export function createNoteService({ db, sql }: { db: Db; sql: Sql }) {
   return {
     /** The tenant's notes, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListNotesArgs>, query: NoteQuery = {}): Promise<Note[]> {
-      if (shapesResult(query)) return db.note.findMany({ ...query, ...tenantPage(access.scope('read', 'Note'), page) });
+      if (shapesResult(query)) return reads.run(access, ({ db }) => db.note.findMany({ ...query, ...tenantPage(access.scope('read', 'Note'), page) }));
       // Bound by hand, not through `Parameters`: its map cost more than the rest of building this statement.
       const values: unknown[] = [page.limit, page.offset];
       const readable = access.sqlScope('read', 'Note', 'n', (value) => `$${values.push(value)}`);
       // The order of `newestFirst`, on the tenant's (tenantId, createdAt, id) index.
-      return sql.query<Note>(`SELECT ${noteColumns} FROM notes n WHERE ${readable} ORDER BY n."createdAt" DESC, n.id DESC LIMIT $1 OFFSET $2`, values);
+      const text = `SELECT ${noteColumns} FROM notes n WHERE ${readable} ORDER BY n."createdAt" DESC, n.id DESC LIMIT $1 OFFSET $2`;
+      return reads.run(access, ({ sql }) => sql.query<Note>(text, values));
     },
 
     /**

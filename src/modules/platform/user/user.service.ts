@@ -4,6 +4,7 @@ import type { Actor } from '../../../auth/actor.js';
 import type { Grant } from '../../../auth/permissions.js';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { fragment } from '../../../db/parameters.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
@@ -158,7 +159,7 @@ export async function addMember(tx: Tx, access: TenantAccess, member: NewMember,
   return saved;
 }
 
-export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
+export function createUserService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   /** Serialises membership changes of one tenant, so that two concurrent changes cannot remove its last owner. */
   async function lockTenant(tx: Tx, access: TenantAccess): Promise<void> {
     await tx.$queryRaw`SELECT 1 FROM tenants t WHERE ${fragment((bind) => access.sqlTenantWide('Tenant', 't', bind))} FOR UPDATE`;
@@ -191,10 +192,12 @@ export function createUserService({ db, clock }: { db: Db; clock: Clock }) {
       { limit, offset, role: roleFilter, status }: z.output<typeof ListUsersArgs>,
       query: TenantUserQuery = {},
     ): Promise<TenantUser[]> {
-      return db.tenantUser.findMany({
-        ...query,
-        ...tenantPage(access.scope('read', 'TenantUser'), { limit, offset }, { ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) }),
-      });
+      return reads.run(access, ({ db }) =>
+        db.tenantUser.findMany({
+          ...query,
+          ...tenantPage(access.scope('read', 'TenantUser'), { limit, offset }, { ...(roleFilter ? { role: roleFilter } : {}), ...(status ? { status } : {}) }),
+        }),
+      );
     },
 
     /** One member of the tenant. */

@@ -92,7 +92,14 @@ const newSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
  * Webhook subscriptions (owners and admins) and their deliveries. Sending
  * them is the workers' (webhook.work.ts).
  */
-export function createWebhookService({ db, config, secrets, jobs, clock }: Pick<ServiceDependencies, 'db' | 'config' | 'secrets' | 'jobs' | 'clock'>) {
+export function createWebhookService({
+  db,
+  reads,
+  config,
+  secrets,
+  jobs,
+  clock,
+}: Pick<ServiceDependencies, 'db' | 'reads' | 'config' | 'secrets' | 'jobs' | 'clock'>) {
   const box = createSecretBox(secrets.encryptionKey);
   const allowPrivate = config.webhookAllowPrivateUrls;
 
@@ -125,7 +132,7 @@ export function createWebhookService({ db, config, secrets, jobs, clock }: Pick<
   return {
     /** The tenant's webhook subscriptions, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListWebhooksArgs>, query: WebhookQuery = {}): Promise<WebhookSubscription[]> {
-      return db.webhookSubscription.findMany({ ...query, ...tenantPage(access.scope('read', 'Webhook'), page) });
+      return reads.run(access, ({ db }) => db.webhookSubscription.findMany({ ...query, ...tenantPage(access.scope('read', 'Webhook'), page) }));
     },
 
     /** One subscription of the tenant. */

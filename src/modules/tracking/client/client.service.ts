@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
@@ -137,7 +138,7 @@ function jsonColumns<Data extends { billingAddress?: object | null | undefined; 
  * Clients: who the work is for. Managers and admins manage them; members
  * read their names. A client with projects is archived, never deleted (409).
  */
-export function createClientService({ db }: { db: Db }) {
+export function createClientService({ db, reads }: { db: Db; reads: Reads }) {
   async function findClient(tx: Tx | Db, access: TenantAccess, id: string): Promise<Client> {
     const client = await tx.client.findFirst({ where: { id, ...access.scope('read', 'Client') } });
     if (!client) throw notFound('Client', id);
@@ -163,7 +164,9 @@ export function createClientService({ db }: { db: Db }) {
   return {
     /** The tenant's clients, newest first. */
     async list(access: TenantAccess, { limit, offset, archived }: z.output<typeof ListClientsArgs>, query: ClientQuery = {}): Promise<Client[]> {
-      return db.client.findMany({ ...query, ...tenantPage(access.scope('read', 'Client'), { limit, offset }, archived === undefined ? {} : { archived }) });
+      return reads.run(access, ({ db }) =>
+        db.client.findMany({ ...query, ...tenantPage(access.scope('read', 'Client'), { limit, offset }, archived === undefined ? {} : { archived }) }),
+      );
     },
 
     /** One client. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, type EventType } from '../../../events/outbox.js';
 import type { Entry, Prisma } from '../../../generated/prisma/client.js';
@@ -38,7 +39,7 @@ const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', rej
  * all, and review them. Tenant settings decide rounding, overlap, the locked
  * period, the time zone of date filters, and whether approval is required.
  */
-export function createEntryService({ db, clock }: { db: Db; clock: Clock }) {
+export function createEntryService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   /** The instant a `from`/`to` bound stands for; `to` as a date means the end of that day. */
   function bound(value: string, timeZone: string, end: boolean): Date {
     if (!isDay(value)) return new Date(value);
@@ -204,17 +205,19 @@ export function createEntryService({ db, clock }: { db: Db; clock: Clock }) {
     /** The entries the caller may read, by when they started, newest first. */
     async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListEntriesArgs>, query: EntryQuery = {}): Promise<Entry[]> {
       const where = await whereOf(access, filter);
-      return db.entry.findMany({ ...query, where, orderBy: entryOrder, take: limit, skip: offset });
+      return reads.run(access, ({ db }) => db.entry.findMany({ ...query, where, orderBy: entryOrder, take: limit, skip: offset }));
     },
 
     /** A page of entries for a Relay connection. */
     async page(access: TenantAccess, filter: EntryFilter | undefined, query: EntryPageQuery): Promise<Entry[]> {
-      return db.entry.findMany({ ...query, where: await whereOf(access, filter), orderBy: entryOrder });
+      const where = await whereOf(access, filter);
+      return reads.run(access, ({ db }) => db.entry.findMany({ ...query, where, orderBy: entryOrder }));
     },
 
     /** How many entries match, for a connection's totalCount. */
     async count(access: TenantAccess, filter: EntryFilter | undefined): Promise<number> {
-      return db.entry.count({ where: await whereOf(access, filter) });
+      const where = await whereOf(access, filter);
+      return reads.run(access, ({ db }) => db.entry.count({ where }));
     },
 
     /** One entry the caller may read (another member's is a 404). */

@@ -5,6 +5,7 @@ import type { TenantAccess } from '../../../auth/tenant-access.js';
 import { actorReference } from '../../../auth/actor.js';
 import type { Config } from '../../../config.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import type { PrismaQuery } from '../../../db/query.js';
 import type { JobQueue } from '../../../events/jobs.js';
@@ -103,13 +104,13 @@ function mappingOf(source: ImportSource, mapping: string | undefined): GenericMa
  * is a CSV with the columns its source needs) and queues the job; the rows
  * are the job's (import.work.ts).
  */
-export function createImportService({ db, jobs, config }: { db: Db; jobs: JobQueue; config: Config }) {
+export function createImportService({ db, reads, jobs, config }: { db: Db; reads: Reads; jobs: JobQueue; config: Config }) {
   const files = importFileStorage(config);
 
   return {
     /** The tenant's imports, newest first. */
     async list(access: TenantAccess, page: z.output<typeof ListImportsArgs>, query: ImportQuery = {}): Promise<Import[]> {
-      return db.import.findMany({ ...query, ...tenantPage(access.scope('read', 'Import'), page) });
+      return reads.run(access, ({ db }) => db.import.findMany({ ...query, ...tenantPage(access.scope('read', 'Import'), page) }));
     },
 
     async get(access: TenantAccess, id: string, query: ImportQuery = {}): Promise<Import> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { newestFirst, tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../../db/query.js';
 import { fragment } from '../../../db/parameters.js';
@@ -115,7 +116,7 @@ const filterOf = (filter: ProjectFilter | undefined): Prisma.ProjectWhereInput =
  * Projects: managers and admins manage them, everyone reads them. A project
  * with time on it is archived, never deleted (409), so that its entries keep it.
  */
-export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
+export function createProjectService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<Project> {
     const project = await tx.project.findFirst({ where: { id, ...access.scope('read', 'Project') } });
     if (!project) throw notFound('Project', id);
@@ -140,7 +141,9 @@ export function createProjectService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** The tenant's projects, newest first. */
     async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListProjectsArgs>, query: ProjectQuery = {}): Promise<Project[]> {
-      return db.project.findMany({ ...query, ...tenantPage(access.scope('read', 'Project'), { limit, offset }, filterOf(filter)) });
+      return reads.run(access, ({ db }) =>
+        db.project.findMany({ ...query, ...tenantPage(access.scope('read', 'Project'), { limit, offset }, filterOf(filter)) }),
+      );
     },
 
     /** What each project has spent in its current budget period: one statement for a page of projects. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
@@ -57,7 +58,7 @@ async function assertProject(tx: Tx, access: TenantAccess, projectId: string | n
 }
 
 /** Task lists: managers and admins manage them, everyone reads them. Deleting one deletes its tasks. */
-export function createTaskListService({ db }: { db: Db }) {
+export function createTaskListService({ db, reads }: { db: Db; reads: Reads }) {
   const reread = (tx: Tx, id: string, query: TaskListQuery, row: TaskList) =>
     shapesResult(query) ? tx.taskList.findUniqueOrThrow({ ...query, where: { id } }) : row;
 
@@ -65,7 +66,7 @@ export function createTaskListService({ db }: { db: Db }) {
     /** The tenant's task lists, newest first. */
     async list(access: TenantAccess, { limit, offset, projectId: project, archived }: z.output<typeof ListTaskListsArgs>, query: TaskListQuery = {}) {
       const where = { ...(project ? { projectId: project } : {}), ...(archived === undefined ? {} : { archived }) };
-      return db.taskList.findMany({ ...query, ...tenantPage(access.scope('read', 'TaskList'), { limit, offset }, where) });
+      return reads.run(access, ({ db }) => db.taskList.findMany({ ...query, ...tenantPage(access.scope('read', 'TaskList'), { limit, offset }, where) }));
     },
 
     /** One task list. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { tenantPage } from '../../../db/list.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
@@ -74,7 +75,7 @@ export async function vehicleForWork(tx: Tx | Db, access: TenantAccess, id: stri
 }
 
 /** Vehicles for mileage entries: managers and admins manage them, everyone reads them. */
-export function createVehicleService({ db }: { db: Db }) {
+export function createVehicleService({ db, reads }: { db: Db; reads: Reads }) {
   async function findVehicle(tx: Tx | Db, access: TenantAccess, id: string): Promise<Vehicle> {
     const vehicle = await tx.vehicle.findFirst({ where: { id, ...access.scope('read', 'Vehicle') } });
     if (!vehicle) throw notFound('Vehicle', id);
@@ -99,7 +100,9 @@ export function createVehicleService({ db }: { db: Db }) {
   return {
     /** The tenant's vehicles, newest first. */
     async list(access: TenantAccess, { limit, offset, status }: z.output<typeof ListVehiclesArgs>, query: VehicleQuery = {}): Promise<Vehicle[]> {
-      return db.vehicle.findMany({ ...query, ...tenantPage(access.scope('read', 'Vehicle'), { limit, offset }, status ? { status } : {}) });
+      return reads.run(access, ({ db }) =>
+        db.vehicle.findMany({ ...query, ...tenantPage(access.scope('read', 'Vehicle'), { limit, offset }, status ? { status } : {}) }),
+      );
     },
 
     /** One vehicle. */
