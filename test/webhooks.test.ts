@@ -227,6 +227,9 @@ describe('a webhook subscription', () => {
 
   it('sends webhook.test to itself alone, signs with a rotated secret, and redelivers with the same webhook-id', async () => {
     const tenant = await seeder(server).tenant();
+    // The seeding's own events (the API key's api_key.created) dispatched first: one still pending when the
+    // subscription below exists is delivered to it, and would arrive before the test.
+    await server.workers?.dispatcher.drain();
     const target = await receiver();
     const other = await receiver();
     const webhook = await subscribe(tenant, target.url, ['*']);
