@@ -9,6 +9,13 @@
  * or none of it and the next pass claims them again. Workers are woken by
  * the events table's NOTIFY (on commit); a sweep every 30 s covers a lost
  * LISTEN connection and events written while no worker ran.
+ *
+ * A wake-up waits `lingerMs` before it claims: the writes of a burst (a
+ * client saving a week of entries, an import's pages) then reach the
+ * reactions as one batch, whose reactions read what they need once per
+ * batch (a tenant's settings, a member's days for the working-time rules)
+ * instead of once per event. A webhook or notification leaves that much
+ * later; `drain()` (tests, shutdown) does not wait.
  */
 import type { Db, Tx } from '../db/client.js';
 import type { PgListener } from '../db/listener.js';
@@ -43,22 +50,27 @@ export const eventsChannel = 'tally_events';
 
 const batchSize = 200;
 const sweepIntervalMs = 30_000;
+/** How long a wake-up gathers events before it claims them: a fraction of a webhook's usual latency, a burst's worth of writes. */
+const defaultLingerMs = 50;
 
 export function createOutboxDispatcher({
   db,
   listener,
   reactions,
   log,
+  lingerMs = defaultLingerMs,
 }: {
   db: Db;
   listener: PgListener;
   reactions: readonly OutboxReaction[];
   log: Logger;
+  lingerMs?: number;
 }): OutboxDispatcher {
   let running: Promise<number> | undefined;
   let again = false;
   let stopped = false;
   let sweep: NodeJS.Timeout | undefined;
+  let lingering: NodeJS.Timeout | undefined;
   let unlisten: (() => void) | undefined;
 
   /** Claims up to `limit` pending events (or the one named) and runs every reaction on them; returns the ids. */
@@ -137,8 +149,13 @@ export function createOutboxDispatcher({
   }
 
   function wake(): void {
-    if (stopped) return;
-    drain().catch((error: unknown) => log.error({ err: error }, 'dispatching events failed; the next wake-up or sweep retries'));
+    // Wake-ups during the linger join the pass it starts.
+    if (stopped || lingering) return;
+    lingering = setTimeout(() => {
+      lingering = undefined;
+      if (stopped) return;
+      drain().catch((error: unknown) => log.error({ err: error }, 'dispatching events failed; the next wake-up or sweep retries'));
+    }, lingerMs);
   }
 
   return {
@@ -153,6 +170,7 @@ export function createOutboxDispatcher({
     async stop() {
       stopped = true;
       clearInterval(sweep);
+      clearTimeout(lingering);
       unlisten?.();
       await running?.catch(() => undefined);
     },

@@ -16,7 +16,9 @@
  * its own (`tally serve --role worker` on the same database), as a deployment
  * runs them: the reaction's statements still load the same database, but no
  * longer the API's event loop. BENCH_WORKING_TIME_ROLE=all runs both in this
- * one process instead (as `npm start` does).
+ * one process instead (as `npm start` does). BENCH_WORKING_TIME_WORKER=off
+ * starts no worker at all: the writes' events wait, and the ratio is the
+ * request path's alone.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -161,7 +163,7 @@ try {
     if (response.status !== 201) throw new Error(`${response.status} ${await response.text()}`);
     await response.arrayBuffer();
   };
-  const worker = role === 'api' ? await startWorker(tally.databaseUrl) : undefined;
+  const worker = role === 'api' && process.env.BENCH_WORKING_TIME_WORKER !== 'off' ? await startWorker(tally.databaseUrl) : undefined;
   const kinds = { compliant: () => writeDay(525, 45), 'without a break': () => writeDay(540, 0) };
   const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
   for (const [kind, write] of Object.entries(kinds)) {
