@@ -106,6 +106,40 @@ describe('read replicas', () => {
     expect((after[replicaName] ?? 0) - (before[replicaName] ?? 0)).toBeGreaterThan(10);
   }, 30_000);
 
+  it('the lists and time reads beyond notes go to the replica too: tasks, project members, expenses, absences, schedules, notifications, working time, timesheets, balances, vacation', async () => {
+    const replicaName = (await health(server)).body.replicas?.[0]?.name as string;
+    const base = `/tenants/${tenant.id}`;
+    const invited = await tenant.api.post<{ id: string }>(`${base}/users`, { email: `replicated-${Date.now().toString(36)}@example.com`, role: 'member' });
+    expect(invited.status, invited.text).toBe(201);
+    const taskList = await tenant.api.post<{ id: string }>(`${base}/task-lists`, { name: 'Replicated tasks' });
+    expect(taskList.status, taskList.text).toBe(201);
+    const project = await tenant.api.post<{ id: string }>(`${base}/projects`, { name: `Replicated members ${Date.now().toString(36)}` });
+    expect(project.status, project.text).toBe(201);
+    const member = `${base}/users/${invited.body.id}`;
+    const reads: [string, Record<string, string>?][] = [
+      [`${base}/task-lists/${taskList.body.id}/tasks`],
+      [`${base}/projects/${project.body.id}/members`],
+      [`${base}/expenses`],
+      [`${base}/absences`],
+      [`${base}/absence-types`],
+      [`${base}/notifications`],
+      [`${member}/work-schedules`],
+      [`${member}/working-time`, { from: '2027-01-01', to: '2027-01-31' }],
+      [`${base}/working-time/violations`, { from: '2027-01-01', to: '2027-01-31' }],
+      [`${member}/timesheets/2027-01`],
+      [`${member}/time-balance`, { from: '2027-01-01', to: '2027-01-31' }],
+      [`${member}/vacation/2027`],
+    ];
+    // Caught up with the writes above, so that each read may use the replica.
+    await eventually(async () => expect((await reader.get(`${base}/task-lists/${taskList.body.id}/tasks`)).status).toBe(200));
+    for (const [path, query] of reads) {
+      const before = (await readsServed(server))[replicaName] ?? 0;
+      const read = await reader.get(path, { query });
+      expect(read.status, `${path}: ${read.text}`).toBe(200);
+      expect((await readsServed(server))[replicaName] ?? 0, `${path} read the replica`).toBeGreaterThan(before);
+    }
+  }, 30_000);
+
   it('with replay paused, a writer still reads their own writes (from the primary), and another caller is at most the lag behind', async () => {
     await pair.onReplica('SELECT pg_wal_replay_pause()');
     try {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
 import type { Expense, Prisma } from '../../../generated/prisma/client.js';
@@ -33,7 +34,7 @@ const stepEvents = { submit: 'expense.submitted', approve: 'expense.approved', r
  * one on an invoice is read-only (409 EXPENSE_INVOICED) until the draft is
  * deleted or the invoice voided.
  */
-export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
+export function createExpenseService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   function whereOf(access: TenantAccess, filter: ExpenseFilter | undefined): Prisma.ExpenseWhereInput {
     const visible = access.scope('read', 'Expense');
     if (!filter) return visible;
@@ -119,12 +120,12 @@ export function createExpenseService({ db, clock }: { db: Db; clock: Clock }) {
       { limit, offset, tenantId: _tenant, ...filter }: z.output<typeof ListExpensesArgs>,
       query: ExpenseQuery = {},
     ): Promise<Expense[]> {
-      return db.expense.findMany({ ...query, where: whereOf(access, filter), orderBy: expenseOrder, take: limit, skip: offset });
+      return reads.run(access, ({ db }) => db.expense.findMany({ ...query, where: whereOf(access, filter), orderBy: expenseOrder, take: limit, skip: offset }));
     },
 
     /** A page of expenses for a Relay connection. */
     async page(access: TenantAccess, filter: ExpenseFilter | undefined, query: ExpensePageQuery): Promise<Expense[]> {
-      return db.expense.findMany({ ...query, where: whereOf(access, filter), orderBy: expenseOrder });
+      return reads.run(access, ({ db }) => db.expense.findMany({ ...query, where: whereOf(access, filter), orderBy: expenseOrder }));
     },
 
     /** One expense the caller may read (another member's is a 404 to members). */

@@ -23,7 +23,7 @@ export type NotificationQuery = PrismaQuery<Prisma.NotificationInclude, Prisma.N
  * In-app notifications: created by the outbox dispatcher from events
  * (notification.work.ts), read and cleared by their recipient only (everyone's own, whatever the role).
  */
-export function createNotificationService({ db, live, clock }: Pick<ServiceDependencies, 'db' | 'live' | 'clock'>) {
+export function createNotificationService({ db, reads, live, clock }: Pick<ServiceDependencies, 'db' | 'reads' | 'live' | 'clock'>) {
   async function findOwn(access: TenantAccess, id: string, action: 'update' | 'delete'): Promise<Notification> {
     // Everyone's own only: another member's notification is not found (an API key, which has none, finds none).
     const notification = await db.notification.findFirst({ where: { id, ...access.scope(action, 'Notification') } });
@@ -34,13 +34,15 @@ export function createNotificationService({ db, live, clock }: Pick<ServiceDepen
   return {
     /** The caller's notifications in the tenant, newest first. */
     async list(access: TenantAccess, input: z.output<typeof ListNotificationsArgs>, query: NotificationQuery = {}): Promise<Notification[]> {
-      return db.notification.findMany({
-        ...query,
-        where: { ...(input.unreadOnly ? { readAt: null } : {}), ...access.scope('read', 'Notification') },
-        orderBy: newestFirst,
-        take: input.limit,
-        skip: input.offset,
-      });
+      return reads.run(access, ({ db }) =>
+        db.notification.findMany({
+          ...query,
+          where: { ...(input.unreadOnly ? { readAt: null } : {}), ...access.scope('read', 'Notification') },
+          orderBy: newestFirst,
+          take: input.limit,
+          skip: input.offset,
+        }),
+      );
     },
 
     /** Marks one of the caller's notifications read (keeping the first time it was read). */

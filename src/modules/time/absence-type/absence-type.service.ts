@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { shapesResult, type PrismaPageQuery, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
 import type { AbsenceType, Prisma } from '../../../generated/prisma/client.js';
@@ -59,7 +60,7 @@ export async function absenceTypeOf(tx: Tx | Db, access: TenantAccess, id: strin
  * compensation and Unpaid (a database trigger adds them to each new tenant);
  * admins add, change, archive and delete unused ones; everyone reads them.
  */
-export function createAbsenceTypeService({ db }: { db: Db }) {
+export function createAbsenceTypeService({ db, reads }: { db: Db; reads: Reads }) {
   async function assertNameFree(tx: Tx, access: TenantAccess, value: string, except?: string) {
     const taken = await tx.absenceType.findFirst({
       where: { name: { equals: value, mode: 'insensitive' }, ...(except ? { NOT: { id: except } } : {}), ...access.tenantWide('AbsenceType') },
@@ -75,7 +76,9 @@ export function createAbsenceTypeService({ db }: { db: Db }) {
   return {
     /** The tenant's absence types, oldest first (the four defaults lead). */
     async list(access: TenantAccess, { limit, offset }: z.output<typeof ListAbsenceTypesArgs>, query: AbsenceTypeQuery = {}): Promise<AbsenceType[]> {
-      return db.absenceType.findMany({ ...query, where: access.scope('read', 'AbsenceType'), orderBy: order, take: limit, skip: offset });
+      return reads.run(access, ({ db }) =>
+        db.absenceType.findMany({ ...query, where: access.scope('read', 'AbsenceType'), orderBy: order, take: limit, skip: offset }),
+      );
     },
 
     /** One absence type. */

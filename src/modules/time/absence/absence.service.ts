@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, type EventType } from '../../../events/outbox.js';
 import type { Absence, Prisma } from '../../../generated/prisma/client.js';
@@ -44,7 +45,7 @@ const spanOf = (absence: Pick<Absence, 'startDate' | 'endDate' | 'halfDay'>): Da
  * once. Pending and approved absences of one member never overlap. An
  * approved absence that has begun is cancelled by admins only.
  */
-export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
+export function createAbsenceService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   function whereOf(access: TenantAccess, filter: AbsenceFilter | undefined): Prisma.AbsenceWhereInput {
     const visible = access.scope('read', 'Absence');
     if (!filter) return visible;
@@ -138,12 +139,12 @@ export function createAbsenceService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** The absences the caller may read (members: their own), latest first. */
     async list(access: TenantAccess, { limit, offset, ...filter }: z.output<typeof ListAbsencesArgs>, query: AbsenceQuery = {}): Promise<Absence[]> {
-      return db.absence.findMany({ ...query, where: whereOf(access, filter), orderBy: absenceOrder, take: limit, skip: offset });
+      return reads.run(access, ({ db }) => db.absence.findMany({ ...query, where: whereOf(access, filter), orderBy: absenceOrder, take: limit, skip: offset }));
     },
 
     /** A page of absences for a Relay connection. */
     async page(access: TenantAccess, filter: AbsenceFilter | undefined, query: AbsencePageQuery): Promise<Absence[]> {
-      return db.absence.findMany({ ...query, where: whereOf(access, filter), orderBy: absenceOrder });
+      return reads.run(access, ({ db }) => db.absence.findMany({ ...query, where: whereOf(access, filter), orderBy: absenceOrder }));
     },
 
     /** One absence the caller may read (another member's is a 404 to members). */

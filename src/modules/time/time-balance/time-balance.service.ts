@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, Sql } from '../../../db/client.js';
+import type { Db } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import type { Clock } from '../../../lib/clock.js';
 import { args, fields } from '../../../lib/dto.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
@@ -99,7 +100,7 @@ function add(into: BalanceFigures, day: DayFacts, worked: number): void {
  * absences credited, and the difference, per day or month. Members read
  * their own; managers and admins everyone's.
  */
-export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql; clock: Clock }) {
+export function createTimeBalanceService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   return {
     /** A member's balance over a period (at most five years). */
     async balance(access: TenantAccess, input: z.output<typeof TimeBalanceArgs>): Promise<TimeBalance> {
@@ -107,13 +108,15 @@ export function createTimeBalanceService({ db, sql, clock }: { db: Db; sql: Sql;
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'TimeBalance', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const [inputs, worked, lacking, vacation, corrections] = await Promise.all([
-        memberDays(db, access, member, settings, input.from, input.to),
-        workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
-        lackingBreaks(sql, db, access, settings, member, input.from, input.to),
-        vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4)), clock.today(settings.timezone)),
-        correctionsIn(db, access, member.id, input.from, input.to),
-      ]);
+      const [inputs, worked, lacking, vacation, corrections] = await reads.run(access, ({ db, sql }) =>
+        Promise.all([
+          memberDays(db, access, member, settings, input.from, input.to),
+          workedByDay(sql, access, member.id, input.from, input.to, settings.timezone),
+          lackingBreaks(sql, db, access, settings, member, input.from, input.to),
+          vacationAccount(db, access, member, settings, Number(input.to.slice(0, 4)), clock.today(settings.timezone)),
+          correctionsIn(db, access, member.id, input.from, input.to),
+        ]),
+      );
       const correctedByDay = new Map<string, number>();
       for (const correction of corrections) correctedByDay.set(correction.date, (correctedByDay.get(correction.date) ?? 0) + correction.minutes);
       const totals = zero();

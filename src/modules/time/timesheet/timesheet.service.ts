@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, Sql } from '../../../db/client.js';
+import type { Db } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { args, fields } from '../../../lib/dto.js';
 import { languageField } from '../../../lib/i18n.js';
 import { exportFormats } from '../../../lib/table-file.js';
@@ -70,7 +71,7 @@ function lastDayOf(monthText: string): string {
  * absences and holidays, and the month's balance. Members get their own;
  * managers and admins everyone's.
  */
-export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
+export function createTimesheetService({ db, reads }: { db: Db; reads: Reads }) {
   return {
     /** One member's month. */
     async timesheet(access: TenantAccess, input: z.output<typeof TimesheetArgs>): Promise<Timesheet> {
@@ -79,12 +80,14 @@ export function createTimesheetService({ db, sql }: { db: Db; sql: Sql }) {
       const settings = await settingsFor(db, access);
       const from = `${input.month}-01`;
       const to = lastDayOf(input.month);
-      const [inputs, law, worked] = await Promise.all([
-        memberDays(db, access, member, settings, from, to),
-        memberWorkingDays(sql, db, access, settings, member, from, to),
-        // The balance's entries, with each day's first start and last end (its breaks).
-        workedByDay(sql, access, member.id, from, to, settings.timezone),
-      ]);
+      const [inputs, law, worked] = await reads.run(access, ({ db, sql }) =>
+        Promise.all([
+          memberDays(db, access, member, settings, from, to),
+          memberWorkingDays(sql, db, access, settings, member, from, to),
+          // The balance's entries, with each day's first start and last end (its breaks).
+          workedByDay(sql, access, member.id, from, to, settings.timezone),
+        ]),
+      );
       const broken = new Map<string, WorkingTimeRule[]>();
       for (const violation of law.violations) broken.set(violation.date, [...(broken.get(violation.date) ?? []), violation.rule]);
       // With deductStatutoryBreaks, worked time loses what the day's breaks lack of the statutory minimum.

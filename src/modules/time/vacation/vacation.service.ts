@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actorReference } from '../../../auth/actor.js';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { recordEvent, withDays } from '../../../events/outbox.js';
 import type { TenantUser } from '../../../generated/prisma/client.js';
 import type { Clock } from '../../../lib/clock.js';
@@ -172,7 +173,7 @@ export async function vacationAccount(
  * corrected by hand with a reason (never changed or deleted: the audit
  * trail). Members read their own; managers read; admins manage.
  */
-export function createVacationService({ db, clock }: { db: Db; clock: Clock }) {
+export function createVacationService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   async function read(tx: Tx | Db, access: TenantAccess, tenantUserId: string, year: number): Promise<Vacation> {
     const member = await memberOf(tx, access, tenantUserId);
     const settings = await settingsFor(tx, access);
@@ -183,7 +184,7 @@ export function createVacationService({ db, clock }: { db: Db; clock: Clock }) {
     /** A member's vacation account of one year (members: their own). */
     async get(access: TenantAccess, { tenantUserId, year }: z.output<typeof VacationArgs>): Promise<Vacation> {
       access.assertMayChange('read', 'Vacation', { tenantUserId });
-      return read(db, access, tenantUserId, Number(year));
+      return reads.run(access, ({ db }) => read(db, access, tenantUserId, Number(year)));
     },
 
     /** Sets a member's allowance of one year; records `vacation.updated`. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
 import type { Prisma, WorkSchedule } from '../../../generated/prisma/client.js';
@@ -40,19 +41,21 @@ const eventData = (schedule: WorkSchedule) => ({ ...schedule, validFrom: dayText
  * schedule not yet in effect may be deleted. Members read their own, managers
  * everyone's, admins manage them.
  */
-export function createWorkScheduleService({ db, clock }: { db: Db; clock: Clock }) {
+export function createWorkScheduleService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   return {
     /** A member's schedules, the latest `validFrom` first (members: their own; another's is 403). */
     async list(access: TenantAccess, input: z.output<typeof ListWorkSchedulesArgs>, query: WorkScheduleQuery = {}): Promise<WorkSchedule[]> {
       await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'WorkSchedule', { tenantUserId: input.tenantUserId });
-      return db.workSchedule.findMany({
-        ...query,
-        where: { tenantUserId: input.tenantUserId, ...access.scope('read', 'WorkSchedule') },
-        orderBy: [{ validFrom: 'desc' }, { id: 'desc' }],
-        take: input.limit,
-        skip: input.offset,
-      });
+      return reads.run(access, ({ db }) =>
+        db.workSchedule.findMany({
+          ...query,
+          where: { tenantUserId: input.tenantUserId, ...access.scope('read', 'WorkSchedule') },
+          orderBy: [{ validFrom: 'desc' }, { id: 'desc' }],
+          take: input.limit,
+          skip: input.offset,
+        }),
+      );
     },
 
     /** Adds a schedule in effect from `validFrom`; records `work_schedule.created`. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, SqlClient, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { daysBetween } from '../../../lib/day.js';
 import { args, fields, pagination } from '../../../lib/dto.js';
 import { validationFailed } from '../../../lib/errors.js';
@@ -120,7 +121,7 @@ export async function lackingBreaks(
  * admins). Computed from the entries on every read, so an edit that removes
  * a violation removes it here at once.
  */
-export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }) {
+export function createWorkingTimeService({ db, sql, reads }: { db: Db; sql: SqlClient; reads: Reads }) {
   return {
     /** A member's working days and violations over a period (less than five years). */
     async member(access: TenantAccess, input: z.output<typeof WorkingTimeArgs>): Promise<MemberWorkingTime> {
@@ -128,7 +129,7 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }
       const member = await memberOf(db, access, input.tenantUserId);
       access.assertMayChange('read', 'WorkingTime', { tenantUserId: member.id });
       const settings = await settingsFor(db, access);
-      const result = await memberWorkingDays(sql, db, access, settings, member, input.from, input.to);
+      const result = await reads.run(access, (replica) => memberWorkingDays(replica.sql, replica.db, access, settings, member, input.from, input.to));
       const totals: WorkingTimeTotals = { workedMinutes: 0, breakMinutes: 0, lackingBreakMinutes: 0, violations: result.violations.length };
       for (const day of result.days) {
         totals.workedMinutes += day.workedMinutes;
@@ -147,10 +148,12 @@ export function createWorkingTimeService({ db, sql }: { db: Db; sql: SqlClient }
       if (input.tenantUserId !== undefined) await memberOf(db, access, input.tenantUserId);
       const settings = await settingsFor(db, access);
       if (settings.workingTimeRules === 'none') return [];
-      const [rows, holidays] = await Promise.all([
-        entriesOf(sql, access, settings, input.from, input.to, input.tenantUserId),
-        holidayNames(db, access, settings, input.from, input.to),
-      ]);
+      const [rows, holidays] = await reads.run(access, (replica) =>
+        Promise.all([
+          entriesOf(replica.sql, access, settings, input.from, input.to, input.tenantUserId),
+          holidayNames(replica.db, access, settings, input.from, input.to),
+        ]),
+      );
       const found: TeamViolation[] = [];
       for (const [tenantUserId, member] of byMember(rows)) {
         const { violations } = checkWorkingTime({

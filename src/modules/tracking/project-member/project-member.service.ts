@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import { shapesResult, type PrismaQuery } from '../../../db/query.js';
 import { recordEvent } from '../../../events/outbox.js';
 import type { Prisma, ProjectMember } from '../../../generated/prisma/client.js';
@@ -42,7 +43,7 @@ export type ProjectMemberQuery = PrismaQuery<Prisma.ProjectMemberInclude, Prisma
  * hierarchy looks at). Managers and admins manage them; members read them.
  * A rate changed here applies to entries from now on, never to those made.
  */
-export function createProjectMemberService({ db }: { db: Db }) {
+export function createProjectMemberService({ db, reads }: { db: Db; reads: Reads }) {
   /** The project, in the caller's tenant, or 404: the currency of its members' rates. */
   async function findProject(tx: Tx | Db, access: TenantAccess, id: string): Promise<{ currency: string }> {
     const project = await tx.project.findFirst({
@@ -68,13 +69,15 @@ export function createProjectMemberService({ db }: { db: Db }) {
     async list(access: TenantAccess, { projectId: project, limit, offset }: z.output<typeof ListProjectMembersArgs>, query: ProjectMemberQuery = {}) {
       const readable = access.scope('read', 'ProjectMember');
       await findProject(db, access, project);
-      return db.projectMember.findMany({
-        ...query,
-        where: { projectId: project, ...readable },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        take: limit,
-        skip: offset,
-      });
+      return reads.run(access, ({ db }) =>
+        db.projectMember.findMany({
+          ...query,
+          where: { projectId: project, ...readable },
+          orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+          take: limit,
+          skip: offset,
+        }),
+      );
     },
 
     /** Adds an active member of the tenant to the project; records `project_member.added`. */

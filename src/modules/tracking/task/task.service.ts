@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
+import type { Reads } from '../../../db/replicas.js';
 import type { PrismaPageQuery, PrismaQuery } from '../../../db/query.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, withDays, type EventType } from '../../../events/outbox.js';
@@ -82,7 +83,7 @@ const filterOf = (filter: TaskFilter | undefined): Prisma.TaskWhereInput => ({
  * Tasks inside task lists. Managers and admins manage them; members read
  * them and move the status of the tasks assigned to them, nothing else.
  */
-export function createTaskService({ db, clock }: { db: Db; clock: Clock }) {
+export function createTaskService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
   async function findTask(tx: Tx | Db, access: TenantAccess, taskListId: string, id: string): Promise<Task> {
     await taskListOfTenant(tx, access, taskListId);
     const task = await tx.task.findFirst({ where: { id, taskListId, ...access.scope('read', 'Task') } });
@@ -102,23 +103,25 @@ export function createTaskService({ db, clock }: { db: Db; clock: Clock }) {
     async list(access: TenantAccess, { limit, offset, taskListId: list, ...filter }: z.output<typeof ListTasksArgs>, query: TaskQuery = {}): Promise<Task[]> {
       const readable = access.scope('read', 'Task');
       await taskListOfTenant(db, access, list);
-      return db.task.findMany({
-        ...query,
-        where: { ...filterOf({ ...filter, taskListId: list }), ...readable },
-        orderBy: listOrder,
-        take: limit,
-        skip: offset,
-      });
+      return reads.run(access, ({ db }) =>
+        db.task.findMany({
+          ...query,
+          where: { ...filterOf({ ...filter, taskListId: list }), ...readable },
+          orderBy: listOrder,
+          take: limit,
+          skip: offset,
+        }),
+      );
     },
 
     /** A page of the tenant's tasks for a Relay connection, in list order. */
     async page(access: TenantAccess, filter: TaskFilter | undefined, query: TaskPageQuery): Promise<Task[]> {
-      return db.task.findMany({ ...query, where: { ...filterOf(filter), ...access.scope('read', 'Task') }, orderBy: listOrder });
+      return reads.run(access, ({ db }) => db.task.findMany({ ...query, where: { ...filterOf(filter), ...access.scope('read', 'Task') }, orderBy: listOrder }));
     },
 
     /** How many tasks match, for a connection's totalCount. */
     async count(access: TenantAccess, filter: TaskFilter | undefined): Promise<number> {
-      return db.task.count({ where: { ...filterOf(filter), ...access.scope('read', 'Task') } });
+      return reads.run(access, ({ db }) => db.task.count({ where: { ...filterOf(filter), ...access.scope('read', 'Task') } }));
     },
 
     /** One task of the tenant. */
