@@ -16,6 +16,7 @@ import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js'
 import { startReceiver, type Receiver } from './helpers/receiver.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import type { OutboxEvent } from '../src/events/dispatcher.js';
 
 let provider: IdentityProvider;
 let server: TestServer;
@@ -223,6 +224,27 @@ describe('a webhook subscription', () => {
     });
     expect(delivery).toMatchObject({ status: 'pending', responseStatus: 307, lastError: 'answered 307 (redirects are not followed)' });
     expect(elsewhere.requests).toHaveLength(0);
+  });
+
+  it('a new webhook gets only the events committed after it exists, however late the dispatcher reaches them', async () => {
+    const tenant = await seeder(server).tenant();
+    await server.workers?.dispatcher.drain();
+    const target = await receiver();
+    const note = await tenant.api.post<{ id: string }>(`/tenants/${tenant.id}/notes`, { content: 'before the webhook' });
+    expect(note.status, note.text).toBe(201);
+    const [event] = await server.app.db.$queryRaw<OutboxEvent[]>`
+      SELECT "id", "tenantId", "type", "actorType", "actorId", "subjectId", "data", "createdAt" FROM "events" WHERE "subjectId" = ${note.body.id}`;
+    const webhook = await subscribe(tenant, target.url, ['*']);
+    // The dispatcher reaching the note's event only now, as one that was behind would: nothing for the new webhook.
+    const work = server.workers?.work.webhooks;
+    if (!work || !event) throw new Error('the test server runs the workers, and the note has its event');
+    await server.app.db.$transaction((tx) => work.fanOut(tx, [event]));
+    expect(await deliveries(tenant, webhook.id)).toEqual([]);
+    // An event after it is delivered.
+    await tenant.api.post(`/tenants/${tenant.id}/notes`, { content: 'after the webhook' });
+    const [request] = await target.waitFor(1);
+    expect(target.verify(request!, webhook.secret)).toMatchObject({ type: 'note.created', data: { content: 'after the webhook' } });
+    expect(await deliveries(tenant, webhook.id)).toHaveLength(1);
   });
 
   it('sends webhook.test to itself alone, signs with a rotated secret, and redelivers with the same webhook-id', async () => {

@@ -105,6 +105,16 @@ export function createWebhookWork({ db, config, secrets, jobs, clock }: Pick<Wor
         select: { id: true, tenantId: true, events: true },
       });
       if (subscriptions.length === 0) return;
+      // A subscription made after an event committed does not get it, however late the dispatcher reaches the event
+      // (a worker behind, or the linger of a wake-up): the pairs where the subscription's creating snapshot saw the
+      // event's transaction. Mostly none; one statement per batch that has subscriptions.
+      const before = await tx.$queryRawUnsafe<{ eventId: string; subscriptionId: string }[]>(
+        `SELECT e.id AS "eventId", s.id AS "subscriptionId" FROM events e, webhook_subscriptions s
+          WHERE e.id = ANY($1::text[]) AND s.id = ANY($2::text[]) AND pg_visible_in_snapshot(e.txid, s."createdSnapshot")`,
+        committed.map((event) => event.id),
+        subscriptions.map((subscription) => subscription.id),
+      );
+      const older = new Set(before.map((pair) => `${pair.eventId} ${pair.subscriptionId}`));
       const now = clock.now();
       const rows = committed.flatMap((event) =>
         subscriptions
@@ -112,7 +122,8 @@ export function createWebhookWork({ db, config, secrets, jobs, clock }: Pick<Wor
             (subscription) =>
               subscription.tenantId === event.tenantId &&
               event.type !== 'webhook.test' &&
-              (subscription.events.includes('*') || subscription.events.includes(event.type)),
+              (subscription.events.includes('*') || subscription.events.includes(event.type)) &&
+              !older.has(`${event.id} ${subscription.id}`),
           )
           .map((subscription) => ({
             tenantId: subscription.tenantId,
