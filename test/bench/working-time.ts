@@ -37,6 +37,8 @@ import { violationsOnDays } from '../../src/modules/time/working-time/working-ti
 const entryCount = Number(process.env.BENCH_WORKING_TIME_ENTRIES ?? 100_000);
 const memberCount = Number(process.env.BENCH_WORKING_TIME_MEMBERS ?? 200);
 const runs = 50;
+/** Alternating rounds of 5 writes per side (BENCH_WORKING_TIME_ROUNDS): more rounds, a steadier median on a shared machine. */
+const writeRounds = Number(process.env.BENCH_WORKING_TIME_ROUNDS ?? 24);
 const role = process.env.BENCH_WORKING_TIME_ROLE === 'all' ? 'all' : 'api';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tally-bench-working-time-'));
@@ -168,7 +170,7 @@ try {
   const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)] as number;
   for (const [kind, write] of Object.entries(kinds)) {
     const writes: Record<'de' | 'none', number[]> = { de: [], none: [] };
-    for (let round = 0; round < 24; round++) {
+    for (let round = 0; round < writeRounds; round++) {
       for (const rules of round % 2 === 0 ? (['de', 'none'] as const) : (['none', 'de'] as const)) {
         await app.services.tenants.update(access, { settings: { workingTimeRules: rules } });
         // One write after the switch is not timed: the tenant's settings just changed.
