@@ -140,7 +140,7 @@ try {
     await response.arrayBuffer();
   });
 
-  // An entry write with the check on against the same write without it, under `de` and `none` in 24 alternating
+  // An entry write with the check on against the same write without it, under `de` and `none` in 24 (BENCH_WORKING_TIME_ROUNDS) alternating
   // rounds of 5 (short rounds: the shared machine's load changes by the minute, and both sides see it), one day each from 2028 on: a compliant day (8:45 with a 45-minute break) and a 9-hour day without a
   // break (it breaks §4: the answer warns, and the event and its notifications follow).
   const writer = members[2] ?? measured;
