@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../src/auth/actor.js';
 import { systemAccess } from '../src/auth/tenant-access.js';
 import { eventually } from './helpers/eventually.js';
+import { connectWs, wsQuery } from './helpers/graphql-ws.js';
 import { apiClient, type ApiClient } from './helpers/http.js';
 import { startStreamingPair, type StreamingPair } from './helpers/replica.js';
 import { seeder, type SeededTenant } from './helpers/seed.js';
@@ -175,6 +176,28 @@ describe('read replicas', () => {
     const metrics = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${tenant.key}` } })).text();
     expect(metrics).toMatch(/^tally_replica_lag_seconds\{replica="[^"]+"\} [\d.]+$/m);
     expect(metrics).toMatch(/^tally_db_reads_share\{database="primary"\} [\d.]+$/m);
+  }, 30_000);
+
+  it('a mutation over the GraphQL WebSocket is remembered for its caller, whose next read over HTTP sees it', async () => {
+    // A caller of its own, with no write remembered yet.
+    const { key } = await server.app.services.apiKeys.create(systemAccess(tenant.tenant, systemActor('test')), { name: 'socket writer', expiresInDays: 1 });
+    const connection = connectWs(server.url, { authorization: `Bearer ${key}` });
+    await eventually(async () => expect(await replicaStates(server)).toEqual(['up']));
+    await pair.onReplica('SELECT pg_wal_replay_pause()');
+    try {
+      const created = await wsQuery<{ createNote: { id: string } }>(
+        connection.client,
+        'mutation ($t: ID!) { createNote(tenantId: $t, input: { content: "over the socket" }) { id } }',
+        { t: tenant.id },
+      );
+      const id = created.data?.createNote.id;
+      expect(id, JSON.stringify(created.errors)).toBeDefined();
+      // The replica is up (not yet past the lag bound) but has not replayed the note: the read waits, then reads the primary.
+      expect((await newestNoteIds(apiClient(server.url, { apiKey: key })))[0]).toBe(id);
+    } finally {
+      await pair.onReplica('SELECT pg_wal_replay_resume()');
+      await connection.client.dispose();
+    }
   }, 30_000);
 
   it('stopping the replica loses no answer: reads go to the primary, and /health says the replica is down', async () => {

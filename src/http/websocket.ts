@@ -17,6 +17,7 @@ import type { ServerOptions } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Actor } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticate.js';
+import type { ReadRouting } from '../db/replicas.js';
 import type { LiveEvents } from '../events/live.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
@@ -31,6 +32,8 @@ export interface GraphQLWebSocketDependencies {
   gate: Pick<Gate, 'admit' | 'clientAddress'>;
   graphql: GraphQLServer;
   contextFor(actor: Actor | null, state: RequestState): GraphQLContext;
+  /** With read replicas: a mutation over the socket is remembered for its caller, as over HTTP. */
+  reads: Pick<ReadRouting, 'replicated' | 'wrote'>;
 }
 
 interface Connection {
@@ -149,7 +152,20 @@ async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credent
           rootValue: enveloped,
         };
       },
-      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      execute: async (args) => {
+        const result = await (args.rootValue as Enveloped).execute(args);
+        const context = args.contextValue as GraphQLContext;
+        // A mutation's caller reads their write next, over HTTP or this socket: the primary's position is
+        // remembered for them (no header to carry it: a socket's answers have none).
+        if (app.reads.replicated && context.writes.mutation && context.actor !== null) {
+          await app.reads
+            .wrote({ actor: context.actor })
+            .catch((error: unknown) =>
+              app.log.warn({ err: error }, "the primary's WAL position after a write could not be read; the caller's next reads may not see it on a replica"),
+            );
+        }
+        return result;
+      },
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
     },
     sockets,
