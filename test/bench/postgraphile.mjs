@@ -6,7 +6,8 @@
 // bench asks it for the same page of the same tenant's notes as the list
 // scenarios (`allNotes(first:, condition: {tenantId}, orderBy: [CREATED_AT_DESC,
 // ID_DESC])`), which the index Tally's list uses serves. Plain JavaScript, run
-// as its own process, as the floor is.
+// as its own process, as the floor is. test/bench/run.ts installs PostGraphile on first use and runs a copy of this
+// file beside it (.data/bench/postgraphile-<version>/server.mjs), so that its imports resolve there.
 //
 //   POST /graphql   PostGraphile's endpoint
 //   GET  /health    200 once the schema is built (what the bench waits for)

@@ -11,7 +11,7 @@
  * pg_stat_statements), resident memory idle and under load, and whether a
  * tenant's list slows down while another tenant writes.
  *
- * PostGraphile 5 (test/bench/postgraphile.mjs, a dev dependency) is a fourth server in the list scenarios, on the
+ * PostGraphile 5 (test/bench/postgraphile.mjs, installed on first use into .data/bench) is a fourth server in the list scenarios, on the
  * same database in the same rounds: the same page of the same tenant's notes through its own GraphQL query. It
  * does less than the others (no API key, no tenant gate); its ratio to the floor is printed beside Tally's.
  *
@@ -212,6 +212,33 @@ async function freePort(): Promise<number> {
 }
 
 const profileDirectory = process.env.BENCH_CPU_PROFILE?.trim() || undefined;
+
+/** The PostGraphile the bench runs (exact): the version its figures in docs/performance.md were measured with. */
+const postgraphileVersion = '5.1.5';
+
+/**
+ * PostGraphile's server script, installed on first use: npm installs PostGraphile (and this project's pg) into
+ * .data/bench/postgraphile-<version>, and test/bench/postgraphile.mjs is copied beside it so that its imports
+ * resolve there. Not a dev dependency: its 222 packages cost every `npm ci`, CI's included, about 15 s, for a
+ * bench part alone.
+ */
+function postgraphileScript(): string {
+  const directory = path.join(projectRoot, '.data', 'bench', `postgraphile-${postgraphileVersion}`);
+  if (!fs.existsSync(path.join(directory, 'node_modules', 'postgraphile', 'package.json'))) {
+    fs.mkdirSync(directory, { recursive: true });
+    fs.writeFileSync(path.join(directory, 'package.json'), `${JSON.stringify({ private: true, type: 'module' })}\n`);
+    const pgVersion = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies.pg;
+    console.log(`installing PostGraphile ${postgraphileVersion} for the bench into ${path.relative(projectRoot, directory)} ...`);
+    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--save-exact', `postgraphile@${postgraphileVersion}`, `pg@${pgVersion}`], {
+      cwd: directory,
+      encoding: 'utf8',
+    });
+    if (install.status !== 0) throw new Error(`installing PostGraphile failed:\n${install.stderr}`);
+  }
+  const script = path.join(directory, 'server.mjs');
+  fs.copyFileSync(path.join(projectRoot, 'test/bench/postgraphile.mjs'), script);
+  return script;
+}
 
 async function startServer(name: Server['name'], command: string[], env: Record<string, string>, cwd = projectRoot): Promise<Server> {
   const port = await freePort();
@@ -504,7 +531,7 @@ async function main(): Promise<void> {
       servers.baseline = await startServer('baseline', [...startFlagsOf(baselineDirectory), 'dist/cli/main.js', 'serve'], tallyEnv, baselineDirectory);
     }
     // PostGraphile as its docs deploy it: NODE_ENV=production, plain `node` (like the floor, without Tally's flags).
-    if (wanted('postgraphile')) servers.postgraphile = await startServer('postgraphile', ['test/bench/postgraphile.mjs'], { ...env, NODE_ENV: 'production' });
+    if (wanted('postgraphile')) servers.postgraphile = await startServer('postgraphile', [postgraphileScript()], { ...env, NODE_ENV: 'production' });
     const { tally, floor, baseline, postgraphile } = servers as Servers;
     const running = [floor, tally, ...(baseline ? [baseline] : []), ...(postgraphile ? [postgraphile] : [])];
     const startedRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
