@@ -13,10 +13,10 @@
  */
 import { DateScalar, DateTimeScalar, DecimalScalar } from '../../../graphql/scalars.js';
 import { moneyText, percentText, type DecimalLike } from '../../../lib/money.js';
-import type { ClientInvoiceLine, ClientInvoicePayment, ClientInvoiceSend } from '../../../generated/prisma/client.js';
+import type { ClientInvoicePayment, ClientInvoiceSend } from '../../../generated/prisma/client.js';
 import type { BuyerSnapshot, ElectronicAddress, PostalAddress, SellerSnapshot } from './client-invoice.document.js';
 import type { StoredTaxGroup } from './client-invoice.document-of.js';
-import type { ListedClientInvoice } from './client-invoice.list.js';
+import type { ListedClientInvoice, ListedLine } from './client-invoice.list.js';
 
 /** What the scalars print (a Date, or the ISO text the list's json carries). */
 const date = (value: unknown): string => DateScalar.serialize(value);
@@ -61,7 +61,7 @@ const buyer = (value: BuyerSnapshot | null) =>
     vatId: value.vatId ?? null,
   };
 
-const line = (value: ClientInvoiceLine, currency: string) => ({
+const line = (value: ListedLine, currency: string) => ({
   baseQuantity: value.baseQuantity,
   description: value.description,
   entryCount: value.entryCount,
