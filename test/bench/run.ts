@@ -661,7 +661,7 @@ async function main(): Promise<void> {
         url: tally.url,
         key: data.keyB,
         tenantId: data.tenantB,
-        notesList: { tally: await listLatency(tally, list), floor: await listLatency(floor, list) },
+        notesList: { tally: () => listLatency(tally, list), floor: () => listLatency(floor, list) },
         listLatency: (path) => listLatency(tally, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }),
       });
     }

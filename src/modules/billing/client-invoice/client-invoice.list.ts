@@ -92,7 +92,8 @@ const invoiceColumns = [
  * The lines of a page's invoices, in a statement of their own: as a json aggregate per invoice, they cost most of
  * the page's statement (a sort and an aggregate started per invoice, a json object built per line, its types looked
  * up per value); by the page's ids they are one scan of the `(clientInvoiceId, position)` index. Only what the list
- * prints of a line (and its invoice's id, to hand it to its invoice).
+ * prints of a line (and its invoice's id, to hand it to its invoice). A prepared statement: its text is fixed and
+ * its plan (by the ids) the same for every page, so it is parsed and planned once per connection.
  */
 const linesOfPage = `SELECT l."clientInvoiceId", l.position, l.description, ${decimal('l.quantity')} AS quantity, l.unit, l."baseQuantity",
          ${decimal('l."unitPrice"')} AS "unitPrice", ${decimal('l."netAmount"')} AS "netAmount", l."taxCategory", ${decimal('l."taxRate"')} AS "taxRate",
@@ -148,7 +149,7 @@ export async function listClientInvoices(
     byId.set(invoice.id, invoice);
   }
   // The page's invoices are readable by the caller (the statement above); their lines are theirs.
-  const lines = await sql.query<ListedLine>(linesOfPage, [[...byId.keys()]]);
+  const lines = await sql.queryPrepared<ListedLine>('client-invoice-list-lines', linesOfPage, [[...byId.keys()]]);
   for (const line of lines) byId.get(line.clientInvoiceId)?.lines.push(line);
   return invoices;
 }
