@@ -29,11 +29,13 @@ export interface BillingBench {
   tenantId: string;
   /** Median latency (ms, one client) of a 50-item page at `path` of the API under test. */
   listLatency(path: string): Promise<number>;
+  /** The same of the baseline's API (BENCH_BASELINE), on the same database: in the same rounds, when there is one. */
+  baselineListLatency?: (path: string) => Promise<number>;
   /** The notes list's median latency (ms) of the API and of the floor, measured when called. */
   notesList: { tally: () => Promise<number>; floor: () => Promise<number> };
 }
 
-export async function measureBilling({ databaseUrl, url, key, tenantId, listLatency, notesList }: BillingBench): Promise<void> {
+export async function measureBilling({ databaseUrl, url, key, tenantId, listLatency, baselineListLatency, notesList }: BillingBench): Promise<void> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const call = async <Body>(method: string, path: string, body?: unknown): Promise<Body> => {
     const response = await fetch(`${url}/tenants/${tenantId}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -140,11 +142,13 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
     await database.query('ANALYZE');
     // The floor's notes list, Tally's notes list and the invoices list in alternating rounds, so that a shared
     // machine's drift hits all three alike; each figure is the median of the rounds' medians.
-    const rounds: { floor: number; notes: number; invoices: number }[] = [];
+    const rounds: { floor: number; notes: number; invoices: number; baseline: number }[] = [];
+    const invoicesPath = `/tenants/${tenantId}/client-invoices?limit=50`;
     for (let round = 0; round < listRounds; round++) {
       const floor = await notesList.floor();
       const notes = await notesList.tally();
-      rounds.push({ floor, notes, invoices: await listLatency(`/tenants/${tenantId}/client-invoices?limit=50`) });
+      const invoices = await listLatency(invoicesPath);
+      rounds.push({ floor, notes, invoices, baseline: baselineListLatency ? await baselineListLatency(invoicesPath) : Number.NaN });
     }
     const [floorMs, notesMs, invoicesMs] = (['floor', 'notes', 'invoices'] as const).map((name) => median(rounds.map((round) => round[name])));
     const ratios = rounds.map((round) => round.invoices / round.floor).sort((a, b) => a - b);
@@ -154,6 +158,13 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
         `${((invoicesMs ?? Number.NaN) / (floorMs ?? Number.NaN)).toFixed(2)}x the floor (rounds ${ratios[0]?.toFixed(2)} to ${ratios.at(-1)?.toFixed(2)}; ` +
         `notes: ${((notesMs ?? Number.NaN) / (floorMs ?? Number.NaN)).toFixed(2)}x)\n`,
     );
+    if (baselineListLatency) {
+      const baselineMs = median(rounds.map((round) => round.baseline));
+      process.stdout.write(
+        `the baseline's client-invoices list in the same rounds: ${baselineMs.toFixed(2)} ms, ${(baselineMs / (floorMs ?? Number.NaN)).toFixed(2)}x the floor ` +
+          `(Tally/baseline ${((invoicesMs ?? Number.NaN) / baselineMs).toFixed(2)})\n`,
+      );
+    }
   } finally {
     await database.end();
   }
