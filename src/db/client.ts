@@ -31,6 +31,11 @@ export interface SqlClient {
 
 export interface Sql extends SqlClient {
   /**
+   * `query` as a named prepared statement: parsed and planned once per connection, then only executed. For a hot
+   * statement of fixed text whose plan does not depend on its values (rows by their ids); `name` is its own.
+   */
+  queryPrepared<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]): Promise<Row[]>;
+  /**
    * `work` in one transaction on one connection: committed when it resolves,
    * rolled back when it throws. For the few hot writes where Prisma's
    * interactive transaction is the wall (about twice the CPU of this:
@@ -231,6 +236,10 @@ export function createDatabaseClient({ url, log, poolSize = 10, connectTimeoutMs
     async query<Row extends Record<string, unknown>>(text: string, values: readonly unknown[] = []) {
       onQuery?.(text, values);
       return (await pool.query<Row>(text, values as unknown[])).rows;
+    },
+    async queryPrepared<Row extends Record<string, unknown>>(name: string, text: string, values: readonly unknown[]) {
+      onQuery?.(text, values);
+      return (await pool.query<Row>({ name, text, values: values as unknown[] })).rows;
     },
     transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
       return inTransaction('BEGIN', (connection) =>

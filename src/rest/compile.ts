@@ -147,6 +147,8 @@ function compileGraphQLRoute(schema: GraphQLSchema, spec: GraphQLRouteSpec & Tag
     : extensions.access === 'superadmin'
       ? { kind: 'superadmin' }
       : { kind: 'authenticated' };
+  // A plain read answers for the field: only a read of a tenant's records, whose permission the router checks.
+  if (spec.plain && (spec.method !== 'GET' || access.kind !== 'tenant')) throw new Error(`${where}: a plain read must be a GET with a tenant permission`);
   const { kind: _kind, ...row } = spec;
   return {
     ...row,

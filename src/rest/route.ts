@@ -49,7 +49,29 @@ export interface GraphQLRouteSpec extends RouteBase {
   /** The GraphQL field that implements the route. */
   field: `Query.${string}` | `Mutation.${string}`;
   status: SuccessStatus;
+  /**
+   * A read whose answer REST prints without running the field: the same arguments (validated by the field's
+   * schema), the same permission and tenant guard, and the same bytes, from the service's rows, serialised once.
+   * For a list whose many fields cost more through GraphQL than the read itself (docs/decisions.md).
+   */
+  plain?: PlainRead;
 }
+
+/** What a plain read is given: the caller's access to the path's tenant (the row's permission passed), and the field's arguments. */
+export interface PlainReadRequest<Input = Record<string, unknown>> {
+  access: TenantAccess;
+  input: Input;
+  context: GraphQLContext;
+}
+
+/** A plain read: the JSON text of the answer. */
+export type PlainRead = (request: PlainReadRequest) => Promise<string>;
+
+/** A plain read typed by the field's arguments (`args`: its schema, which the router has validated the request against). */
+export const plainRead =
+  <Args extends z.ZodObject>(_args: Args, answer: (request: PlainReadRequest<z.output<Args>>) => Promise<string>): PlainRead =>
+  (request) =>
+    answer(request as PlainReadRequest<z.output<Args>>);
 
 /** Who may call a native route: anyone (sign-in), any caller, superadmins, or a permission in the path's tenant. */
 export type NativeAccess = 'public' | 'authenticated' | 'superadmin' | Permission;
@@ -200,7 +222,7 @@ export function steps(controller: string, path: string, idParam: string) {
 }
 
 type CrudAction = 'list' | 'create' | 'get' | 'update' | 'remove';
-type CrudRow = GraphQLRouteSpec['field'] | { field: GraphQLRouteSpec['field']; summary: string };
+type CrudRow = GraphQLRouteSpec['field'] | { field: GraphQLRouteSpec['field']; summary?: string; plain?: PlainRead };
 
 const crudRows: Record<CrudAction, { action: string; method: HttpMethod; one: boolean; status: SuccessStatus }> = {
   list: { action: 'findAll', method: 'GET', one: false, status: 200 },
@@ -233,7 +255,7 @@ export function crud(
     const row = rows[name];
     if (row === undefined) return [];
     const { action, method, one, status } = crudRows[name];
-    const { field, summary } = typeof row === 'string' ? { field: row, summary: defaults[name] } : row;
-    return [{ controller, action, method, path: one ? `${path}/{${idParam}}` : path, field, status, summary }];
+    const { field, summary = defaults[name], plain } = typeof row === 'string' ? { field: row } : row;
+    return [{ controller, action, method, path: one ? `${path}/{${idParam}}` : path, field, status, summary, ...(plain ? { plain } : {}) }];
   });
 }

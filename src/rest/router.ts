@@ -299,7 +299,10 @@ export function createRestApi({ schema, table, platform, gate, contextFor, publi
         const stored = idempotent ? await claimKey(idempotent, call, body) : undefined;
         if (stored) return (answer = stored);
         // 6. The body against the row's DTO, and the row runs.
-        if (route.kind === 'graphql') {
+        if (route.kind === 'graphql' && route.plain && access) {
+          refuseBody(route, body.raw);
+          answer = { status: route.status, headers: { 'content-type': jsonType }, body: await route.plain({ access, input: parameters.parsed, context }) };
+        } else if (route.kind === 'graphql') {
           answer = await runField(route, call, parts, parameters, context, body.raw);
         } else {
           const request = nativeRequestOf(route, call, parameters, context, access, session, body);

@@ -6,14 +6,16 @@
  *   net compares with the entries' sum and the expenses' billed amounts;
  * - issuing a draft, one at a time (median of 20; goal under 100 ms);
  * - the client-invoices list (BENCH_CLIENT_INVOICES invoices in the tenant, 50 a page,
- *   one client at a time) beside the notes list of the same API and of the floor
- *   measured in the same run: a list as fast as the other lists.
+ *   one client at a time) beside the notes list of the same API and of the floor,
+ *   in alternating rounds (BENCH_LIST_ROUNDS, default 4): a list as fast as the other lists.
  */
 import pg from 'pg';
 
 const invoiceEntries = Number(process.env.BENCH_INVOICE_ENTRIES ?? 10_000);
 const invoiceExpenses = Number(process.env.BENCH_INVOICE_EXPENSES ?? 1_000);
 const listedInvoices = Number(process.env.BENCH_CLIENT_INVOICES ?? 5_000);
+/** Rounds of the three lists (floor notes, Tally notes, Tally invoices), alternated. */
+const listRounds = Number(process.env.BENCH_LIST_ROUNDS ?? 4);
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,11 +29,13 @@ export interface BillingBench {
   tenantId: string;
   /** Median latency (ms, one client) of a 50-item page at `path` of the API under test. */
   listLatency(path: string): Promise<number>;
-  /** The notes list's median latency (ms) of the API and of the floor, measured in the same run. */
-  notesList: { tally: number; floor: number };
+  /** The same of the baseline's API (BENCH_BASELINE), on the same database: in the same rounds, when there is one. */
+  baselineListLatency?: (path: string) => Promise<number>;
+  /** The notes list's median latency (ms) of the API and of the floor, measured when called. */
+  notesList: { tally: () => Promise<number>; floor: () => Promise<number> };
 }
 
-export async function measureBilling({ databaseUrl, url, key, tenantId, listLatency, notesList }: BillingBench): Promise<void> {
+export async function measureBilling({ databaseUrl, url, key, tenantId, listLatency, baselineListLatency, notesList }: BillingBench): Promise<void> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const call = async <Body>(method: string, path: string, body?: unknown): Promise<Body> => {
     const response = await fetch(`${url}/tenants/${tenantId}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -136,12 +140,31 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
     );
     await database.query(`UPDATE client_invoices SET status = 'issued', "issueDate" = '2025-02-01' WHERE "tenantId" = $1 AND number LIKE 'L-%'`, [tenantId]);
     await database.query('ANALYZE');
-    const invoicesMs = await listLatency(`/tenants/${tenantId}/client-invoices?limit=50`);
+    // The floor's notes list, Tally's notes list and the invoices list in alternating rounds, so that a shared
+    // machine's drift hits all three alike; each figure is the median of the rounds' medians.
+    const rounds: { floor: number; notes: number; invoices: number; baseline: number }[] = [];
+    const invoicesPath = `/tenants/${tenantId}/client-invoices?limit=50`;
+    for (let round = 0; round < listRounds; round++) {
+      const floor = await notesList.floor();
+      const notes = await notesList.tally();
+      const invoices = await listLatency(invoicesPath);
+      rounds.push({ floor, notes, invoices, baseline: baselineListLatency ? await baselineListLatency(invoicesPath) : Number.NaN });
+    }
+    const [floorMs, notesMs, invoicesMs] = (['floor', 'notes', 'invoices'] as const).map((name) => median(rounds.map((round) => round[name])));
+    const ratios = rounds.map((round) => round.invoices / round.floor).sort((a, b) => a - b);
     process.stdout.write(
-      `client-invoices list p50 (50 of ${listedInvoices}, 3 lines each, 1 client): ${invoicesMs.toFixed(2)} ms; ` +
-        `notes list ${notesList.tally.toFixed(2)} ms, floor ${notesList.floor.toFixed(2)} ms: ` +
-        `${(invoicesMs / notesList.floor).toFixed(2)}x the floor (notes: ${(notesList.tally / notesList.floor).toFixed(2)}x)\n`,
+      `client-invoices list p50 (50 of ${listedInvoices}, 3 lines each, 1 client; median of ${listRounds} alternating rounds): ${invoicesMs?.toFixed(2)} ms; ` +
+        `notes list ${notesMs?.toFixed(2)} ms, floor ${floorMs?.toFixed(2)} ms: ` +
+        `${((invoicesMs ?? Number.NaN) / (floorMs ?? Number.NaN)).toFixed(2)}x the floor (rounds ${ratios[0]?.toFixed(2)} to ${ratios.at(-1)?.toFixed(2)}; ` +
+        `notes: ${((notesMs ?? Number.NaN) / (floorMs ?? Number.NaN)).toFixed(2)}x)\n`,
     );
+    if (baselineListLatency) {
+      const baselineMs = median(rounds.map((round) => round.baseline));
+      process.stdout.write(
+        `the baseline's client-invoices list in the same rounds: ${baselineMs.toFixed(2)} ms, ${(baselineMs / (floorMs ?? Number.NaN)).toFixed(2)}x the floor ` +
+          `(Tally/baseline ${((invoicesMs ?? Number.NaN) / baselineMs).toFixed(2)})\n`,
+      );
+    }
   } finally {
     await database.end();
   }

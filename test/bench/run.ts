@@ -37,7 +37,8 @@
  *                       working-time, recurring-invoices and payment-reminders (each starts a Tally of its own on a database of its own:
  *                       test/bench/<part>.ts)
  *   BENCH_BASELINE=<git ref>  also build that commit (in a scratch worktree with its own npm ci) and run it
- *                       beside Tally and the floor in the same rounds: before and after, in one table; or the
+ *                       beside Tally and the floor in the same rounds: before and after, in one table (and in the
+ *                       billing part's list rounds); or the
  *                       directory of a checkout already built (its dist/), run as it is
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
  *                       start script (which they run with, as `npm start` does), e.g. --max-semi-space-size=4
@@ -688,8 +689,11 @@ async function main(): Promise<void> {
         url: tally.url,
         key: data.keyB,
         tenantId: data.tenantB,
-        notesList: { tally: await listLatency(tally, list), floor: await listLatency(floor, list) },
+        notesList: { tally: () => listLatency(tally, list), floor: () => listLatency(floor, list) },
         listLatency: (path) => listLatency(tally, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }),
+        ...(baseline
+          ? { baselineListLatency: (path: string) => listLatency(baseline, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }) }
+          : {}),
       });
     }
     if (wanted('events')) {

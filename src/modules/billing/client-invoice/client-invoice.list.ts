@@ -1,9 +1,10 @@
 /**
- * The client-invoices list as one statement through `sql` (issue 41): a page
- * of invoices with, for each, its lines, its payments, its last send and the
- * id of the credit note that voided it, as json aggregates of their indexes
- * (`(clientInvoiceId, position)`, `(clientInvoiceId, paidAt)`,
- * `(clientInvoiceId, createdAt)`, the unique `creditNoteForId`).
+ * The client-invoices list through `sql` (issue 41), two statements a page:
+ * the page of invoices with, for each, its payments, its last send and the id
+ * of the credit note that voided it, as json aggregates of their indexes
+ * (`(clientInvoiceId, paidAt)`, `(clientInvoiceId, createdAt)`, the unique
+ * `creditNoteForId`); then the lines of the page's invoices by the
+ * `(clientInvoiceId, position)` index (`linesOfPage` says why apart).
  *
  * Through Prisma the same page was six statements (the invoices, then one per
  * relation) and Prisma's mapping of every value: most of what the list cost
@@ -18,7 +19,8 @@
  *   makes of a day), through `sql`'s `timestamptz` reader; inside the json of
  *   the relations, days as `YYYY-MM-DD` and instants in ISO 8601, which the
  *   Date and DateTime scalars print unchanged and as UTC.
- * test/client-invoice-list.test.ts holds the list to what reading each
+ * REST prints these rows itself (client-invoice.plain.ts); GraphQL through its
+ * fields. test/client-invoice-list.test.ts holds the list to what reading each
  * invoice answers, byte for byte.
  */
 import type { z } from 'zod';
@@ -27,9 +29,12 @@ import type { Sql } from '../../../db/client.js';
 import type { ClientInvoice, ClientInvoiceLine, ClientInvoicePayment, ClientInvoiceSend } from '../../../generated/prisma/client.js';
 import type { ClientInvoiceQuery, ListClientInvoicesArgs } from './client-invoice.dto.js';
 
+/** What the list reads of a line: what its fields print, and its invoice. */
+export type ListedLine = Omit<ClientInvoiceLine, 'id' | 'source'>;
+
 /** An invoice with what the list's fields read of its relations. */
 export type ListedClientInvoice = ClientInvoice & {
-  lines: ClientInvoiceLine[];
+  lines: ListedLine[];
   payments: ClientInvoicePayment[];
   sends: ClientInvoiceSend[];
   creditNote: { id: string } | null;
@@ -83,14 +88,17 @@ const invoiceColumns = [
   'i."updatedAt"',
 ].join(', ');
 
-const lines = `coalesce((
-    SELECT json_agg(json_build_object(
-      'id', l.id, 'clientInvoiceId', l."clientInvoiceId", 'position', l.position, 'description', l.description,
-      'quantity', ${decimal('l.quantity')}, 'unit', l.unit, 'baseQuantity', l."baseQuantity", 'unitPrice', ${decimal('l."unitPrice"')},
-      'netAmount', ${decimal('l."netAmount"')}, 'taxCategory', l."taxCategory", 'taxRate', ${decimal('l."taxRate"')},
-      'taxExemptionReason', l."taxExemptionReason", 'projectId', l."projectId", 'taskId', l."taskId", 'tenantUserId', l."tenantUserId",
-      'entryCount', l."entryCount", 'source', l.source) ORDER BY l.position)
-    FROM client_invoice_lines l WHERE l."clientInvoiceId" = i.id), '[]') AS lines`;
+/**
+ * The lines of a page's invoices, in a statement of their own: as a json aggregate per invoice, they cost most of
+ * the page's statement (a sort and an aggregate started per invoice, a json object built per line, its types looked
+ * up per value); by the page's ids they are one scan of the `(clientInvoiceId, position)` index. Only what the list
+ * prints of a line (and its invoice's id, to hand it to its invoice). A prepared statement: its text is fixed and
+ * its plan (by the ids) the same for every page, so it is parsed and planned once per connection.
+ */
+const linesOfPage = `SELECT l."clientInvoiceId", l.position, l.description, ${decimal('l.quantity')} AS quantity, l.unit, l."baseQuantity",
+         ${decimal('l."unitPrice"')} AS "unitPrice", ${decimal('l."netAmount"')} AS "netAmount", l."taxCategory", ${decimal('l."taxRate"')} AS "taxRate",
+         l."taxExemptionReason", l."projectId", l."taskId", l."tenantUserId", l."entryCount"
+    FROM client_invoice_lines l WHERE l."clientInvoiceId" = ANY($1::text[]) ORDER BY l."clientInvoiceId", l.position`;
 
 const payments = `coalesce((
     SELECT json_agg(json_build_object(
@@ -126,12 +134,22 @@ export async function listClientInvoices(
   if (from) where.push(`i."issueDate" >= ${bind(from)}::date`);
   if (to) where.push(`i."issueDate" <= ${bind(to)}::date`);
   const rows = await sql.query(
-    `SELECT ${invoiceColumns}, ${lines}, ${payments}, ${lastSend}, ${creditNote}
+    `SELECT ${invoiceColumns}, ${payments}, ${lastSend}, ${creditNote}
        FROM client_invoices i WHERE ${where.join(' AND ')}
       ORDER BY i."createdAt" DESC, i.id DESC LIMIT $1 OFFSET $2`,
     values,
   );
   // The decimals arrive as their text and the relations' days and instants as ISO text: the form every field that
   // prints them takes (see the header), not Prisma's Decimal and Date, which the type names.
-  return rows as unknown as ListedClientInvoice[];
+  const invoices = rows as unknown as ListedClientInvoice[];
+  if (invoices.length === 0) return invoices;
+  const byId = new Map<string, ListedClientInvoice>();
+  for (const invoice of invoices) {
+    invoice.lines = [];
+    byId.set(invoice.id, invoice);
+  }
+  // The page's invoices are readable by the caller (the statement above); their lines are theirs.
+  const lines = await sql.queryPrepared<ListedLine>('client-invoice-list-lines', linesOfPage, [[...byId.keys()]]);
+  for (const line of lines) byId.get(line.clientInvoiceId)?.lines.push(line);
+  return invoices;
 }

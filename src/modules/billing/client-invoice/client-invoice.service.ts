@@ -36,7 +36,7 @@ import {
   totalColumns,
 } from './client-invoice.columns.js';
 import { readClientInvoiceDocument } from './client-invoice.document-read.js';
-import { listClientInvoices, servesListQuery } from './client-invoice.list.js';
+import { type ListedClientInvoice, listClientInvoices, servesListQuery } from './client-invoice.list.js';
 import { createNumberQueue, issueTransaction, nextNumber } from './client-invoice.numbering.js';
 import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import type { JobQueue } from '../../../events/jobs.js';
@@ -117,6 +117,11 @@ export function createClientInvoiceService({
           ? listClientInvoices(sql, access, input)
           : db.clientInvoice.findMany({ ...query, ...tenantPage(access.scope('read', 'ClientInvoice'), { limit, offset }, listFilter(filter)) }),
       );
+    },
+
+    /** The same page as its rows with what the list prints of their relations (REST's plain read: client-invoice.plain.ts). */
+    async listed(access: TenantAccess, input: z.output<typeof ListClientInvoicesArgs>): Promise<ListedClientInvoice[]> {
+      return reads.run(access, ({ sql }) => listClientInvoices(sql, access, input));
     },
 
     /** One client invoice of the tenant. */

@@ -1,8 +1,9 @@
-import { crud, steps } from '../../../rest/route.js';
+import { crud, plainRead, steps } from '../../../rest/route.js';
 import { defineModule, job, type JobContext } from '../../module.js';
 import { createClientInvoiceMailWork, type ClientInvoiceMailWork } from './client-invoice.mail.js';
 import { abandonedMailQueue, clientInvoiceMailQueue } from './client-invoice.send.js';
-import { clientInvoiceConflicts } from './client-invoice.dto.js';
+import { clientInvoiceConflicts, ListClientInvoicesArgs } from './client-invoice.dto.js';
+import { plainClientInvoiceList } from './client-invoice.plain.js';
 import { clientInvoiceFileRoutes } from './client-invoice.files.js';
 import { createClientInvoiceService, type ClientInvoiceService } from './client-invoice.service.js';
 import './client-invoice.graphql.js';
@@ -26,7 +27,14 @@ export const clientInvoiceModule = defineModule({
       'clientInvoiceId',
       { one: 'client invoice', many: 'client invoices' },
       {
-        list: { field: 'Query.clientInvoices', summary: 'List client invoices, newest first (status, clientId, from, to)' },
+        list: {
+          field: 'Query.clientInvoices',
+          summary: 'List client invoices, newest first (status, clientId, from, to)',
+          // The page printed once from the list statement's rows, not through the GraphQL fields (client-invoice.plain.ts).
+          plain: plainRead(ListClientInvoicesArgs, async ({ access, input, context }) =>
+            plainClientInvoiceList(await context.services.clientInvoices.listed(access, input)),
+          ),
+        },
         get: 'Query.clientInvoice',
         create: { field: 'Mutation.createClientInvoice', summary: "Create a draft from a client's approved time in a period" },
         update: { field: 'Mutation.updateClientInvoice', summary: 'Change a draft' },
