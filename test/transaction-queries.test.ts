@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabaseClient, type DatabaseClient } from '../src/db/client.js';
+import { exposedErrorOf } from '../src/graphql/errors.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from './helpers/database.js';
 
@@ -40,4 +41,20 @@ it('reads a record with several relations inside a transaction, one statement af
   expect(read.name).toBe('Relations read');
   expect(read.clients.map((row) => row.name)).toEqual(['A client']);
   expect([read.users, read.projects, read.vehicles]).toEqual([[], [], []]);
+});
+
+it('a transaction that outlives its timeout is answered 503 UNAVAILABLE with Retry-After (nothing committed), not an internal error', async () => {
+  const failed = await client.db
+    .$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1 AS slept FROM pg_sleep(0.3)`;
+        await tx.tenant.create({ data: { name: 'Too late', slug: 'a-transaction-past-its-timeout' } });
+      },
+      { timeout: 100 },
+    )
+    .catch((error: unknown) => error);
+  const exposed = exposedErrorOf(failed, createLogger('silent'));
+  expect(exposed.code).toBe('UNAVAILABLE');
+  expect(exposed.headers?.['retry-after']).toMatch(/^\d+$/);
+  expect(await client.db.tenant.count({ where: { slug: 'a-transaction-past-its-timeout' } })).toBe(0);
 });

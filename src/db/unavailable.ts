@@ -77,6 +77,12 @@ export function isDatabaseUnavailable(error: unknown, also?: ReadonlySet<string>
 /** Seconds a client should wait before trying again. */
 export const unavailableRetryAfterSeconds = 5;
 
+/** A transaction the database did not finish in its time (Prisma's P2028): nothing of it was committed. */
+export const databaseBusy = (): AppError =>
+  new AppError('UNAVAILABLE', 'The database was too busy to finish this in time, and nothing was changed; try again shortly', {
+    headers: { 'retry-after': String(unavailableRetryAfterSeconds) },
+  });
+
 export const databaseUnavailable = (): AppError =>
   new AppError('UNAVAILABLE', 'The database cannot be reached right now; try again shortly', {
     headers: { 'retry-after': String(unavailableRetryAfterSeconds) },

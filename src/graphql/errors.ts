@@ -7,7 +7,7 @@ import { GraphQLError } from 'graphql';
 import { Prisma } from '../generated/prisma/client.js';
 import { AppError, commonConflict, isErrorCode, type ErrorCode, type FieldError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
+import { databaseBusy, databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.js';
 
 function originalOf(error: unknown): unknown {
   let current = error;
@@ -40,6 +40,9 @@ function fromDatabase(error: Prisma.PrismaClientKnownRequestError): AppError | u
     }
     case 'P2003':
       return commonConflict('STILL_REFERENCED', 'The record is still referenced by other records');
+    case 'P2028':
+      // An interactive transaction past its timeout (or not started within maxWait): rolled back, on a busy database.
+      return databaseBusy();
     default:
       return undefined;
   }

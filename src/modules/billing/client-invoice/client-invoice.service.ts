@@ -60,6 +60,12 @@ export interface CreateWithin {
  * entry or expense on a live invoice is read-only (409 ENTRY_INVOICED,
  * EXPENSE_INVOICED); deleting a draft or voiding an invoice releases it.
  */
+/**
+ * A draft bills a period's time line by line: ten thousand entries take seconds on a busy database, past Prisma's
+ * 5 s default (whose expiry answers 503, nothing written). A minute, as a recurring invoice's run has.
+ */
+const draftTransaction = { maxWait: 10_000, timeout: 60_000 };
+
 export function createClientInvoiceService({
   db,
   reads,
@@ -190,7 +196,7 @@ export function createClientInvoiceService({
         await record(tx, access, 'client_invoice.created', created);
         return reread(tx, invoice.id, query, created);
       };
-      return within ? make(within.tx) : db.$transaction(make);
+      return within ? make(within.tx) : db.$transaction(make, draftTransaction);
     },
 
     /** Changes a draft: dates, reference, notes, its manual lines (replaced whole) and its discount. 409 INVOICE_ISSUED otherwise. */
