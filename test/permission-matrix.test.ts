@@ -10,6 +10,11 @@
  * matrix and its ownership declarations, never written here. A route whose
  * subject, body or parameters have no fixture fails the coverage test, so a
  * new resource cannot land without its matrix walk.
+ *
+ * A record is made anew after a call that wrote to it; a call that read it,
+ * or was refused, leaves it for the GraphQL half of the same walk, and a read
+ * of someone else's record is one record for every caller (what that saves:
+ * docs/performance.md, "CI time").
  */
 import { randomBytes } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
