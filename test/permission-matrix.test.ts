@@ -10,6 +10,11 @@
  * matrix and its ownership declarations, never written here. A route whose
  * subject, body or parameters have no fixture fails the coverage test, so a
  * new resource cannot land without its matrix walk.
+ *
+ * A record is made anew after a call that wrote to it; a call that read it,
+ * or was refused, leaves it for the GraphQL half of the same walk, and a read
+ * of someone else's record is one record for every caller (what that saves:
+ * docs/performance.md, "CI time").
  */
 import { randomBytes } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
@@ -538,27 +543,46 @@ function generatedWalks(route: CompiledGraphQLRoute & TenantRoute): Walk[] {
         ? [true]
         : [undefined];
   const needsOwner = addressesRecord || fixture.createsForOthers === true || fixture.callersOwn === true;
+  const reads = route.method === 'GET' && route.access.permission[0] === 'read';
   return owners.map((own) => {
     const ownerOf = (caller: Caller): Caller | null => (own ? caller : null);
-    const prepare = async (caller: Caller) => {
-      const values = fixture.values ? await fixture.values(route.action, ownerOf(caller)) : {};
-      const body = route.body ? fixture.bodies?.[route.action]?.(ownerOf(caller)) : undefined;
-      return { values: { tenantId: t(), ...values }, body, query: fixture.query?.[route.action] ?? {} };
-    };
+    const valuesFor = (owner: Caller | null): Promise<Record<string, string>> => (fixture.values ? fixture.values(route.action, owner) : Promise.resolve({}));
+    // A read of a record that is not the caller's (made with the tenant's key or for the other member, whoever
+    // walks): one record for every caller.
+    const sharedRecord = once(() => valuesFor(null));
+    const recordFor = (caller: Caller) => (reads && own !== true ? sharedRecord() : valuesFor(ownerOf(caller)));
+    // The record the REST half read, or was refused (left as it was): the GraphQL half of the same caller acts on it.
+    let untouched: { caller: Caller; values: Record<string, string> } | undefined;
+    const request = (caller: Caller, values: Record<string, string>) => ({
+      values: { tenantId: t(), ...values },
+      body: route.body ? fixture.bodies?.[route.action]?.(ownerOf(caller)) : undefined,
+      query: fixture.query?.[route.action] ?? {},
+    });
     return {
       own,
       needsOwner: (own === true || fixture.callersOwn === true) && needsOwner,
       rest: async (caller) => {
-        const { values, body, query } = await prepare(caller);
-        return (await caller.api.request(route.method, pathOf(route, values), body, { query })).status;
+        const record = await recordFor(caller);
+        const { values, body, query } = request(caller, record);
+        const { status } = await caller.api.request(route.method, pathOf(route, values), body, { query });
+        untouched = reads || status >= 300 ? { caller, values: record } : undefined;
+        return status;
       },
       graphql: async (caller) => {
-        const { values, body, query } = await prepare(caller);
+        const kept = untouched?.caller === caller ? untouched.values : undefined;
+        untouched = undefined;
+        const { values, body, query } = request(caller, kept ?? (await recordFor(caller)));
         const operation = graphqlOf(route, values, query, body);
         return (await caller.api.graphql(operation.query, operation.variables)).body;
       },
     };
   });
+}
+
+/** `make`'s answer, made on the first call and shared by the later ones. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }
 
 /** Native rows: REST only, written by hand. */
@@ -577,11 +601,16 @@ const handWritten: Record<string, Walk[]> = {
       return (await caller.api.request('POST', `/tenants/${t()}/expenses/${expenseId}/receipt`, form)).status;
     },
   })),
-  invoiceControllerDownload: [false, true].map((own) => ({
-    own,
-    needsOwner: own,
-    rest: async (caller: Caller) => (await caller.api.get(`/tenants/${t()}/invoices/${await uploadedInvoice(own ? caller.api : tenant.api)}/file`)).status,
-  })),
+  // Someone else's file: one upload (by the tenant's key) that every caller reads.
+  invoiceControllerDownload: [false, true].map((own) => {
+    const othersFile = once(() => uploadedInvoice(tenant.api));
+    return {
+      own,
+      needsOwner: own,
+      rest: async (caller: Caller) =>
+        (await caller.api.get(`/tenants/${t()}/invoices/${await (own ? uploadedInvoice(caller.api) : othersFile())}/file`)).status,
+    };
+  }),
   // Everyone reads reports; what of them is theirs the Entry scope decides (tests/reports.test.ts).
   reportControllerSummary: [
     {
@@ -612,12 +641,13 @@ const handWritten: Record<string, Walk[]> = {
   ],
 };
 
-// An issued client invoice's files (read in tests/client-invoice-files.test.ts): its PDF, and its plain CII.
-const issuedClientInvoice = async (): Promise<string> => {
+// An issued client invoice's files (read in tests/client-invoice-files.test.ts): its PDF, and its plain CII. Reading
+// leaves it as it was: one invoice that every caller reads, over REST and GraphQL.
+const issuedClientInvoice = once(async (): Promise<string> => {
   const id = await created(tenant.api.post(`/tenants/${t()}/client-invoices`, clientInvoiceBody()), 'a client invoice');
   await tenant.api.post(`/tenants/${t()}/client-invoices/${id}/issue`);
   return id;
-};
+});
 handWritten.clientInvoiceControllerPdf = [
   { rest: async ({ api }) => (await api.request('GET', `/tenants/${t()}/client-invoices/${await issuedClientInvoice()}/pdf`)).status },
 ];
@@ -644,7 +674,9 @@ const remindedClientInvoice = async (): Promise<string> => {
   const reminder = await server.app.db.clientInvoiceReminder.findFirstOrThrow({ where: { clientInvoiceId: id } });
   return `/tenants/${t()}/client-invoices/${id}/reminders/${reminder.id}/pdf`;
 };
-handWritten.clientInvoiceControllerReminderPdf = [{ rest: async ({ api }) => (await api.request('GET', await remindedClientInvoice())).status }];
+// One reminder that every caller reads (sending one, a write, makes its own: the ClientInvoice fixture).
+const readReminder = once(remindedClientInvoice);
+handWritten.clientInvoiceControllerReminderPdf = [{ rest: async ({ api }) => (await api.request('GET', await readReminder())).status }];
 
 // A member's month (JSON; the files are read in tests/time-off.test.ts): their own, or the other member's.
 handWritten.timesheetControllerFindOne = [false, true].map((own) => ({
@@ -660,7 +692,16 @@ handWritten.timesheetControllerFindOne = [false, true].map((own) => ({
     ).body,
 }));
 
-const walksOf = (route: TenantRoute): Walk[] => (route.kind === 'native' ? (handWritten[route.operationId] ?? []) : generatedWalks(route));
+/** Each route's walks, made once: what the callers share (a record they all read) lives in them. */
+const walksByRoute = new Map<TenantRoute, Walk[]>();
+function walksOf(route: TenantRoute): Walk[] {
+  let walks = walksByRoute.get(route);
+  if (!walks) {
+    walks = route.kind === 'native' ? (handWritten[route.operationId] ?? []) : generatedWalks(route);
+    walksByRoute.set(route, walks);
+  }
+  return walks;
+}
 
 /** Whether the role's grant for (action, subject) reaches the walk's record. */
 function reaches(role: Role, [action, subject]: TenantRoute['access']['permission'], own: boolean | undefined): boolean {

@@ -5,8 +5,9 @@
  * package, so a package that `src/` loads but `package.json` lists only for
  * development works there and fails here, in the image.
  *
- * - `dist/` is built by the image's build command (`npm run build`), into a
- *   scratch folder;
+ * - `dist/` is built by the image's build command (`npm run build`) in a
+ *   scratch folder holding what the Dockerfile's build stage copies (the
+ *   checkout's node_modules in place of its `npm ci`);
  * - the runtime stage of the Dockerfile is reproduced in another
  *   (test/production/image.ts): its files copied, `npm ci --omit=dev` and
  *   the rest of its RUN line;
@@ -36,7 +37,7 @@ import { pdfText } from '../helpers/files.js';
 import { invoiceForm, scannedPdf } from '../helpers/invoices.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { freePort, testSecrets } from '../helpers/server.js';
-import { reproduceRuntimeStage, type Runtime } from './image.js';
+import { copyBuildStage, reproduceRuntimeStage, type Runtime } from './image.js';
 
 const checkout = path.resolve(import.meta.dirname, '../..');
 const fixtures = path.join(checkout, 'test', 'fixtures', 'imports');
@@ -120,10 +121,13 @@ beforeAll(async () => {
   // has no tarball URLs) comes from this machine's cache when it has it, as the install of this checkout left it.
   const buildEnv = imageEnvironment({ npm_config_prefer_offline: 'true' });
   // The three are independent: the database, the build (CPU) and the install (mostly the network and the disk).
+  // In a folder of the build stage's files (test/production/image.ts), so that it writes nothing into the checkout:
+  // CI runs the date-sensitive suites from the checkout meanwhile.
   const built = timed('npm run build (dist/, as the image builds it)', async () => {
-    const dist = path.join(scratch, 'build', 'dist');
-    await run('npm', ['run', '--silent', 'build', '--', '--outDir', dist], { cwd: checkout, env: buildEnv, maxBuffer: 64 * 1024 * 1024 });
-    return dist;
+    const build = path.join(scratch, 'build');
+    copyBuildStage({ dockerfile: path.join(checkout, 'Dockerfile'), checkout, root: build });
+    await run('npm', ['run', '--silent', 'build'], { cwd: build, env: buildEnv, maxBuffer: 64 * 1024 * 1024 });
+    return path.join(build, 'dist');
   });
   // Awaited by the runtime stage when it reaches the COPY of dist/; a failure before then is not unhandled meanwhile.
   built.catch(() => undefined);

@@ -70,6 +70,43 @@ export interface Runtime {
 const run = promisify(execFile);
 
 /**
+ * The build stage's files in `root`, as its COPY instructions put them in the image's build stage (the
+ * checkout's node_modules linked in place of its `npm ci`), for `npm run build` to run there: its
+ * `npm run generate` then writes into `root`, not into the checkout, which the tests that may run meanwhile
+ * read.
+ */
+export function copyBuildStage({ dockerfile, checkout, root }: { dockerfile: string; checkout: string; root: string }): void {
+  const stage = stagesOf(fs.readFileSync(dockerfile, 'utf8')).find((candidate) => candidate.name === 'build');
+  if (!stage) throw new Error(`${dockerfile} has no build stage`);
+  // What `docker build` leaves out of the context (plain paths, as .dockerignore has them): src/generated among them.
+  const dockerignore = path.join(checkout, '.dockerignore');
+  const left = fs.existsSync(dockerignore)
+    ? fs
+        .readFileSync(dockerignore, 'utf8')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#'))
+    : [];
+  if (left.some((line) => /[*?![]/.test(line))) throw new Error('the smoke knows plain paths in .dockerignore only');
+  const ignored = (file: string): boolean => left.some((line) => file === line || file.startsWith(`${line}/`));
+  fs.mkdirSync(root, { recursive: true });
+  let workdir = '/';
+  for (const { keyword, text } of stage.instructions) {
+    if (keyword === 'WORKDIR') workdir = text;
+    if (keyword !== 'COPY') continue;
+    const paths = text.split(/\s+/).filter((word) => !word.startsWith('--'));
+    if (text.includes('--from=')) throw new Error(`the smoke cannot reproduce COPY ${text} in the build stage`);
+    const destination = path.posix.resolve(workdir, paths.at(-1) ?? '');
+    if (destination !== workdir && !destination.startsWith(`${workdir}/`)) throw new Error(`the smoke reproduces ${workdir} only, not ${destination}`);
+    for (const source of paths.slice(0, -1)) {
+      const target = path.join(root, path.relative(workdir, destination), (paths.at(-1) ?? '').endsWith('/') ? path.basename(source) : '');
+      fs.cpSync(path.join(checkout, source), target, { recursive: true, filter: (file) => !ignored(path.relative(checkout, file)) });
+    }
+  }
+  fs.symlinkSync(path.join(checkout, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+}
+
+/**
  * Reproduces the runtime stage of `dockerfile` in `root`: COPY from the
  * checkout (`checkout`) or from the build stage's `/app/dist` (`builtDist`,
  * awaited when the stage reaches it), RUN as shell commands in `root` with
