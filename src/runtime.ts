@@ -33,6 +33,7 @@ import type { Services } from './modules/services.js';
 import { bootstrapDemoTenant, printBootstrapKey } from './modules/platform/tenant/bootstrap.js';
 import { createServices } from './services.js';
 import { closeModuleWork, moduleQueues, startWorkers, type Workers } from './worker.js';
+import { createBesideWrites } from './modules/beside-writes.js';
 
 /** What a process runs besides its data: the API, the workers, or both. */
 export type RuntimeRole = 'api' | 'worker';
@@ -163,7 +164,7 @@ export async function createRuntime({
       jobs = lazy;
       queueDepths = () => lazy.queueDepths();
     }
-    const dependencies = { db, sql, reads, log, config, secrets, jobs, live, clock };
+    const dependencies = { db, sql, reads, log, config, secrets, jobs, live, clock, besideWrites: createBesideWrites() };
     const services = createServices(dependencies);
     const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths, reads }) : undefined;
 

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
+import { systemActor } from '../src/auth/actor.js';
+import { systemAccess } from '../src/auth/tenant-access.js';
 import { eventually } from './helpers/eventually.js';
 import { download, pdfText } from './helpers/files.js';
 import type { Json } from './helpers/http.js';
@@ -177,6 +179,41 @@ describe('the team’s violations', () => {
 });
 
 describe('an entry write', () => {
+  it('warns from the day read beside the write exactly as from the day read after the commit: 40 random writes', async () => {
+    const crew = await team();
+    // A fixed sequence (a linear congruential generator): a failure is the same failure on the next run.
+    let seed = 39;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % below;
+    };
+    // The tenant as it is now (the team's settings are set after it was made).
+    const tenant = await started.server.app.db.tenant.findUniqueOrThrow({ where: { id: crew.tenant.id } });
+    let warned = 0;
+    for (let write = 0; write < 40; write += 1) {
+      // Monday 1 to Sunday 7 March 2027: days with several entries, nights across midnight, a Sunday.
+      const startedAt = new Date(Date.UTC(2027, 2, 1 + random(7), random(23), random(4) * 15));
+      const endedAt = new Date(startedAt.getTime() + (15 + random(48) * 15) * 60_000);
+      const breakMinutes = random(4) * 15;
+      const written = await crew.member.api.post<{ id: string; warnings: { rule: string; detail: string }[] }>(`${base(crew)}/entries`, {
+        startedAt: startedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
+        breakMinutes: Math.min(breakMinutes, (endedAt.getTime() - startedAt.getTime()) / 60_000 - 15),
+      });
+      expect(written.status, written.text).toBe(201);
+      const entry = await started.server.app.db.entry.findUniqueOrThrow({ where: { id: written.body.id } });
+      // A fresh access: nothing was read beside this call, so the service reads the day as committed.
+      const afterCommit = await started.server.app.services.workingTime.warnings(systemAccess(tenant, systemActor('test')), {
+        ...entry,
+        endedAt: entry.endedAt as Date,
+      });
+      expect(written.body.warnings, `write ${write}`).toEqual(afterCommit.map(({ rule, detail }) => ({ rule, detail })));
+      warned += written.body.warnings.length;
+    }
+    // The sequence breaks rules: the comparison is not of empty lists alone.
+    expect(warned).toBeGreaterThan(5);
+  });
+
   it('answers with the warnings of its day (REST and GraphQL); a read of the entry has none, an edit that mends the day answers []', async () => {
     const crew = await team();
     const entries = `${base(crew)}/entries`;

@@ -13,6 +13,7 @@ import type { Reads } from '../db/replicas.js';
 import type { OutboxEvent } from '../events/dispatcher.js';
 import type { JobQueue, QueueDefinition } from '../events/jobs.js';
 import type { LiveEvents } from '../events/live.js';
+import type { BesideWrites } from './beside-writes.js';
 import type { Services } from './services.js';
 import type { Clock } from '../lib/clock.js';
 import type { ConflictVocabulary } from '../lib/errors.js';
@@ -39,6 +40,8 @@ export interface ServiceDependencies {
   live: LiveEvents;
   /** What time it is, for every rule (src/lib/clock.ts): never the system clock directly. */
   clock: Clock;
+  /** Reads a module starts beside another's write, on a connection of their own (src/modules/beside-writes.ts). */
+  besideWrites: BesideWrites;
 }
 
 /**

@@ -187,7 +187,9 @@ try {
   // what the outbox reaction checks after the commit (every rule, the averages' 24 weeks of entries included).
   await app.services.tenants.update(access, { settings: { workingTimeRules: 'de' } });
   const lastDay = new Date(day - 24 * 3600_000 + 8 * 3600_000);
-  await time("service, an entry write's warnings (the day's rules)", () => app.services.workingTime.warnings(access, writer.id, lastDay));
+  const lastEntry = await app.db.entry.findFirstOrThrow({ where: { tenantUserId: writer.id, endedAt: { not: null } }, orderBy: { startedAt: 'desc' } });
+  const written = { ...lastEntry, endedAt: lastEntry.endedAt as Date };
+  await time("service, an entry write's warnings after the commit (the day's rules)", () => app.services.workingTime.warnings(access, written));
   const settings = settingsOf(await app.db.tenant.findUniqueOrThrow({ where: { id: tenant.id } }));
   // As the reaction reads: through Prisma, on the outbox transaction's connection.
   const outboxSql: SqlClient = { query: (text, values) => app.db.$queryRawUnsafe(text, ...(values ?? [])) };

@@ -65,7 +65,7 @@ async function dayContext(
 }
 
 /** Whole public holidays by date, as holidaysByRegion has them: the tenant's own take the region's place; a half day is none. */
-function holidaysOf(first: DayContextRow, settings: TenantSettings, from: string, to: string): Map<string, string> {
+function holidaysOf(first: Pick<DayContextRow, 'holidayRegion' | 'ownHolidays'>, settings: TenantSettings, from: string, to: string): Map<string, string> {
   const names = new Map<string, string>();
   const region = first.holidayRegion ?? settings.holidayRegion;
   if (region) for (const holiday of publicHolidays(region, from, to)) names.set(holiday.date, holiday.name);
@@ -155,4 +155,67 @@ export function violationsOnDays(
   daysByMember: ReadonlyMap<string, ReadonlySet<string>>,
 ): Promise<MemberViolation[]> {
   return judgeDays(sql, db, access, settings, daysByMember, true);
+}
+
+/** A member's day as an entry write's warnings judge it, read beside the write: everything but the written entry. */
+export interface DayAhead {
+  holidayRegion: string | null;
+  ownHolidays: DayContextRow['ownHolidays'];
+  /** The member's finished entries from two days before the day to the day after it, committed when it was read. */
+  entries: { id: string; startedAt: string; endedAt: string; breakMinutes: number }[];
+}
+
+/**
+ * The member's day for the warnings of an entry write, read beside its transaction (src/modules/beside-writes.ts):
+ * what `dayContext` reads, from the member's row, so that a day without other entries still has the member's
+ * holiday region; one statement on the same indexes. Undefined for a member not in the tenant (the write fails).
+ */
+export async function dayAhead(
+  sql: SqlClient,
+  access: TenantAccess,
+  settings: TenantSettings,
+  tenantUserId: string,
+  day: string,
+): Promise<DayAhead | undefined> {
+  const values: unknown[] = [startOfDay(dayContextFrom(day), settings.timezone), startOfDay(addDays(day, 2), settings.timezone), day, tenantUserId];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  const [row] = await sql.query<DayAhead & Record<string, unknown>>(
+    `SELECT u."holidayRegion",
+            (SELECT json_agg(json_build_object('date', to_char(h.date, 'YYYY-MM-DD'), 'name', h.name, 'fraction', h.fraction))
+               FROM holidays h WHERE ${access.sqlTenantWide('Holiday', 'h', bind)} AND h.date = $3::date) AS "ownHolidays",
+            coalesce((SELECT json_agg(json_build_object('id', e.id, 'startedAt', e."startedAt", 'endedAt', e."endedAt", 'breakMinutes', e."breakMinutes"))
+               FROM entries e
+              WHERE ${access.sqlTenantWide('Entry', 'e', bind)} AND e."tenantUserId" = $4
+                AND e."startedAt" >= $1 AND e."startedAt" < $2 AND e."endedAt" IS NOT NULL), '[]') AS entries
+       FROM tenant_users u WHERE ${access.sqlTenantWide('TenantUser', 'u', bind)} AND u.id = $4`,
+    values,
+  );
+  return row;
+}
+
+/** What an entry write warns of, from its day read beside it: the day rules on the other entries and the written one. */
+export function writtenDayViolations(
+  ahead: DayAhead,
+  settings: TenantSettings,
+  written: { id: string; startedAt: Date; endedAt: Date; breakMinutes: number },
+  day: string,
+): Violation[] {
+  const ruleSet = settings.workingTimeRules;
+  if (ruleSet === 'none') return [];
+  // A read that ran after the commit has the written entry already: it counts once, as written.
+  const entries = ahead.entries
+    .filter((entry) => entry.id !== written.id)
+    .map((entry) => ({ startedAt: new Date(entry.startedAt), endedAt: new Date(entry.endedAt), breakMinutes: Number(entry.breakMinutes) }));
+  entries.push({ startedAt: written.startedAt, endedAt: written.endedAt, breakMinutes: written.breakMinutes });
+  entries.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+  const { violations } = checkWorkingTime({
+    entries,
+    timezone: settings.timezone,
+    holidays: holidaysOf(ahead, settings, day, day),
+    ruleSet,
+    from: day,
+    to: day,
+    dayRulesOnly: true,
+  });
+  return violations.filter((violation) => violation.date === day);
 }

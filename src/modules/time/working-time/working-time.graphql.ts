@@ -111,11 +111,12 @@ builder.prismaObjectField('Entry', 'warnings', (t) =>
     nullable: true,
     description:
       'In the answer of a write (create, update, stop...): the working-time rules the day the entry starts on breaks after it, [] when none; null in reads and while the timer runs.',
-    select: { tenantId: true, tenantUserId: true, startedAt: true, endedAt: true },
+    select: { id: true, tenantId: true, tenantUserId: true, startedAt: true, endedAt: true, breakMinutes: true },
     resolve: async (entry, _args, context, info) => {
-      if (info.operation.operation !== 'mutation' || entry.endedAt === null) return null;
+      const { endedAt } = entry;
+      if (info.operation.operation !== 'mutation' || endedAt === null) return null;
       const access = await permittedAccess(context, entry.tenantId, ['read', 'Entry']);
-      return context.services.workingTime.warnings(access, entry.tenantUserId, entry.startedAt);
+      return context.services.workingTime.warnings(access, { ...entry, endedAt });
     },
   }),
 );

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, SqlClient, Tx } from '../../../db/client.js';
 import type { Reads } from '../../../db/replicas.js';
+import type { BesideWrites } from '../../beside-writes.js';
 import { daysBetween } from '../../../lib/day.js';
 import { args, fields, pagination } from '../../../lib/dto.js';
 import { validationFailed } from '../../../lib/errors.js';
@@ -10,7 +11,7 @@ import { localDate } from '../../../lib/time.js';
 import { defineEnum } from '../../../lib/vocabulary.js';
 import { settingsFor, settingsOf, type TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { memberOf } from '../../platform/user/user.members.js';
-import { dayRuleViolations, type MemberViolation } from './working-time.days.js';
+import { type DayAhead, dayAhead, dayRuleViolations, type MemberViolation, writtenDayViolations } from './working-time.days.js';
 import { type EntryRow, entriesOf, holidayNames, toInterval } from './working-time.reads.js';
 import { checkWorkingTime, type Violation, type WorkingDay, type WorkingTimeRuleSet, type WorkInterval, workingTimeRules } from './working-time.rules.js';
 
@@ -115,13 +116,43 @@ export async function lackingBreaks(
   return new Map(days.filter((day) => day.lackingBreakMinutes > 0).map((day) => [day.date, day.lackingBreakMinutes]));
 }
 
+/** The entry a write answers with, as its warnings judge it. */
+export interface WrittenEntry {
+  id: string;
+  tenantUserId: string;
+  startedAt: Date;
+  endedAt: Date;
+  breakMinutes: number;
+}
+
 /**
  * Working time under the law (CONTRACT.md section 11): a member's days and
  * violations (members: their own), and the team's violations (managers and
  * admins). Computed from the entries on every read, so an edit that removes
  * a violation removes it here at once.
  */
-export function createWorkingTimeService({ db, sql, reads }: { db: Db; sql: SqlClient; reads: Reads }) {
+export function createWorkingTimeService({ db, sql, reads, besideWrites }: { db: Db; sql: SqlClient; reads: Reads; besideWrites: BesideWrites }) {
+  /**
+   * The day of each entry write under way, read beside its transaction for the warnings of its answer: by request
+   * (the caller's access, one per request and tenant), then member and day. A read that failed is undefined: the
+   * warnings then read the day after the commit, as without it.
+   */
+  const daysAhead = new WeakMap<TenantAccess, Map<string, Promise<DayAhead | undefined>>>();
+  besideWrites.onEntryWrite(({ access, tenantUserId, startedAt, endedAt }) => {
+    // A timer warns of nothing while it runs; under the rule set `none` nothing is judged.
+    if (endedAt === null) return;
+    const settings = settingsOf(access.tenant);
+    if (settings.workingTimeRules === 'none') return;
+    const day = localDate(startedAt, settings.timezone);
+    const read = dayAhead(sql, access, settings, tenantUserId, day).catch(() => undefined);
+    let byDay = daysAhead.get(access);
+    if (!byDay) {
+      byDay = new Map();
+      daysAhead.set(access, byDay);
+    }
+    byDay.set(`${tenantUserId} ${day}`, read);
+  });
+
   return {
     /** A member's working days and violations over a period (less than five years). */
     async member(access: TenantAccess, input: z.output<typeof WorkingTimeArgs>): Promise<MemberWorkingTime> {
@@ -178,11 +209,17 @@ export function createWorkingTimeService({ db, sql, reads }: { db: Db; sql: SqlC
      * the working day the entry starts on (in the tenant's zone), after the
      * write, in one statement. None under the rule set `none`.
      */
-    async warnings(access: TenantAccess, tenantUserId: string, startedAt: Date): Promise<Violation[]> {
+    async warnings(access: TenantAccess, written: WrittenEntry): Promise<Violation[]> {
       // The settings the tenant guard read for this request: no second read of the tenant on the write path.
       const settings = settingsOf(access.tenant);
-      const day = localDate(startedAt, settings.timezone);
-      return (await dayRuleViolations(sql, db, access, settings, tenantUserId, day)).map(({ tenantUserId: _member, ...violation }) => violation);
+      const day = localDate(written.startedAt, settings.timezone);
+      // The day read beside the write's transaction, if the write announced it (a new entry); taken once.
+      const key = `${written.tenantUserId} ${day}`;
+      const ahead = daysAhead.get(access)?.get(key);
+      daysAhead.get(access)?.delete(key);
+      const read = await ahead;
+      if (read) return writtenDayViolations(read, settings, written, day);
+      return (await dayRuleViolations(sql, db, access, settings, written.tenantUserId, day)).map(({ tenantUserId: _member, ...violation }) => violation);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import type { Db, Tx } from '../../../db/client.js';
 import type { Reads } from '../../../db/replicas.js';
+import type { BesideWrites } from '../../beside-writes.js';
 import { shapesResult } from '../../../db/query.js';
 import { recordEvent, type EventType } from '../../../events/outbox.js';
 import type { Entry, Prisma } from '../../../generated/prisma/client.js';
@@ -39,7 +40,7 @@ const reviewEvents = { submit: 'entry.submitted', approve: 'entry.approved', rej
  * all, and review them. Tenant settings decide rounding, overlap, the locked
  * period, the time zone of date filters, and whether approval is required.
  */
-export function createEntryService({ db, reads, clock }: { db: Db; reads: Reads; clock: Clock }) {
+export function createEntryService({ db, reads, clock, besideWrites }: { db: Db; reads: Reads; clock: Clock; besideWrites: BesideWrites }) {
   /** The instant a `from`/`to` bound stands for; `to` as a date means the end of that day. */
   function bound(value: string, timeZone: string, end: boolean): Date {
     if (!isDay(value)) return new Date(value);
@@ -241,6 +242,8 @@ export function createEntryService({ db, reads, clock }: { db: Db; reads: Reads;
       const startedAt = new Date(data.startedAt);
       const endedAt = data.endedAt === undefined ? null : new Date(data.endedAt);
       checkSpan(startedAt, endedAt, data.breakMinutes);
+      // What other modules read of the member's day for the answer starts now, beside the transaction.
+      besideWrites.entryWrite({ access, tenantUserId: owner, startedAt, endedAt });
       return db.$transaction(async (tx) => {
         const member = await activeMember(tx, access, owner, 'tenantUserId');
         const settings = await settingsFor(tx, access);
