@@ -306,6 +306,16 @@ describe('other native rows', () => {
     expect(bounce.headers.get('location')).toBe('/elsewhere');
   });
 
+  it('may answer a GraphQL row with a plain read only on a GET with a tenant permission', () => {
+    const plain = async () => '[]';
+    const plainRow = (method: 'GET' | 'POST', field: `Query.${string}` | `Mutation.${string}`) =>
+      tagged({ name: 'Notes', description: 'Rows made for this test' }, [
+        { controller: 'note', action: 'plain', method, path: '/tenants/{tenantId}/notes', field, status: 200, summary: 'plain', plain },
+      ]);
+    expect(() => compileRoutes(server.app.schema, plainRow('GET', 'Query.notes'))).not.toThrow();
+    expect(() => compileRoutes(server.app.schema, plainRow('POST', 'Mutation.createNote'))).toThrow('a plain read must be a GET with a tenant permission');
+  });
+
   it('are described in the OpenAPI document from the same rows', () => {
     const document = buildOpenApiDocument({
       routes: compileRoutes(server.app.schema, rows),

@@ -60,14 +60,3 @@ describe('the route table', () => {
     expect(() => assertSameChoice([at('GET', '/users/{userId}/notes/{noteId}'), at('GET', '/users/me/notes/{noteId}')], preferred)).toThrow();
   });
 });
-
-describe('a plain read', () => {
-  it('is only a GET with a tenant permission', async () => {
-    const { schema } = await import('../schema.js');
-    const plain = async () => '[]';
-    const rows = (method: 'GET' | 'POST', field: `Query.${string}` | `Mutation.${string}`) =>
-      tagged(tag, [{ controller: 'note', action: 'plain', method, path: '/tenants/{tenantId}/notes', field, status: 200, summary: 'plain', plain }]);
-    expect(() => compileRoutes(schema, rows('GET', 'Query.notes'))).not.toThrow();
-    expect(() => compileRoutes(schema, rows('POST', 'Mutation.createNote'))).toThrow('a plain read must be a GET with a tenant permission');
-  });
-});
