@@ -28,42 +28,31 @@ ALTER TABLE "entry_dimension_day_totals" ADD CONSTRAINT "entry_dimension_day_tot
 -- rows when the time zone or weekStart changes.
 ALTER TABLE "entry_dimension_day_totals" SET (parallel_workers = 0);
 
--- What `added` less `removed` (rows of entries) changes in the member and tag rows, by local day (and the week that
--- day is in): a row per entry and member, and per entry and tag ('' for none); groups that change nothing left out.
-CREATE FUNCTION entry_dimension_changes(added entries[], removed entries[])
-  RETURNS TABLE ("tenantId" text, dimension text, day date, week date, key text, billable boolean, status "EntryStatus", currency text,
-                 entries bigint, "durationMinutes" bigint, "billableAmount" numeric, "costAmount" numeric)
-  LANGUAGE sql STABLE AS $$
-  SELECT change."tenantId", grouped.dimension, local.day,
-         entry_week_start(local.day, coalesce(t.settings->>'weekStart', 'monday')),
+-- Adds `added` and subtracts `removed` (rows of entries) in the member and tag rows: the weeks, then the days. Two
+-- statements that group the change each, not one grouping in a set-returning SQL function both read: such a function
+-- is planned anew at every call, and made an entry INSERT 1.4 ms slower, where the second statement costs 0.2 ms.
+CREATE OR REPLACE FUNCTION entry_dimension_week_totals_apply(added entries[], removed entries[]) RETURNS void
+  LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO entry_dimension_week_totals AS total
+         ("tenantId", dimension, week, key, billable, status, currency, entries, "durationMinutes", "billableAmount", "costAmount")
+  SELECT change."tenantId", grouped.dimension,
+         entry_week_start((change."startedAt" AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date,
+                          coalesce(t.settings->>'weekStart', 'monday')),
          grouped.key, change.billable, change.status, coalesce(change.currency, ''),
          sum(change.sign), coalesce(sum(change.sign * change."durationMinutes"), 0),
          coalesce(sum(change.sign * change."billableAmount"), 0), coalesce(sum(change.sign * change."costAmount"), 0)
     FROM (SELECT 1 AS sign, * FROM unnest(added) UNION ALL SELECT -1 AS sign, * FROM unnest(removed)) change
     -- A tenant being deleted is gone here already: its totals go with it (ON DELETE CASCADE).
     JOIN tenants t ON t.id = change."tenantId"
-   CROSS JOIN LATERAL (SELECT (change."startedAt" AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date AS day) local
    CROSS JOIN LATERAL (SELECT 'user' AS dimension, change."tenantUserId" AS key
                        UNION ALL
                        SELECT 'tag', tag.value
                          FROM unnest(CASE WHEN coalesce(cardinality(change.tags), 0) = 0 THEN ARRAY[''] ELSE change.tags END) AS tag(value)) grouped
    WHERE change."endedAt" IS NOT NULL
-   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+   GROUP BY 1, 2, 3, 4, 5, 6, 7
   HAVING sum(change.sign) <> 0 OR coalesce(sum(change.sign * change."durationMinutes"), 0) <> 0
       OR coalesce(sum(change.sign * change."billableAmount"), 0) <> 0 OR coalesce(sum(change.sign * change."costAmount"), 0) <> 0
-$$;
-
--- Adds `added` and subtracts `removed` (rows of entries) in the member and tag rows: the weeks, then the days.
-CREATE OR REPLACE FUNCTION entry_dimension_week_totals_apply(added entries[], removed entries[]) RETURNS void
-  LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO entry_dimension_week_totals AS total
-         ("tenantId", dimension, week, key, billable, status, currency, entries, "durationMinutes", "billableAmount", "costAmount")
-  SELECT c."tenantId", c.dimension, c.week, c.key, c.billable, c.status, c.currency,
-         sum(c.entries), sum(c."durationMinutes"), sum(c."billableAmount"), sum(c."costAmount")
-    FROM entry_dimension_changes(added, removed) c
-   GROUP BY 1, 2, 3, 4, 5, 6, 7
-  HAVING sum(c.entries) <> 0 OR sum(c."durationMinutes") <> 0 OR sum(c."billableAmount") <> 0 OR sum(c."costAmount") <> 0
    ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("tenantId", dimension, week, key, billable, status, currency) DO UPDATE
      SET entries = total.entries + excluded.entries,
@@ -72,8 +61,21 @@ BEGIN
          "costAmount" = total."costAmount" + excluded."costAmount";
   INSERT INTO entry_dimension_day_totals AS total
          ("tenantId", dimension, day, key, billable, status, currency, entries, "durationMinutes", "billableAmount", "costAmount")
-  SELECT c."tenantId", c.dimension, c.day, c.key, c.billable, c.status, c.currency, c.entries, c."durationMinutes", c."billableAmount", c."costAmount"
-    FROM entry_dimension_changes(added, removed) c
+  SELECT change."tenantId", grouped.dimension,
+         (change."startedAt" AT TIME ZONE coalesce(t.settings->>'timezone', 'UTC'))::date,
+         grouped.key, change.billable, change.status, coalesce(change.currency, ''),
+         sum(change.sign), coalesce(sum(change.sign * change."durationMinutes"), 0),
+         coalesce(sum(change.sign * change."billableAmount"), 0), coalesce(sum(change.sign * change."costAmount"), 0)
+    FROM (SELECT 1 AS sign, * FROM unnest(added) UNION ALL SELECT -1 AS sign, * FROM unnest(removed)) change
+    JOIN tenants t ON t.id = change."tenantId"
+   CROSS JOIN LATERAL (SELECT 'user' AS dimension, change."tenantUserId" AS key
+                       UNION ALL
+                       SELECT 'tag', tag.value
+                         FROM unnest(CASE WHEN coalesce(cardinality(change.tags), 0) = 0 THEN ARRAY[''] ELSE change.tags END) AS tag(value)) grouped
+   WHERE change."endedAt" IS NOT NULL
+   GROUP BY 1, 2, 3, 4, 5, 6, 7
+  HAVING sum(change.sign) <> 0 OR coalesce(sum(change.sign * change."durationMinutes"), 0) <> 0
+      OR coalesce(sum(change.sign * change."billableAmount"), 0) <> 0 OR coalesce(sum(change.sign * change."costAmount"), 0) <> 0
    ORDER BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT ("tenantId", dimension, day, key, billable, status, currency) DO UPDATE
      SET entries = total.entries + excluded.entries,
