@@ -217,6 +217,19 @@ describe('20261127023139_instants_with_time_zone', () => {
   });
 });
 
+/** Two members of a Berlin tenant with Sunday weeks and four entries: tagged, untagged, across local midnight, a timer. */
+const memberTagEntries = `INSERT INTO users (id, name, email, "updatedAt") VALUES ('u-1', 'Ada', 'ada@example.test', now()), ('u-2', 'Grace', 'grace@example.test', now());
+   INSERT INTO tenants (id, name, slug, settings, "updatedAt")
+        VALUES ('t-1', 'Berlin', 'berlin', '{"timezone": "Europe/Berlin", "weekStart": "sunday"}', now());
+   INSERT INTO tenant_users (id, "tenantId", "userId", email, status, "updatedAt")
+        VALUES ('m-1', 't-1', 'u-1', 'ada@example.test', 'active', now()), ('m-2', 't-1', 'u-2', 'grace@example.test', 'active', now());
+   -- Saturday 23:30 UTC is Sunday in Berlin: a day and a week of its own with Sunday weeks. A running timer does not count.
+   INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", tags, "billableAmount", status, "updatedAt")
+        VALUES ('e-1', 't-1', 'm-1', '2026-03-28 18:00:00Z', '2026-03-28 19:00:00Z', 60, '{dev,bug}', 100, 'approved', now()),
+               ('e-2', 't-1', 'm-1', '2026-03-28 23:30:00Z', '2026-03-29 00:15:00Z', 45, '{}', 75, 'draft', now()),
+               ('e-3', 't-1', 'm-2', '2026-03-27 08:00:00Z', '2026-03-27 08:30:00Z', 30, '{dev}', NULL, 'approved', now()),
+               ('e-4', 't-1', 'm-2', '2026-03-28 08:00:00Z', NULL, NULL, '{dev}', NULL, 'draft', now());`;
+
 describe('20261129071618_report_member_tag_totals', () => {
   const migration = '20261129071618_report_member_tag_totals';
   const dimensionTotals = async (url: string) =>
@@ -232,20 +245,7 @@ describe('20261129071618_report_member_tag_totals', () => {
     const database = await createEmptyDatabase();
     try {
       await migrateUpTo(database.url, migration, log);
-      await runStatement(
-        database.url,
-        `INSERT INTO users (id, name, email, "updatedAt") VALUES ('u-1', 'Ada', 'ada@example.test', now()), ('u-2', 'Grace', 'grace@example.test', now());
-         INSERT INTO tenants (id, name, slug, settings, "updatedAt")
-              VALUES ('t-1', 'Berlin', 'berlin', '{"timezone": "Europe/Berlin", "weekStart": "sunday"}', now());
-         INSERT INTO tenant_users (id, "tenantId", "userId", email, status, "updatedAt")
-              VALUES ('m-1', 't-1', 'u-1', 'ada@example.test', 'active', now()), ('m-2', 't-1', 'u-2', 'grace@example.test', 'active', now());
-         -- Saturday 23:30 UTC is Sunday in Berlin: a week of its own with Sunday weeks. A running timer does not count.
-         INSERT INTO entries (id, "tenantId", "tenantUserId", "startedAt", "endedAt", "durationMinutes", tags, "billableAmount", status, "updatedAt")
-              VALUES ('e-1', 't-1', 'm-1', '2026-03-28 18:00:00Z', '2026-03-28 19:00:00Z', 60, '{dev,bug}', 100, 'approved', now()),
-                     ('e-2', 't-1', 'm-1', '2026-03-28 23:30:00Z', '2026-03-29 00:15:00Z', 45, '{}', 75, 'draft', now()),
-                     ('e-3', 't-1', 'm-2', '2026-03-27 08:00:00Z', '2026-03-27 08:30:00Z', 30, '{dev}', NULL, 'approved', now()),
-                     ('e-4', 't-1', 'm-2', '2026-03-28 08:00:00Z', NULL, NULL, '{dev}', NULL, 'draft', now());`,
-      );
+      await runStatement(database.url, memberTagEntries);
       expect(await migrateDatabase(database.url, log)).toContain(migration);
       expect(await dimensionTotals(database.url)).toEqual([
         { dimension: 'tag', week: '2026-03-22', key: 'bug', status: 'approved', entries: 1, minutes: 60, amount: '100.000' },
@@ -269,6 +269,66 @@ describe('20261129071618_report_member_tag_totals', () => {
         { dimension: 'user', week: '2026-03-22', key: 'm-2', status: 'approved', entries: 2, minutes: 90, amount: '100.000' },
         { dimension: 'user', week: '2026-03-22', key: 'm-2', status: 'draft', entries: 1, minutes: 10, amount: '0.000' },
         { dimension: 'user', week: '2026-03-29', key: 'm-1', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
+      ]);
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('20261129100326_report_member_tag_days', () => {
+  const migration = '20261129100326_report_member_tag_days';
+  const rowsOf = async (url: string, table: string, period: string) =>
+    (
+      await runStatement(
+        url,
+        `SELECT dimension, ${period}::text AS period, key, status::text, entries, "durationMinutes"::int AS minutes, "billableAmount"::text AS amount
+           FROM ${table} WHERE entries <> 0 ORDER BY dimension, ${period}, key, status`,
+      )
+    ).rows;
+
+  it("builds the member and tag day rows of the entries there are, in each tenant's time zone, keeps the week rows, and both after", async () => {
+    const database = await createEmptyDatabase();
+    try {
+      await migrateUpTo(database.url, migration, log);
+      await runStatement(database.url, memberTagEntries);
+      const weeksBefore = await rowsOf(database.url, 'entry_dimension_week_totals', 'week');
+      expect(weeksBefore).toHaveLength(6);
+      expect(await migrateDatabase(database.url, log)).toContain(migration);
+      expect(await rowsOf(database.url, 'entry_dimension_week_totals', 'week')).toEqual(weeksBefore);
+      expect(await rowsOf(database.url, 'entry_dimension_day_totals', 'day')).toEqual([
+        { dimension: 'tag', period: '2026-03-27', key: 'dev', status: 'approved', entries: 1, minutes: 30, amount: '0.000' },
+        { dimension: 'tag', period: '2026-03-28', key: 'bug', status: 'approved', entries: 1, minutes: 60, amount: '100.000' },
+        { dimension: 'tag', period: '2026-03-28', key: 'dev', status: 'approved', entries: 1, minutes: 60, amount: '100.000' },
+        { dimension: 'tag', period: '2026-03-29', key: '', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
+        { dimension: 'user', period: '2026-03-27', key: 'm-2', status: 'approved', entries: 1, minutes: 30, amount: '0.000' },
+        { dimension: 'user', period: '2026-03-28', key: 'm-1', status: 'approved', entries: 1, minutes: 60, amount: '100.000' },
+        { dimension: 'user', period: '2026-03-29', key: 'm-1', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
+      ]);
+      // Writes after the migration keep them: an entry moved to the other member and another day, its tags changed,
+      // the timer stopped.
+      await runStatement(
+        database.url,
+        `UPDATE entries SET "tenantUserId" = 'm-2', tags = '{ops}', "startedAt" = '2026-03-27 18:00:00Z', "endedAt" = '2026-03-27 19:00:00Z' WHERE id = 'e-1';
+         UPDATE entries SET "endedAt" = '2026-03-28 08:10:00Z', "durationMinutes" = 10 WHERE id = 'e-4';`,
+      );
+      expect(await rowsOf(database.url, 'entry_dimension_day_totals', 'day')).toEqual([
+        { dimension: 'tag', period: '2026-03-27', key: 'dev', status: 'approved', entries: 1, minutes: 30, amount: '0.000' },
+        { dimension: 'tag', period: '2026-03-27', key: 'ops', status: 'approved', entries: 1, minutes: 60, amount: '100.000' },
+        { dimension: 'tag', period: '2026-03-28', key: 'dev', status: 'draft', entries: 1, minutes: 10, amount: '0.000' },
+        { dimension: 'tag', period: '2026-03-29', key: '', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
+        { dimension: 'user', period: '2026-03-27', key: 'm-2', status: 'approved', entries: 2, minutes: 90, amount: '100.000' },
+        { dimension: 'user', period: '2026-03-28', key: 'm-2', status: 'draft', entries: 1, minutes: 10, amount: '0.000' },
+        { dimension: 'user', period: '2026-03-29', key: 'm-1', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
+      ]);
+      expect(await rowsOf(database.url, 'entry_dimension_week_totals', 'week')).toEqual([
+        { dimension: 'tag', period: '2026-03-22', key: 'dev', status: 'approved', entries: 1, minutes: 30, amount: '0.000' },
+        { dimension: 'tag', period: '2026-03-22', key: 'dev', status: 'draft', entries: 1, minutes: 10, amount: '0.000' },
+        { dimension: 'tag', period: '2026-03-22', key: 'ops', status: 'approved', entries: 1, minutes: 60, amount: '100.000' },
+        { dimension: 'tag', period: '2026-03-29', key: '', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
+        { dimension: 'user', period: '2026-03-22', key: 'm-2', status: 'approved', entries: 2, minutes: 90, amount: '100.000' },
+        { dimension: 'user', period: '2026-03-22', key: 'm-2', status: 'draft', entries: 1, minutes: 10, amount: '0.000' },
+        { dimension: 'user', period: '2026-03-29', key: 'm-1', status: 'draft', entries: 1, minutes: 45, amount: '75.000' },
       ]);
     } finally {
       await database.drop();

@@ -486,11 +486,16 @@ describe('the plan of every tenant list', () => {
     expect(tenantScanProblems(byWeek, 'entry_day_totals')).toEqual([]);
     // By day: the day totals alone.
     expect(tenantScanProblems(await explain(await summaryOf(own, 'project', 'day', 'entry_day_totals')), 'entry_day_totals')).toEqual([]);
-    // By member: whole weeks from the member totals, the days at the ends from the entries, each by index.
+    // By member: whole weeks from the member totals, the days at the ends from their day rows, each by index; no entry
+    // read. By day: the day rows alone.
     await database.query('ANALYZE entry_dimension_week_totals');
+    await database.query('ANALYZE entry_dimension_day_totals');
     const byMember = await explain(await summaryOf(own, 'user', 'week', 'entry_dimension_week_totals'));
     expect(tenantScanProblems(byMember, 'entry_dimension_week_totals')).toEqual([]);
-    expect(tenantScanProblems(byMember, 'entries')).toEqual([]);
+    expect(tenantScanProblems(byMember, 'entry_dimension_day_totals')).toEqual([]);
+    expect(tenantScanProblems(byMember, 'entries')).toEqual(['the plan does not read entries']);
+    const byMemberAndDay = await explain(await summaryOf(own, 'user', 'day', 'entry_dimension_day_totals'));
+    expect(tenantScanProblems(byMemberAndDay, 'entry_dimension_day_totals')).toEqual([]);
     expect(tenantScanProblems(await explain(await summaryOf(ownMember, 'project', 'week', 'entries')), 'entries')).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The day and week totals behind fast summaries (entry_day_totals and
  * entry_week_totals, kept by triggers on entries), and the member and tag
- * totals (entry_dimension_week_totals, kept by the same triggers): after many
+ * totals (entry_dimension_week_totals and entry_dimension_day_totals, kept by the same triggers): after many
  * writers at once (creates, edits, tag changes, timers stopped, submissions
  * and approvals, deletions, one statement changing many entries, a task
  * deleted under its entries, an import) and changes of the tenant's time zone
@@ -73,28 +73,32 @@ async function compare(tenantId: string) {
       WHERE entries = 0 AND ("durationMinutes" <> 0 OR "billableAmount" <> 0 OR "costAmount" <> 0)`,
     [tenantId],
   );
-  // The member and tag totals against a plain GROUP BY of the entries by week and member, and by week and tag
-  // (an entry in one row per tag, '' for none).
-  const dimensionKey = `"tenantId", dimension, week, key, billable, status, currency`;
-  const heldDimensions = await database.query(
-    `SELECT ${dimensionKey}, entries, "durationMinutes"::int AS minutes, "billableAmount"::text AS billable_amount, "costAmount"::text AS cost_amount
-       FROM entry_dimension_week_totals WHERE "tenantId" = $1 AND entries <> 0 ORDER BY ${dimensionKey}`,
-    [tenantId],
-  );
-  const expectedDimensions = await database.query(
-    `SELECT e."tenantId", d.dimension, ${weekOf} AS week, d.key, e.billable, e.status, coalesce(e.currency, '') AS currency,
-            count(*)::int AS entries, coalesce(sum(e."durationMinutes"), 0)::int AS minutes,
-            coalesce(sum(e."billableAmount"), 0)::numeric(17, 3)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(17, 3)::text AS cost_amount
-       FROM entries e JOIN tenants t ON t.id = e."tenantId"
-       CROSS JOIN LATERAL (SELECT 'user' AS dimension, e."tenantUserId" AS key
-                           UNION ALL SELECT 'tag', tag FROM unnest(CASE WHEN coalesce(cardinality(e.tags), 0) = 0 THEN ARRAY[''] ELSE e.tags END) tag) d
-      WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
-      GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
-    [tenantId],
-  );
+  // The member and tag totals against a plain GROUP BY of the entries by week (or local day) and member, and by week
+  // (or day) and tag (an entry in one row per tag, '' for none).
+  const heldDimensionsOf = (table: string, period: string) => {
+    const dimensionKey = `"tenantId", dimension, ${period}, key, billable, status, currency`;
+    return database.query(
+      `SELECT ${dimensionKey}, entries, "durationMinutes"::int AS minutes, "billableAmount"::text AS billable_amount, "costAmount"::text AS cost_amount
+         FROM ${table} WHERE "tenantId" = $1 AND entries <> 0 ORDER BY ${dimensionKey}`,
+      [tenantId],
+    );
+  };
+  const expectedDimensionsBy = (period: string, name: string) =>
+    database.query(
+      `SELECT e."tenantId", d.dimension, ${period} AS ${name}, d.key, e.billable, e.status, coalesce(e.currency, '') AS currency,
+              count(*)::int AS entries, coalesce(sum(e."durationMinutes"), 0)::int AS minutes,
+              coalesce(sum(e."billableAmount"), 0)::numeric(17, 3)::text AS billable_amount, coalesce(sum(e."costAmount"), 0)::numeric(17, 3)::text AS cost_amount
+         FROM entries e JOIN tenants t ON t.id = e."tenantId"
+         CROSS JOIN LATERAL (SELECT 'user' AS dimension, e."tenantUserId" AS key
+                             UNION ALL SELECT 'tag', tag FROM unnest(CASE WHEN coalesce(cardinality(e.tags), 0) = 0 THEN ARRAY[''] ELSE e.tags END) tag) d
+        WHERE e."tenantId" = $1 AND e."endedAt" IS NOT NULL
+        GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6, 7`,
+      [tenantId],
+    );
   const dimensionZeros = await database.query(
-    `SELECT count(*)::int AS n FROM entry_dimension_week_totals
-      WHERE "tenantId" = $1 AND entries = 0 AND ("durationMinutes" <> 0 OR "billableAmount" <> 0 OR "costAmount" <> 0)`,
+    `SELECT count(*)::int AS n FROM (SELECT entries, "durationMinutes", "billableAmount", "costAmount" FROM entry_dimension_week_totals WHERE "tenantId" = $1
+                                      UNION ALL SELECT entries, "durationMinutes", "billableAmount", "costAmount" FROM entry_dimension_day_totals WHERE "tenantId" = $1) t
+      WHERE entries = 0 AND ("durationMinutes" <> 0 OR "billableAmount" <> 0 OR "costAmount" <> 0)`,
     [tenantId],
   );
   return {
@@ -102,8 +106,10 @@ async function compare(tenantId: string) {
     expected: (await expectedBy(local)).rows,
     heldWeeks: heldWeeks.rows,
     expectedWeeks: (await expectedBy(weekOf)).rows,
-    heldDimensions: heldDimensions.rows,
-    expectedDimensions: expectedDimensions.rows,
+    heldDimensions: (await heldDimensionsOf('entry_dimension_week_totals', 'week')).rows,
+    expectedDimensions: (await expectedDimensionsBy(weekOf, 'week')).rows,
+    heldDayDimensions: (await heldDimensionsOf('entry_dimension_day_totals', 'day')).rows,
+    expectedDayDimensions: (await expectedDimensionsBy(local, 'day')).rows,
     inconsistentZeros: zeros.rows[0]?.n + dimensionZeros.rows[0]?.n,
   };
 }
@@ -226,13 +232,15 @@ describe('the day and week totals', () => {
     // A task deleted under its entries (the database sets their taskId to null).
     check(await admin.api.delete(`/tenants/${t}/task-lists/${list}/tasks/${task}`), 204);
 
-    const { held, expected, heldWeeks, expectedWeeks, heldDimensions, expectedDimensions, inconsistentZeros } = await compare(t);
+    const { held, expected, heldWeeks, expectedWeeks, heldDimensions, expectedDimensions, heldDayDimensions, expectedDayDimensions, inconsistentZeros } =
+      await compare(t);
     expect(expected.length).toBeGreaterThan(10);
     expect(expected.some((row) => row.status === 'approved')).toBe(true);
     expect(held).toEqual(expected);
     expect(heldWeeks).toEqual(expectedWeeks);
     expect(expectedDimensions.filter((row) => row.dimension === 'tag').map((row) => row.key)).toEqual(expect.arrayContaining(['', 'bug', 'design', 'dev']));
     expect(heldDimensions).toEqual(expectedDimensions);
+    expect(heldDayDimensions).toEqual(expectedDayDimensions);
     expect(inconsistentZeros).toBe(0);
 
     // The summaries read from them equal those read from the entries. Wednesday to Wednesday: whole weeks from the
@@ -247,6 +255,8 @@ describe('the day and week totals', () => {
       ['user', 'week'],
       ['tag', 'status'],
       ['week', 'tag'],
+      ['user', 'day'],
+      ['month', 'tag'],
     ] as const) {
       const query = { from: '2026-03-04', to: '2026-04-01', groupBy, ...(subGroupBy ? { subGroupBy } : {}) };
       const { fast, slow, entries } = await fastAndSlow(admin.api, t, query);
@@ -323,6 +333,7 @@ describe('the day and week totals', () => {
         if (running.status === 201) {
           const whileRunning = await compare(t);
           expect(whileRunning.heldDimensions).toEqual(whileRunning.expectedDimensions);
+          expect(whileRunning.heldDayDimensions).toEqual(whileRunning.expectedDayDimensions);
           check(await owner.api.patch(`/tenants/${t}/entries/${running.body.id}`, { endedAt: testClock.now().toISOString() }), 200);
           entries.push({ id: running.body.id, owner });
         }
@@ -355,6 +366,7 @@ describe('the day and week totals', () => {
       if (step % 30 === 29) {
         const now = await compare(t);
         expect(now.heldDimensions, `after step ${step}`).toEqual(now.expectedDimensions);
+        expect(now.heldDayDimensions, `after step ${step}`).toEqual(now.expectedDayDimensions);
       }
     }
 
@@ -375,15 +387,18 @@ describe('the day and week totals', () => {
       expect(body.counts.imported).toBeGreaterThan(0);
     }, 30_000);
 
-    const { heldDimensions, expectedDimensions, inconsistentZeros } = await compare(t);
+    const { heldDimensions, expectedDimensions, heldDayDimensions, expectedDayDimensions, inconsistentZeros } = await compare(t);
     const keys = (dimension: string) => [...new Set(expectedDimensions.filter((row) => row.dimension === dimension).map((row) => row.key))];
     expect(keys('user').length).toBeGreaterThanOrEqual(4);
     expect(keys('tag')).toEqual(expect.arrayContaining(['', 'design', 'dev', 'bug', 'ops']));
     expect(heldDimensions).toEqual(expectedDimensions);
+    expect(heldDayDimensions).toEqual(expectedDayDimensions);
+    expect(expectedDayDimensions.length).toBeGreaterThan(expectedDimensions.length);
     expect(inconsistentZeros).toBe(0);
 
-    // Summaries by member and by tag: from the member and tag totals where they serve (whole weeks, the ends from the
-    // entries), from the entries where they do not; the same answer either way.
+    // Summaries by member and by tag: from the member and tag totals where they serve (whole weeks, the days at the
+    // ends from their day rows; by day or month, or without a whole week, the day rows alone), from the entries where
+    // they do not; the same answer either way.
     const notAligned = { from: '2026-02-04', to: '2026-03-26' };
     const aligned = { from: '2026-02-02', to: '2026-03-29' };
     for (const query of [
@@ -399,13 +414,20 @@ describe('the day and week totals', () => {
       { ...notAligned, groupBy: 'tag', status: 'approved' },
       { ...notAligned, groupBy: 'status', tenantUserId: colleague.id },
       { ...notAligned, groupBy: 'user', tenantUserId: member.id, billable: 'false' },
+      // Tuesday to Saturday (New York's Monday weeks): six days at each end from the day rows.
+      { from: '2026-02-03', to: '2026-03-28', groupBy: 'user' },
+      { from: '2026-02-03', to: '2026-03-28', groupBy: 'tag', subGroupBy: 'week' },
+      // From the day rows alone.
+      { ...notAligned, groupBy: 'user', subGroupBy: 'month' },
+      { ...notAligned, groupBy: 'day', subGroupBy: 'tag' },
+      { ...notAligned, groupBy: 'day', tenantUserId: colleague.id, status: 'approved' },
+      { from: '2026-02-04', to: '2026-02-07', groupBy: 'tag' },
+      { from: '2026-03-10', to: '2026-03-13', groupBy: 'user', billable: 'true' },
       // What the totals do not hold: read from the entries.
       { ...notAligned, groupBy: 'user', projectId: projects[0] as string },
       { ...notAligned, groupBy: 'tag', clientId: client },
       { ...notAligned, groupBy: 'user', tag: 'dev' },
       { ...notAligned, groupBy: 'tag', tenantUserId: member.id },
-      { ...notAligned, groupBy: 'user', subGroupBy: 'month' },
-      { from: '2026-02-04', to: '2026-02-07', groupBy: 'tag' },
     ]) {
       const { fast, slow, entries } = await fastAndSlow(admin.api, t, query);
       expect(fast, JSON.stringify(query)).toEqual(slow);
@@ -427,13 +449,19 @@ describe('the day and week totals', () => {
     expect(afterTimer.held).toHaveLength(2);
     expect(afterTimer.heldWeeks).toEqual(afterTimer.expectedWeeks);
     expect(afterTimer.heldDimensions).toEqual(afterTimer.expectedDimensions);
+    expect(afterTimer.heldDayDimensions).toEqual(afterTimer.expectedDayDimensions);
     // A rebuild (what the migrations run for existing entries) gives the same rows.
     const before = await compare(t);
     await database.query(`SELECT entry_day_totals_rebuild($1, 'Asia/Kolkata')`, [t]);
     const rebuilt = await compare(t);
-    expect([rebuilt.held, rebuilt.heldWeeks, rebuilt.heldDimensions]).toEqual([before.held, before.heldWeeks, before.heldDimensions]);
+    expect([rebuilt.held, rebuilt.heldWeeks, rebuilt.heldDimensions, rebuilt.heldDayDimensions]).toEqual([
+      before.held,
+      before.heldWeeks,
+      before.heldDimensions,
+      before.heldDayDimensions,
+    ]);
     await database.query('DELETE FROM tenants WHERE id = $1', [t]);
-    for (const table of ['entry_day_totals', 'entry_week_totals', 'entry_dimension_week_totals']) {
+    for (const table of ['entry_day_totals', 'entry_week_totals', 'entry_dimension_week_totals', 'entry_dimension_day_totals']) {
       expect((await database.query(`SELECT count(*)::int AS n FROM ${table} WHERE "tenantId" = $1`, [t])).rows[0]?.n, table).toBe(0);
     }
   });

@@ -16,9 +16,9 @@
  *   statement as the API builds and runs it (BENCH_REPORT_BIG_ENTRIES=0
  *   leaves this out);
  * - on that tenant, an entry POST (two tags, a project), one client at a
- *   time, in alternating rounds with the member and tag totals kept and with
- *   their upsert replaced by an empty function: what keeping them costs a
- *   write (BENCH_REPORT_WRITE_ROUNDS rounds of 40 each, default 6).
+ *   time, in alternating rounds with the member and tag totals (week and day
+ *   rows) kept and with their upserts replaced by an empty function: what
+ *   keeping them costs a write (BENCH_REPORT_WRITE_ROUNDS rounds of 40 each, default 6).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -103,6 +103,16 @@ async function exportFile({ url, pid }: ReportBench, path: string, key: string) 
   return { seconds, bytes, lines, rssGrowthMb: (peak - before) / 1024 };
 }
 
+/** The first `wanted` weekday (0: Sunday) from `date` on, going by `step` days. */
+const weekday = (date: string, wanted: number, step: 1 | -1): string => {
+  let at = Date.parse(`${date}T00:00:00Z`);
+  while (new Date(at).getUTCDay() !== wanted) at += step * 86_400_000;
+  return new Date(at).toISOString().slice(0, 10);
+};
+
+/** A year from a Tuesday to a Saturday: six days at each end outside whole (Monday) weeks. */
+const unevenYear = { from: weekday(day(364), 2, 1), to: weekday(day(0), 6, -1) };
+
 async function summaries(bench: ReportBench, tenantId: string, key: string, label: string, { fromEntries = false } = {}): Promise<void> {
   const period = `from=${day(364)}&to=${day(0)}`;
   const queries = [
@@ -122,13 +132,8 @@ async function summaries(bench: ReportBench, tenantId: string, key: string, labe
   }
   if (fromEntries) return;
   // The member and tag totals' worst period: from a Tuesday to a Saturday (Monday weeks), six days at each end read
-  // from the entries.
-  const weekday = (date: string, wanted: number, step: 1 | -1): string => {
-    let at = Date.parse(`${date}T00:00:00Z`);
-    while (new Date(at).getUTCDay() !== wanted) at += step * 86_400_000;
-    return new Date(at).toISOString().slice(0, 10);
-  };
-  const uneven = `from=${weekday(day(364), 2, 1)}&to=${weekday(day(0), 6, -1)}`;
+  // from their day rows.
+  const uneven = `from=${unevenYear.from}&to=${unevenYear.to}`;
   for (const name of ['user', 'tag'] as const) {
     const { p50, p99, count } = await latency(bench.url, `/tenants/${tenantId}/reports/summary?${uneven}&groupBy=${name}`, key);
     process.stdout.write(
@@ -229,12 +234,14 @@ export async function measureReports(bench: ReportBench): Promise<void> {
     const { rows: totals } = await database.query(
       `SELECT (SELECT count(*)::int FROM entry_day_totals WHERE "tenantId" = $1) AS days, (SELECT count(*)::int FROM entry_week_totals WHERE "tenantId" = $1) AS weeks,
               (SELECT count(*)::int FROM entry_dimension_week_totals WHERE "tenantId" = $1 AND dimension = 'user' AND week > $2::date - 371) AS "memberYear",
-              (SELECT count(*)::int FROM entry_dimension_week_totals WHERE "tenantId" = $1 AND dimension = 'tag' AND week > $2::date - 371) AS "tagYear"`,
+              (SELECT count(*)::int FROM entry_dimension_week_totals WHERE "tenantId" = $1 AND dimension = 'tag' AND week > $2::date - 371) AS "tagYear",
+              (SELECT count(*)::int FROM entry_dimension_day_totals WHERE "tenantId" = $1) AS "dimensionDays"`,
       [big.tenantId, day(0)],
     );
     process.stdout.write(
       `  its entry_day_totals rows: ${totals[0]?.days}; entry_week_totals rows: ${totals[0]?.weeks}; ` +
-        `entry_dimension_week_totals rows of the year's weeks: ${totals[0]?.memberYear} by member, ${totals[0]?.tagYear} by tag\n`,
+        `entry_dimension_week_totals rows of the year's weeks: ${totals[0]?.memberYear} by member, ${totals[0]?.tagYear} by tag; ` +
+        `entry_dimension_day_totals rows: ${totals[0]?.dimensionDays}\n`,
     );
     await summaries(bench, big.tenantId, big.key, `${bigEntryCount / 1_000_000}M`);
     await summaries(bench, big.tenantId, big.key, `${bigEntryCount / 1_000_000}M`, { fromEntries: true });
@@ -243,22 +250,28 @@ export async function measureReports(bench: ReportBench): Promise<void> {
     const [tenant] = (await database.query(`SELECT id, name, slug, status, settings FROM tenants WHERE id = $1`, [big.tenantId])).rows as [TenantRecord];
     const access = systemAccess(tenant, systemActor('bench'));
     const settings = settingsOf({ settings: tenant.settings as never });
-    const range = {
-      from: day(364),
-      to: day(0),
+    const rangeOf = (from: string, to: string) => ({
+      from,
+      to,
       timezone: settings.timezone,
-      fromInstant: startOfDay(day(364), settings.timezone),
-      toInstant: startOfDay(day(-1), settings.timezone),
+      fromInstant: startOfDay(from, settings.timezone),
+      toInstant: startOfDay(new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10), settings.timezone),
       settings,
-    };
-    for (const dimensions of [['project', 'week'], ['user']] satisfies ReportDimension[][]) {
+    });
+    for (const [dimensions, range] of [
+      [['project', 'week'], rangeOf(day(364), day(0))],
+      [['user'], rangeOf(day(364), day(0))],
+      [['user'], rangeOf(unevenYear.from, unevenYear.to)],
+    ] satisfies [ReportDimension[], ReturnType<typeof rangeOf>][]) {
       const source = summarySourceOf(access, range, dimensions, {});
       const { text, values } = summaryStatement(access, source, range, {}, dimensions, { rollUp: true });
       // As the API runs it (Sql.queryLarge): with work_mem raised for the statement, and without parallel workers over the totals.
       await database.query(`BEGIN READ ONLY; SET LOCAL work_mem = '32MB'${source.parallel ? '' : '; SET LOCAL max_parallel_workers_per_gather = 0'}`);
       const plan = await database.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
       await database.query('COMMIT');
-      process.stdout.write(`  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (${dimensions.join(' x ')}, 1M, from ${source.reads}):\n`);
+      process.stdout.write(
+        `  EXPLAIN (ANALYZE, BUFFERS) of the grouped statement (${dimensions.join(' x ')}, 1M, ${range.from} to ${range.to}, from ${source.reads}):\n`,
+      );
       process.stdout.write(`${plan.rows.map((row) => `    ${row['QUERY PLAN']}`).join('\n')}\n`);
     }
     await entryWrites(bench, database, big.tenantId, big.key);

@@ -1,6 +1,7 @@
 /**
- * Which source answers a summary (report.sql.ts): the member and tag totals for summaries by member or by tag
- * that ask nothing they lack, the entries for everything else. That every source gives the same numbers is
+ * Which source answers a summary (report.sql.ts): the member and tag totals (their week rows with day rows at
+ * the ends, or their day rows alone) for summaries by member or by tag that ask nothing they lack, the entries
+ * for everything else. That every source gives the same numbers is
  * test/report-day-totals.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,13 +37,20 @@ describe('the source of a summary by member or by tag', () => {
     expect(sourceOf([])).toBe('weekTotals');
   });
 
+  it('is their day rows alone by day or month, and over a period without a whole week', () => {
+    expect(sourceOf(['user', 'day'])).toBe('memberDayTotals');
+    expect(sourceOf(['month', 'user'], { billable: true })).toBe('memberDayTotals');
+    expect(sourceOf(['tag', 'month'])).toBe('tagDayTotals');
+    expect(sourceOf(['day'], { tenantUserId: 'm-2' })).toBe('memberDayTotals');
+    expect(sourceOf(['tag'], {}, { period: { from: '2026-03-04', to: '2026-03-10' } })).toBe('tagDayTotals');
+    expect(sourceOf(['user'], {}, { period: { from: '2026-03-04', to: '2026-03-04' } })).toBe('memberDayTotals');
+  });
+
   it('is the entries for what the totals do not hold', () => {
     const cases: [ReportDimension[], ReportFilter][] = [
       [['user', 'project'], {}],
       [['user', 'client'], {}],
       [['tag', 'task'], {}],
-      [['user', 'day'], {}],
-      [['tag', 'month'], {}],
       [['user', 'tag'], {}],
       [['tag'], { tenantUserId: 'm-2' }],
       [['user'], { projectId: 'p-1' }],
@@ -52,9 +60,8 @@ describe('the source of a summary by member or by tag', () => {
       [['tag'], { invoiced: true }],
     ];
     for (const [dimensions, filter] of cases) expect(sourceOf(dimensions, filter), JSON.stringify([dimensions, filter])).toBe('entries');
-    // Another time zone, a caller who reads only their own entries, a period without a whole week.
+    // Another time zone, a caller who reads only their own entries.
     expect(sourceOf(['user'], {}, { timezone: 'UTC' })).toBe('entries');
     expect(sourceOf(['tag'], {}, { access: member })).toBe('entries');
-    expect(sourceOf(['tag'], {}, { period: { from: '2026-03-04', to: '2026-03-10' } })).toBe('entries');
   });
 });

@@ -18,15 +18,17 @@
  *   weeks of the period from entry_dimension_week_totals (the same sums by
  *   week and member, and by week and tag: an entry with two tags is in two
  *   tag rows, as the report by tag counts it), kept the same way, and the
- *   entries of the days before the first and after the last whole week.
+ *   days before the first and after the last whole week from
+ *   entry_dimension_day_totals (the same sums by local day);
+ * - `memberDayTotals` and `tagDayTotals`, the same by day or month, or over a
+ *   period without a whole week: entry_dimension_day_totals alone.
  * `summarySourceOf` says which serves a summary; whatever the totals do not
- * hold (another time zone, a project, client, task, tag or invoiced filter, a
- * day or month, member and tag together, a period without a whole week, a
- * caller who reads only some entries) is read from the entries.
+ * hold (another time zone, a project, client, task, tag or invoiced filter,
+ * member and tag together, a caller who reads only some entries) is read from
+ * the entries.
  */
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import { Parameters } from '../../../db/parameters.js';
-import { startOfDay } from '../../../lib/time.js';
 import type { TenantSettings } from '../../platform/tenant/tenant.settings.js';
 import { wholeWeeksBetween } from './report.periods.js';
 import type { ReportDimension, ReportFilter } from './report.contract.js';
@@ -43,7 +45,7 @@ export interface ReportRange {
 
 /** Where a summary's numbers come from, aliased `e`. */
 export interface SummarySource {
-  name: 'entries' | 'dayTotals' | 'weekTotals' | 'memberWeekTotals' | 'tagWeekTotals';
+  name: 'entries' | 'dayTotals' | 'weekTotals' | 'memberWeekTotals' | 'tagWeekTotals' | 'memberDayTotals' | 'tagDayTotals';
   /** What it reads, for people (the bench prints it). */
   reads: string;
   /** The FROM item (a table, or a statement with its own parameters). */
@@ -163,45 +165,45 @@ function weekTotalsSource(access: TenantAccess, weeks: { first: string; afterLas
   };
 }
 
+/** The columns of the member and tag totals over `alias` in the day totals' shape, the member or tag as `keyColumn`. */
+const dimensionTotalsColumns = (alias: string, keyColumn: string): string =>
+  `${alias}."tenantId", ${alias}.key AS ${keyColumn}, ${alias}.billable, ${alias}.status, ${alias}.currency,
+   ${alias}.entries, ${alias}."durationMinutes", ${alias}."billableAmount", ${alias}."costAmount"`;
+
 /**
- * The whole weeks `weeks` of a period by member (`user`) or by tag from entry_dimension_week_totals, its other days
- * from the entries: rows of the day totals' shape without a project, each week's under its first day, with the
- * member's id as "tenantUserId" or the tag as `tag` ('' for none), so that the dimensions and filters over `e`
- * read them as they read entries.
+ * A period by member (`user`) or by tag from the member and tag totals: its whole weeks `weeks` from
+ * entry_dimension_week_totals and its other days from entry_dimension_day_totals, or, without `weeks`, every day from
+ * the day rows. Rows of the day totals' shape without a project, each week's under its first day, with the member's
+ * id as "tenantUserId" or the tag as `tag` ('' for none), so that the dimensions and filters over `e` read them as
+ * they read entries.
  */
-function dimensionWeekTotalsSource(access: TenantAccess, dimension: 'user' | 'tag', weeks: { first: string; afterLast: string }): SummarySource {
+function dimensionTotalsSource(access: TenantAccess, dimension: 'user' | 'tag', weeks: { first: string; afterLast: string } | undefined): SummarySource {
   const keyColumn = dimension === 'user' ? '"tenantUserId"' : 'tag';
+  const names = { user: ['memberWeekTotals', 'memberDayTotals'], tag: ['tagWeekTotals', 'tagDayTotals'] } as const;
   return {
     ...dayTotalsSource,
-    name: dimension === 'user' ? 'memberWeekTotals' : 'tagWeekTotals',
-    reads: `entry_dimension_week_totals (by ${dimension}), and entries for the days outside whole weeks`,
+    name: names[dimension][weeks ? 0 : 1],
+    reads: weeks
+      ? `entry_dimension_week_totals (by ${dimension}), and entry_dimension_day_totals for the days outside whole weeks`
+      : `entry_dimension_day_totals (by ${dimension})`,
     ...(dimension === 'tag' ? { tag: `nullif(e.tag, '')` } : {}),
     from(parameters, range) {
       // The totals serve only callers who read every entry (summarySourceOf): the Entry scope is the tenant's.
       const readable = (alias: string) => access.sqlScope('read', 'Entry', alias, parameters.add);
       const bind = parameters.add;
-      const entryKey =
-        dimension === 'user'
-          ? 'x."tenantUserId"'
-          : // Unnested as the tag dimension unnests them: '' for an entry without tags.
-            'tag.value';
-      const unnestTags =
-        dimension === 'user' ? '' : `CROSS JOIN LATERAL unnest(CASE WHEN coalesce(cardinality(x.tags), 0) = 0 THEN ARRAY[''] ELSE x.tags END) AS tag(value)`;
-      // The entries of [start, end): one row each (a row per tag), in the totals' shape and the report's local day.
-      const entriesBetween = (start: Date, end: Date) =>
-        `SELECT (x."startedAt" AT TIME ZONE ${bind(range.timezone)}::text)::date, x."tenantId", ${entryKey}, x.billable, x.status,
-                coalesce(x.currency, ''), 1, x."durationMinutes", x."billableAmount", x."costAmount"
-           FROM entries x ${unnestTags}
-          WHERE ${readable('x')} AND x."endedAt" IS NOT NULL AND x."startedAt" >= ${bind(start)} AND x."startedAt" < ${bind(end)}`;
-      const firstInstant = startOfDay(weeks.first, range.timezone);
-      const afterLastInstant = startOfDay(weeks.afterLast, range.timezone);
-      return `(SELECT w.week AS day, w."tenantId", w.key AS ${keyColumn}, w.billable, w.status, w.currency,
-                      w.entries, w."durationMinutes", w."billableAmount", w."costAmount"
-                 FROM entry_dimension_week_totals w
-                WHERE ${readable('w')} AND w.dimension = ${bind(dimension)}
-                  AND w.week >= ${bind(weeks.first)}::date AND w.week < ${bind(weeks.afterLast)}::date
-               UNION ALL ${entriesBetween(range.fromInstant, firstInstant)}
-               UNION ALL ${entriesBetween(afterLastInstant, range.toInstant)})`;
+      const from = `${bind(range.from)}::date`;
+      // Each run of days a range of the primary key: the ends are two reads, not one read of the whole period.
+      const days = (start: string, end: string) =>
+        `SELECT d.day, ${dimensionTotalsColumns('d', keyColumn)} FROM entry_dimension_day_totals d
+          WHERE ${readable('d')} AND d.dimension = ${bind(dimension)} AND d.day >= ${start} AND d.day < ${end}`;
+      const afterTo = `${bind(range.to)}::date + 1`;
+      if (!weeks) return `(${days(from, afterTo)})`;
+      const first = `${bind(weeks.first)}::date`;
+      const afterLast = `${bind(weeks.afterLast)}::date`;
+      return `(SELECT w.week AS day, ${dimensionTotalsColumns('w', keyColumn)} FROM entry_dimension_week_totals w
+                WHERE ${readable('w')} AND w.dimension = ${bind(dimension)} AND w.week >= ${first} AND w.week < ${afterLast}
+               UNION ALL ${days(from, first)}
+               UNION ALL ${days(afterLast, afterTo)})`;
     },
     // The period is in the statement above.
     period: () => ['e.entries <> 0'],
@@ -210,8 +212,8 @@ function dimensionWeekTotalsSource(access: TenantAccess, dimension: 'user' | 'ta
 
 const finerThanDayTotals = new Set<ReportDimension>(['user', 'task', 'tag']);
 const finerThanWeekTotals = new Set<ReportDimension>(['day', 'month']);
-/** What the member and tag totals hold besides the member or the tag. */
-const inDimensionTotals = new Set<ReportDimension>(['user', 'tag', 'billable', 'status', 'week']);
+/** What the member and tag totals hold besides the member or the tag (a day or month: from their day rows alone). */
+const inDimensionTotals = new Set<ReportDimension>(['user', 'tag', 'billable', 'status', 'week', 'day', 'month']);
 
 /**
  * Where a summary is read from: the week and day totals, or the day totals, when they hold what it asks; the
@@ -227,21 +229,21 @@ export function summarySourceOf(access: TenantAccess, range: ReportRange, dimens
     // The totals do not know which entries are invoiced.
     filter.invoiced === undefined;
   if (!served) return entriesSource;
+  // Whole weeks serve a summary that needs nothing finer than a week (not by day or month).
+  const weeksOf = () =>
+    dimensions.some((dimension) => finerThanWeekTotals.has(dimension)) ? undefined : wholeWeeksBetween(range.from, range.to, range.settings.weekStart);
   if (!dimensions.some((dimension) => finerThanDayTotals.has(dimension)) && filter.tenantUserId === undefined) {
-    const weeks = dimensions.some((dimension) => finerThanWeekTotals.has(dimension))
-      ? undefined
-      : wholeWeeksBetween(range.from, range.to, range.settings.weekStart);
+    const weeks = weeksOf();
     return weeks ? weekTotalsSource(access, weeks) : dayTotalsSource;
   }
-  // By member or by tag: the member and tag totals have no project, task, day or month, nor both a member and a tag.
+  // By member or by tag: the member and tag totals have no project, task or client, nor both a member and a tag.
   const byTag = dimensions.includes('tag');
   const byDimensionTotals =
     dimensions.every((dimension) => inDimensionTotals.has(dimension)) &&
     !(byTag && (dimensions.includes('user') || filter.tenantUserId !== undefined)) &&
     filter.projectId === undefined &&
     filter.clientId === undefined;
-  const weeks = byDimensionTotals ? wholeWeeksBetween(range.from, range.to, range.settings.weekStart) : undefined;
-  return weeks ? dimensionWeekTotalsSource(access, byTag ? 'tag' : 'user', weeks) : entriesSource;
+  return byDimensionTotals ? dimensionTotalsSource(access, byTag ? 'tag' : 'user', weeksOf()) : entriesSource;
 }
 
 /**
