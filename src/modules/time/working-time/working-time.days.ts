@@ -8,7 +8,7 @@
  * docs/decisions.md, "Working-time rules".
  */
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, SqlClient, Tx } from '../../../db/client.js';
+import type { Db, Sql, SqlClient, Tx } from '../../../db/client.js';
 import { addDays, daysBetween } from '../../../lib/day.js';
 import { publicHolidays } from '../../../lib/holiday-regions.js';
 import { startOfDay } from '../../../lib/time.js';
@@ -170,16 +170,13 @@ export interface DayAhead {
  * what `dayContext` reads, from the member's row, so that a day without other entries still has the member's
  * holiday region; one statement on the same indexes. Undefined for a member not in the tenant (the write fails).
  */
-export async function dayAhead(
-  sql: SqlClient,
-  access: TenantAccess,
-  settings: TenantSettings,
-  tenantUserId: string,
-  day: string,
-): Promise<DayAhead | undefined> {
+export async function dayAhead(sql: Sql, access: TenantAccess, settings: TenantSettings, tenantUserId: string, day: string): Promise<DayAhead | undefined> {
   const values: unknown[] = [startOfDay(dayContextFrom(day), settings.timezone), startOfDay(addDays(day, 2), settings.timezone), day, tenantUserId];
   const bind = (value: unknown) => `$${values.push(value)}`;
-  const [row] = await sql.query<DayAhead & Record<string, unknown>>(
+  // A named statement: parsed and planned once per connection (its text is the same for every tenant), on every
+  // entry write of a tenant with rules.
+  const [row] = await sql.queryPrepared<DayAhead & Record<string, unknown>>(
+    'working-time-day-ahead',
     `SELECT u."holidayRegion",
             (SELECT json_agg(json_build_object('date', to_char(h.date, 'YYYY-MM-DD'), 'name', h.name, 'fraction', h.fraction))
                FROM holidays h WHERE ${access.sqlTenantWide('Holiday', 'h', bind)} AND h.date = $3::date) AS "ownHolidays",

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
-import type { Db, SqlClient, Tx } from '../../../db/client.js';
+import type { Db, Sql, SqlClient, Tx } from '../../../db/client.js';
 import type { Reads } from '../../../db/replicas.js';
 import type { BesideWrites } from '../../beside-writes.js';
 import { daysBetween } from '../../../lib/day.js';
@@ -131,7 +131,7 @@ export interface WrittenEntry {
  * admins). Computed from the entries on every read, so an edit that removes
  * a violation removes it here at once.
  */
-export function createWorkingTimeService({ db, sql, reads, besideWrites }: { db: Db; sql: SqlClient; reads: Reads; besideWrites: BesideWrites }) {
+export function createWorkingTimeService({ db, sql, reads, besideWrites }: { db: Db; sql: Sql; reads: Reads; besideWrites: BesideWrites }) {
   /**
    * The day of each entry write under way, read beside its transaction for the warnings of its answer: by request
    * (the caller's access, one per request and tenant), then member and day. A read that failed is undefined: the
