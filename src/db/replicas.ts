@@ -57,6 +57,19 @@ export interface ReplicaStatus {
   reads: number;
 }
 
+/**
+ * After `reader` wrote: the primary's position remembered for them (`ReadRouting.wrote`), for HTTP and the
+ * WebSocket alike. A failure only costs that guarantee (the write has committed): logged, and undefined.
+ */
+export async function rememberWrite(reads: Pick<ReadRouting, 'wrote'>, reader: Reader, log: Logger): Promise<string | undefined> {
+  try {
+    return await reads.wrote(reader);
+  } catch (error) {
+    log.warn({ err: error }, "the primary's WAL position after a write could not be read; the caller's next reads may not see it on a replica");
+    return undefined;
+  }
+}
+
 /** What the HTTP layer needs: remember a caller's writes, and report on the replicas. */
 export interface ReadRouting extends Reads {
   /** Replicas are configured: writes are worth remembering. */

@@ -78,12 +78,10 @@ export function isDatabaseUnavailable(error: unknown, also?: ReadonlySet<string>
 export const unavailableRetryAfterSeconds = 5;
 
 /** A transaction the database did not finish in its time (Prisma's P2028): nothing of it was committed. */
-export const databaseBusy = (): AppError =>
-  new AppError('UNAVAILABLE', 'The database was too busy to finish this in time, and nothing was changed; try again shortly', {
-    headers: { 'retry-after': String(unavailableRetryAfterSeconds) },
-  });
+/** A 503 that asks the caller to come back after `Retry-After`. */
+const tryAgainShortly = (detail: string): AppError =>
+  new AppError('UNAVAILABLE', `${detail}; try again shortly`, { headers: { 'retry-after': String(unavailableRetryAfterSeconds) } });
 
-export const databaseUnavailable = (): AppError =>
-  new AppError('UNAVAILABLE', 'The database cannot be reached right now; try again shortly', {
-    headers: { 'retry-after': String(unavailableRetryAfterSeconds) },
-  });
+export const databaseBusy = (): AppError => tryAgainShortly('The database was too busy to finish this in time, and nothing was changed');
+
+export const databaseUnavailable = (): AppError => tryAgainShortly('The database cannot be reached right now');

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Actor } from '../auth/actor.js';
 import type { OriginPolicy } from '../auth/origins.js';
-import type { ReadRouting } from '../db/replicas.js';
+import { type ReadRouting, rememberWrite } from '../db/replicas.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import { exposedErrorOf } from '../graphql/errors.js';
 import { AppError } from '../lib/errors.js';
@@ -198,7 +198,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
     }
     const context = app.contextFor(state.actor, state);
     const answer = await app.graphql.handleNodeRequestAndResponse(withReadBody(request, body), response, context);
-    if (context.writes.mutation) await rememberWrite(response, state);
+    if (context.writes.mutation) await rememberCallerWrite(response, state);
     await sendNodeResponse(answer, response, request, true);
   }
 
@@ -233,7 +233,7 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
     }
     if (pathname === '/graphql') return serveGraphQL(request, response, url, state);
     const result = await app.rest.handle(request, url, state);
-    if (app.reads.replicated && method !== 'GET' && method !== 'HEAD' && result.status < 400) await rememberWrite(response, state);
+    if (app.reads.replicated && method !== 'GET' && method !== 'HEAD' && result.status < 400) await rememberCallerWrite(response, state);
     return send(response, result, state);
   }
 
@@ -244,14 +244,10 @@ export function createHttpServer(app: HttpServerDependencies, timeouts: HttpTime
    * it to reads the caller makes through another process. A failure here
    * only costs that guarantee: the write has committed and is answered.
    */
-  async function rememberWrite(response: ServerResponse, state: RequestState): Promise<void> {
+  async function rememberCallerWrite(response: ServerResponse, state: RequestState): Promise<void> {
     if (state.actor === null) return;
-    try {
-      const lsn = await app.reads.wrote({ actor: state.actor });
-      if (lsn !== undefined) response.setHeader('tally-read-after', lsn);
-    } catch (error) {
-      state.log.warn({ err: error }, "the primary's WAL position after a write could not be read; the caller's next reads may not see it on a replica");
-    }
+    const lsn = await rememberWrite(app.reads, { actor: state.actor }, state.log);
+    if (lsn !== undefined) response.setHeader('tally-read-after', lsn);
   }
 
   // Slow or stalled clients must not hold sockets forever. Node enforces the

@@ -17,7 +17,7 @@ import type { ServerOptions } from 'graphql-ws';
 import type { WebSocketServer } from 'ws';
 import type { Actor } from '../auth/actor.js';
 import type { Authenticator } from '../auth/authenticate.js';
-import type { ReadRouting } from '../db/replicas.js';
+import { type ReadRouting, rememberWrite } from '../db/replicas.js';
 import type { LiveEvents } from '../events/live.js';
 import type { GraphQLContext } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
@@ -157,13 +157,7 @@ async function createEndpoint(app: GraphQLWebSocketDependencies, { live, credent
         const context = args.contextValue as GraphQLContext;
         // A mutation's caller reads their write next, over HTTP or this socket: the primary's position is
         // remembered for them (no header to carry it: a socket's answers have none).
-        if (app.reads.replicated && context.writes.mutation && context.actor !== null) {
-          await app.reads
-            .wrote({ actor: context.actor })
-            .catch((error: unknown) =>
-              app.log.warn({ err: error }, "the primary's WAL position after a write could not be read; the caller's next reads may not see it on a replica"),
-            );
-        }
+        if (app.reads.replicated && context.writes.mutation && context.actor !== null) await rememberWrite(app.reads, { actor: context.actor }, app.log);
         return result;
       },
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),

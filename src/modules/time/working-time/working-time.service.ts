@@ -206,8 +206,9 @@ export function createWorkingTimeService({ db, sql, reads, besideWrites }: { db:
 
     /**
      * What the answer of an entry write warns of: the day rules' violations of
-     * the working day the entry starts on (in the tenant's zone), after the
-     * write, in one statement. None under the rule set `none`.
+     * the working day the entry starts on (in the tenant's zone) with the
+     * written entry, from the day read beside a new entry's write, else from
+     * one statement after the commit (edits, stops). None under the rule set `none`.
      */
     async warnings(access: TenantAccess, written: WrittenEntry): Promise<Violation[]> {
       // The settings the tenant guard read for this request: no second read of the tenant on the write path.
