@@ -53,7 +53,9 @@ const ok = <T>(answer: { status: number; text: string; body: T }, status = 200):
 
 beforeAll(async () => {
   provider = await startIdentityProvider();
-  server = await startTestServer({ env: provider.env, onQuery: (statement) => statements?.push(statement) });
+  // An API process: statements are counted per request, and a worker's or the outbox dispatcher's transaction
+  // committing meanwhile (the send's mail job, the events' reactions) would be counted with them.
+  server = await startTestServer({ env: { ...provider.env, ROLE: 'api' }, onQuery: (statement) => statements?.push(statement) });
   b = await billingTenant(server, provider, xrechnungSeller, publicClient);
   const [alpha, beta] = b.projects as unknown as [{ id: string }, { id: string }];
   const post = (path: string, body?: Json) => b.api.post<ClientInvoice>(`${b.path}${path}`, body);
