@@ -396,6 +396,30 @@ describe('the day and week totals', () => {
     expect(expectedDayDimensions.length).toBeGreaterThan(expectedDimensions.length);
     expect(inconsistentZeros).toBe(0);
 
+    // The writes above are random (PostgreSQL's random() among them), so any one filter below may have nothing left
+    // to read. Every filter finds at least these: each member's billable and non-billable work on the first
+    // project (the client's), tagged dev, inside both short periods, one of each approved.
+    for (const person of [member, colleague]) {
+      for (const [day, billable] of [
+        ['2026-02-05', false],
+        ['2026-03-11', true],
+      ] as const) {
+        const anchor = await admin.api.post<Entry>(`/tenants/${t}/entries`, {
+          tenantUserId: person.id,
+          startedAt: `${day}T15:00:00Z`,
+          endedAt: `${day}T16:30:00Z`,
+          billable,
+          tags: ['dev'],
+          projectId: projects[0] as string,
+        });
+        check(anchor, 201);
+        if (billable) {
+          check(await person.api.post(`/tenants/${t}/entries/${anchor.body.id}/submit`), 200);
+          check(await admin.api.post(`/tenants/${t}/entries/${anchor.body.id}/approve`), 200);
+        }
+      }
+    }
+
     // Summaries by member and by tag: from the member and tag totals where they serve (whole weeks, the days at the
     // ends from their day rows; by day or month, or without a whole week, the day rows alone), from the entries where
     // they do not; the same answer either way.
