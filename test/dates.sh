@@ -14,26 +14,18 @@
 #   time-zones        `tally seed` dates two years of work, time off and invoices back from today
 #   list-plans        what a monthly budget spent is summed over the clock's month (the statement's plan is
 #                     checked: it failed on a date whose month held none of the test's entries)
-# Each date writes test-results/dates-<date>.json, which .ci/run counts (`--print-dates` names the default dates).
+# All dates run in one vitest run, a project per date (test/dates.config.ts), and write test-results/dates.json,
+# which .ci/run counts.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 suites=(test/time-off.test.ts test/client-invoices.test.ts test/time-zones.test.ts test/list-plans.test.ts)
 next=$(($(date -u +%Y) + 1))
-if [ "${1:-}" = --print-dates ]; then
-  echo "$next-01-02 $next-04-01"
-  exit 0
-elif [ "$#" -gt 0 ]; then
+if [ "$#" -gt 0 ]; then
   dates=("$@")
 else
   dates=("$next-01-02" "$next-04-01")
 fi
 
-status=0
-for date in "${dates[@]}"; do
-  echo "== the date-sensitive suites with the clock at $date"
-  started=$SECONDS
-  TEST_CLOCK="$date" npx vitest run --config test/vitest.config.ts --outputFile.json="test-results/dates-$date.json" "${suites[@]}" || status=$?
-  echo "== at $date: $((SECONDS - started)) s"
-done
-exit "$status"
+echo "== the date-sensitive suites with the clock at ${dates[*]}"
+TEST_DATES="${dates[*]}" TEST_DATE_SUITES="${suites[*]}" npx vitest run --config test/dates.config.ts
