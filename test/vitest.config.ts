@@ -40,9 +40,9 @@ export function project(test: TestProjectInlineConfiguration['test']): TestProje
 
 /**
  * The suite's files share a process per worker (`isolate: false`): each file no longer loads Tally's modules
- * afresh, which was a fifth of the suite's worker time on the 2-core CI machines (229 of 1,450 s; the suite
- * took 502 s, and 385 s sharing; docs/performance.md, "CI time"). Every file starts and stops what it uses,
- * so the files still share nothing else; the few that cannot share run alone (`isolatedFiles`).
+ * afresh, which was a sixth of the suite's worker time on the 2-core CI machines (233 of 1,450 s; the suite
+ * took 502 s, and 355 s sharing; docs/performance.md, "CI time"). Every file stops what it starts and puts
+ * back what it changes in the process; the few that cannot share run alone (`isolatedFiles`).
  */
 export const sharedProcessFiles = { isolate: false } as const;
 
