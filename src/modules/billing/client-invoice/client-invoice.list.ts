@@ -15,10 +15,11 @@
  * - decimals as their text without trailing zeros (`trim_scale`), as Prisma's
  *   Decimal prints itself: money and percent fields print text at their scale
  *   (src/lib/money.ts), and the Decimal scalar prints a quantity as it is;
- * - a `date` column as the instant of its day's UTC midnight (what Prisma
- *   makes of a day), through `sql`'s `timestamptz` reader; inside the json of
- *   the relations, days as `YYYY-MM-DD` and instants in ISO 8601, which the
- *   Date and DateTime scalars print unchanged and as UTC.
+ * - days as `YYYY-MM-DD` and instants as `toISOString` prints them, in the
+ *   invoice's columns and in the json of its relations alike: the Date and
+ *   DateTime scalars print that text unchanged. Read as Date objects, a page
+ *   of 50 had some 400 timestamps parsed by pg and printed again by the
+ *   scalars (docs/performance.md, "The client-invoices list").
  * REST prints these rows itself (client-invoice.plain.ts); GraphQL through its
  * fields. test/client-invoice-list.test.ts holds the list to what reading each
  * invoice answers, byte for byte.
@@ -51,8 +52,9 @@ export function servesListQuery(query: ClientInvoiceQuery): boolean {
 
 /** A decimal as Prisma's Decimal prints itself. */
 const decimal = (column: string) => `trim_scale(${column})::text`;
-/** A day as the UTC midnight Prisma makes of it. */
-const day = (column: string) => `(${column}::timestamp AT TIME ZONE 'UTC')`;
+/** A day as the Date scalar prints it. */
+const day = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
+/** An instant as the DateTime scalar prints it. */
 const instant = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const invoiceColumns = [
@@ -78,14 +80,11 @@ const invoiceColumns = [
   ),
   'i."discountReason"',
   'i.taxes',
-  'i."issuedAt"',
-  'i."sentAt"',
+  ...['issuedAt', 'sentAt'].map((column) => `${instant(`i."${column}"`)} AS "${column}"`),
   'i."sentTo"',
-  'i."paidAt"',
-  'i."voidedAt"',
+  ...['paidAt', 'voidedAt'].map((column) => `${instant(`i."${column}"`)} AS "${column}"`),
   'i."createdById"',
-  'i."createdAt"',
-  'i."updatedAt"',
+  ...['createdAt', 'updatedAt'].map((column) => `${instant(`i."${column}"`)} AS "${column}"`),
 ].join(', ');
 
 /**
@@ -139,8 +138,8 @@ export async function listClientInvoices(
       ORDER BY i."createdAt" DESC, i.id DESC LIMIT $1 OFFSET $2`,
     values,
   );
-  // The decimals arrive as their text and the relations' days and instants as ISO text: the form every field that
-  // prints them takes (see the header), not Prisma's Decimal and Date, which the type names.
+  // The decimals, days and instants arrive as their text: the form every field that prints them takes (see the
+  // header), not Prisma's Decimal and Date, which the type names.
   const invoices = rows as unknown as ListedClientInvoice[];
   if (invoices.length === 0) return invoices;
   const byId = new Map<string, ListedClientInvoice>();
