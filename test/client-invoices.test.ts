@@ -283,9 +283,12 @@ describe('Idempotency-Key', () => {
 });
 
 describe('concurrency', () => {
-  const processes: TallyProcess[] = [];
+  // The API processes as they are started: a test that times out while they start leaves its promises here, and
+  // they are stopped once started (a process pushed after this hook ran would outlive the file).
+  const starting: Promise<TallyProcess>[] = [];
   afterAll(async () => {
-    await Promise.all(processes.map((process) => process.stop()));
+    const started = await Promise.allSettled(starting);
+    await Promise.all(started.map((result) => (result.status === 'fulfilled' ? result.value.stop() : undefined)));
   });
 
   it('never lets two concurrent creates share an entry', async () => {
@@ -306,7 +309,8 @@ describe('concurrency', () => {
   });
 
   it('numbers 50 concurrent issues over two API processes without gaps, a failed issue in between giving its number back', async () => {
-    processes.push(...(await Promise.all([startTallyProcess('api', server.databaseUrl), startTallyProcess('api', server.databaseUrl)])));
+    starting.push(startTallyProcess('api', server.databaseUrl), startTallyProcess('api', server.databaseUrl));
+    const processes = await Promise.all(starting);
     const b = await billing({ ...seller, numberPattern: 'RE-{YY}{MM}-{SEQ:3}' });
     const drafts: string[] = [];
     for (let index = 0; index < 51; index++) {
@@ -345,7 +349,7 @@ describe('concurrency', () => {
     // The failed one is still a draft and takes the next number.
     const retried = await b.api.post<ClientInvoice>(`${b.path}/${drafts[25]}/issue`);
     expect(retried.body.number).toBe('RE-2607-051');
-  });
+  }, 90_000); // Two processes started (each loads the whole program) and 102 requests: 8.5 s on a quiet machine, over 30 s at load 15.
 });
 
 describe('bad input: refused, the field named, nothing written', () => {
