@@ -33,6 +33,8 @@ const log = createLogger('silent');
 const squeezed = (text: string) => text.replace(/\s+/g, '');
 /** A sweep whose clock reads noon UTC of `day`. */
 const sweepOn = (day: string) => createPaymentReminderWork({ db: server.app.db, clock: pinnedClock({ reads: new Date(`${day}T12:00:00Z`), at: new Date() }) });
+/** A sweep whose clock reads `instant`. */
+const sweepAt = (instant: string) => createPaymentReminderWork({ db: server.app.db, clock: pinnedClock({ reads: new Date(instant), at: new Date() }) });
 const dayAfter = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 interface Reminder {
@@ -193,6 +195,36 @@ describe('payment reminders', () => {
     });
     expect(events.filter((event) => event.type === 'client_invoice.overdue')).toHaveLength(1);
     expect(events.filter((event) => event.type === 'client_invoice.reminded')).toHaveLength(3);
+  });
+});
+
+describe('days overdue', () => {
+  it("are counted in the tenant's time zone: its due date has passed at its own midnight, not at UTC's", async () => {
+    // Three tenants whose first level comes 7 days after the due date, each with an invoice due the same day.
+    const zones = ['Pacific/Auckland', 'Europe/Berlin', 'Pacific/Honolulu'] as const;
+    const due = daysAgo(-50);
+    const invoices: Record<string, { b: Billing; id: string }> = {};
+    for (const timezone of zones) {
+      const b = await billingTenant(server, provider);
+      expect((await b.api.patch(`/tenants/${b.tenant.id}`, { settings: { timezone } })).status).toBe(200);
+      invoices[timezone] = { b, id: (await issuedInvoice(b, daysAgo(0), due)).id };
+    }
+    const levelsOf = async (timezone: string) => {
+      const { b, id } = invoices[timezone] as { b: Billing; id: string };
+      return (await remindersOf(b, id)).map((reminder) => reminder.level);
+    };
+    // 13:00 UTC six days after: the seventh day has begun in Auckland (UTC+12), not in Berlin or UTC.
+    await sweepAt(`${dayAfter(due, 6)}T13:00:00Z`).remindOverdue(log);
+    expect(await levelsOf('Pacific/Auckland')).toEqual([1]);
+    expect(await levelsOf('Europe/Berlin')).toEqual([]);
+    const auckland = await server.app.db.clientInvoiceReminder.findFirstOrThrow({ where: { clientInvoiceId: invoices['Pacific/Auckland']?.id } });
+    expect(auckland.daysOverdue).toBe(7);
+    // 05:00 UTC seven days after: the seventh day in UTC and Berlin, still the sixth in Honolulu (UTC-10).
+    await sweepAt(`${dayAfter(due, 7)}T05:00:00Z`).remindOverdue(log);
+    expect(await levelsOf('Europe/Berlin')).toEqual([1]);
+    expect(await levelsOf('Pacific/Honolulu')).toEqual([]);
+    await sweepAt(`${dayAfter(due, 7)}T11:00:00Z`).remindOverdue(log);
+    expect(await levelsOf('Pacific/Honolulu')).toEqual([1]);
   });
 });
 

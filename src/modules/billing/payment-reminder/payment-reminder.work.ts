@@ -13,6 +13,7 @@ import type { Logger } from '../../../lib/logger.js';
 import { fixedDecimal, minorUnitsOf } from '../../../lib/money.js';
 import type { Clock } from '../../../lib/clock.js';
 import { levelReached, type ReminderLevel, reminderLevelsOf } from '../billing-profile/billing-profile.reminders.js';
+import { timezoneOf } from '../../platform/tenant/tenant.settings.js';
 import { keptReminderPdf } from './payment-reminder.file.js';
 
 const actor = systemActor('payment-reminders');
@@ -20,7 +21,10 @@ const actor = systemActor('payment-reminders');
 interface Candidate {
   id: string;
   tenantId: string;
-  daysOverdue: number;
+  /** `YYYY-MM-DD`. */
+  dueDate: string;
+  /** The tenant's settings, for its time zone. */
+  settings: unknown;
   levels: unknown;
   reminded: number | null;
 }
@@ -64,18 +68,24 @@ export function createPaymentReminderWork({ db, clock }: { db: Db; clock: Clock 
 
   /** Raises every overdue invoice to the level it has reached; the ids of the reminders it wrote (their PDFs not yet). */
   async function claimOverdue(): Promise<string[]> {
-    const today = clock.today('UTC');
+    // An invoice is overdue once its due date has passed in its tenant's time zone (the day its tenant's people
+    // and clients live in), not in UTC. The statement takes every invoice due before the latest today on Earth
+    // (UTC+14); each tenant's own today decides.
+    const latestToday = clock.today('Pacific/Kiritimati');
     const candidates = await db.$queryRaw<Candidate[]>`
-      SELECT i.id, i."tenantId", (${today}::date - i."dueDate") AS "daysOverdue", p."reminderLevels" AS levels,
+      SELECT i.id, i."tenantId", to_char(i."dueDate", 'YYYY-MM-DD') AS "dueDate", t.settings, p."reminderLevels" AS levels,
              (SELECT max(r.level) FROM client_invoice_reminders r WHERE r."clientInvoiceId" = i.id) AS reminded
         FROM client_invoices i
+        JOIN tenants t ON t.id = i."tenantId"
         LEFT JOIN billing_profiles p ON p."tenantId" = i."tenantId"
-       WHERE i.status IN ('issued', 'sent') AND i.type = 'invoice' AND i."dueDate" < ${today}::date AND i.due > 0
+       WHERE i.status IN ('issued', 'sent') AND i.type = 'invoice' AND i."dueDate" < ${latestToday}::date AND i.due > 0
        ORDER BY i."dueDate", i.id`;
     const written: string[] = [];
     for (const candidate of candidates) {
+      const today = clock.today(timezoneOf(candidate));
+      if (candidate.dueDate >= today) continue;
       const levels = reminderLevelsOf(candidate.levels);
-      const level = levelReached(levels, candidate.daysOverdue);
+      const level = levelReached(levels, daysBetweenColumns(dayColumn(candidate.dueDate), dayColumn(today)));
       if (level === 0 || (candidate.reminded ?? 0) >= level) continue;
       const id = await db.$transaction((tx) => remind(tx, candidate.id, level, levels, today));
       if (id) written.push(id);
