@@ -219,6 +219,21 @@ describe('days overdue', () => {
     expect(await levelsOf('Europe/Berlin')).toEqual([]);
     const auckland = await server.app.db.clientInvoiceReminder.findFirstOrThrow({ where: { clientInvoiceId: invoices['Pacific/Auckland']?.id } });
     expect(auckland.daysOverdue).toBe(7);
+    // Its PDF is dated Auckland's day (the seventh after the due date, where UTC is still on the sixth), and says
+    // nothing was paid without a minus sign.
+    const { b: aucklandTenant, id: aucklandInvoice } = invoices['Pacific/Auckland'] as { b: Billing; id: string };
+    const pdf = await download(
+      server.url,
+      `${aucklandTenant.path}/${aucklandInvoice}/reminders/${auckland.id}/pdf`,
+      {},
+      {
+        authorization: `Bearer ${aucklandTenant.tenant.key}`,
+      },
+    );
+    const [year, month, day] = dayAfter(due, 7).split('-');
+    const text = squeezed(await pdfText(pdf.bytes));
+    expect(text).toContain(`Date${day}/${month}/${year}`);
+    expect(text).toContain('Paidsofar0.00');
     // 05:00 UTC seven days after: the seventh day in UTC and Berlin, still the sixth in Honolulu (UTC-10).
     await sweepAt(`${dayAfter(due, 7)}T05:00:00Z`).remindOverdue(log);
     expect(await levelsOf('Europe/Berlin')).toEqual([1]);

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../../db/client.js';
 import { Prisma } from '../../../generated/prisma/client.js';
-import { dayText } from '../../../lib/day.js';
+import { addDays, dayText } from '../../../lib/day.js';
 import { fixedDecimal, minorUnitsOf } from '../../../lib/money.js';
 import { issuedClientInvoiceDocument } from '../client-invoice/client-invoice.document-of.js';
 import { renderReminderPdf } from './payment-reminder.pdf.js';
@@ -26,7 +26,9 @@ export async function keptReminderPdf(db: Db, id: string): Promise<Buffer> {
   const fee = fixedDecimal(reminder.feeAmount, digits);
   const content = await renderReminderPdf(issuedClientInvoiceDocument({ invoice, lines: invoice.lines, creditNoteFor: invoice.creditNoteFor }), {
     level: reminder.level,
-    date: dayText(reminder.createdAt),
+    // The tenant's day it was made: days overdue are counted from the due date to that day, in the tenant's zone
+    // (payment-reminder.work.ts), so the PDF's date and its days overdue agree whatever UTC's day was.
+    date: addDays(dayText(invoice.dueDate as Date), reminder.daysOverdue),
     daysOverdue: reminder.daysOverdue,
     // What was paid when it was made: the invoice's gross less what was open then.
     paid: fixedDecimal(invoice.gross.minus(reminder.openAmount), digits),

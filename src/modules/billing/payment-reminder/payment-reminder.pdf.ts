@@ -58,7 +58,8 @@ export async function renderReminderPdf(document: ClientInvoiceDocument, reminde
   }
   const rows: [string, string, boolean][] = [
     [sheet.t('reminder.invoiceTotal'), sheet.money(document.totals.gross), false],
-    [sheet.t('reminder.paid'), `−${sheet.money(reminder.paid)}`, false],
+    // Taken off the total: with a minus, unless nothing was paid (no "−0.00").
+    [sheet.t('reminder.paid'), /^0(\.0*)?$/.test(reminder.paid) ? sheet.money(reminder.paid) : `−${sheet.money(reminder.paid)}`, false],
     [sheet.t('reminder.open'), sheet.money(reminder.open), false],
     [sheet.t('reminder.fee'), sheet.money(reminder.fee), false],
     [sheet.t('reminder.totalDue', { currency: document.currency }), sheet.money(reminder.totalDue), true],
