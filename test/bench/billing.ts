@@ -6,8 +6,9 @@
  *   net compares with the entries' sum and the expenses' billed amounts;
  * - issuing a draft, one at a time (median of 20; goal under 100 ms);
  * - the client-invoices list (BENCH_CLIENT_INVOICES invoices in the tenant, 50 a page,
- *   one client at a time) beside the notes list of the same API and of the floor,
- *   in alternating rounds (BENCH_LIST_ROUNDS, default 4): a list as fast as the other lists.
+ *   one client at a time) beside the floor's client-invoices list (the same two statements,
+ *   printed to the same bytes by hand: checked before the rounds), and beside the notes list
+ *   of the same API and of the floor, in alternating rounds (BENCH_LIST_ROUNDS, default 4).
  */
 import pg from 'pg';
 
@@ -29,13 +30,27 @@ export interface BillingBench {
   tenantId: string;
   /** Median latency (ms, one client) of a 50-item page at `path` of the API under test. */
   listLatency(path: string): Promise<number>;
+  /** The same of the floor (test/bench/floor.mjs), which serves the client-invoices list too. */
+  floorListLatency(path: string): Promise<number>;
+  /** The floor's base URL: its page is checked against the API's, byte for byte, before the rounds. */
+  floorUrl: string;
   /** The same of the baseline's API (BENCH_BASELINE), on the same database: in the same rounds, when there is one. */
   baselineListLatency?: (path: string) => Promise<number>;
   /** The notes list's median latency (ms) of the API and of the floor, measured when called. */
   notesList: { tally: () => Promise<number>; floor: () => Promise<number> };
 }
 
-export async function measureBilling({ databaseUrl, url, key, tenantId, listLatency, baselineListLatency, notesList }: BillingBench): Promise<void> {
+export async function measureBilling({
+  databaseUrl,
+  url,
+  key,
+  tenantId,
+  listLatency,
+  floorListLatency,
+  floorUrl,
+  baselineListLatency,
+  notesList,
+}: BillingBench): Promise<void> {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const call = async <Body>(method: string, path: string, body?: unknown): Promise<Body> => {
     const response = await fetch(`${url}/tenants/${tenantId}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
@@ -142,27 +157,41 @@ export async function measureBilling({ databaseUrl, url, key, tenantId, listLate
     await database.query('ANALYZE');
     // The floor's notes list, Tally's notes list and the invoices list in alternating rounds, so that a shared
     // machine's drift hits all three alike; each figure is the median of the rounds' medians.
-    const rounds: { floor: number; notes: number; invoices: number; baseline: number }[] = [];
     const invoicesPath = `/tenants/${tenantId}/client-invoices?limit=50`;
+    // The floor does the same work only if it answers the same: the same invoices, lines and values, byte for byte.
+    const page = async (base: string): Promise<string> => (await fetch(`${base}${invoicesPath}`, { headers })).text();
+    const [tallyPage, floorPage] = [await page(url), await page(floorUrl)];
+    if (tallyPage !== floorPage || (JSON.parse(tallyPage) as unknown[]).length !== 50) {
+      throw new Error(`the floor's client-invoices page is not Tally's:\n${tallyPage.slice(0, 400)}\n${floorPage.slice(0, 400)}`);
+    }
+    const rounds: { floorNotes: number; notes: number; invoices: number; floorInvoices: number; baseline: number }[] = [];
     for (let round = 0; round < listRounds; round++) {
-      const floor = await notesList.floor();
+      const floorNotes = await notesList.floor();
       const notes = await notesList.tally();
       const invoices = await listLatency(invoicesPath);
-      rounds.push({ floor, notes, invoices, baseline: baselineListLatency ? await baselineListLatency(invoicesPath) : Number.NaN });
+      const floorInvoices = await floorListLatency(invoicesPath);
+      rounds.push({ floorNotes, notes, invoices, floorInvoices, baseline: baselineListLatency ? await baselineListLatency(invoicesPath) : Number.NaN });
     }
-    const [floorMs, notesMs, invoicesMs] = (['floor', 'notes', 'invoices'] as const).map((name) => median(rounds.map((round) => round[name])));
-    const ratios = rounds.map((round) => round.invoices / round.floor).sort((a, b) => a - b);
+    const [floorNotesMs, notesMs, invoicesMs, floorInvoicesMs] = (['floorNotes', 'notes', 'invoices', 'floorInvoices'] as const).map((name) =>
+      median(rounds.map((round) => round[name])),
+    ) as [number, number, number, number];
+    const spread = (ratio: (round: (typeof rounds)[number]) => number): string => {
+      const sorted = rounds.map(ratio).sort((a, b) => a - b);
+      return `rounds ${sorted[0]?.toFixed(2)} to ${sorted.at(-1)?.toFixed(2)}`;
+    };
     process.stdout.write(
-      `client-invoices list p50 (50 of ${listedInvoices}, 3 lines each, 1 client; median of ${listRounds} alternating rounds): ${invoicesMs?.toFixed(2)} ms; ` +
-        `notes list ${notesMs?.toFixed(2)} ms, floor ${floorMs?.toFixed(2)} ms: ` +
-        `${((invoicesMs ?? Number.NaN) / (floorMs ?? Number.NaN)).toFixed(2)}x the floor (rounds ${ratios[0]?.toFixed(2)} to ${ratios.at(-1)?.toFixed(2)}; ` +
-        `notes: ${((notesMs ?? Number.NaN) / (floorMs ?? Number.NaN)).toFixed(2)}x)\n`,
+      `client-invoices list p50 (50 of ${listedInvoices}, 3 lines each, ${(tallyPage.length / 1024).toFixed(0)} KB, 1 client; median of ${listRounds} ` +
+        `alternating rounds): ${invoicesMs.toFixed(2)} ms; the floor's ${floorInvoicesMs.toFixed(2)} ms (same statements, same bytes): ` +
+        `${(invoicesMs / floorInvoicesMs).toFixed(2)}x the floor (${spread((round) => round.invoices / round.floorInvoices)})\n` +
+        `  beside the notes lists: Tally's ${notesMs.toFixed(2)} ms, the floor's ${floorNotesMs.toFixed(2)} ms (8 KB): the invoices ` +
+        `${(invoicesMs / floorNotesMs).toFixed(2)}x the floor's notes (${spread((round) => round.invoices / round.floorNotes)}); ` +
+        `notes ${(notesMs / floorNotesMs).toFixed(2)}x\n`,
     );
     if (baselineListLatency) {
       const baselineMs = median(rounds.map((round) => round.baseline));
       process.stdout.write(
-        `the baseline's client-invoices list in the same rounds: ${baselineMs.toFixed(2)} ms, ${(baselineMs / (floorMs ?? Number.NaN)).toFixed(2)}x the floor ` +
-          `(Tally/baseline ${((invoicesMs ?? Number.NaN) / baselineMs).toFixed(2)})\n`,
+        `the baseline's client-invoices list in the same rounds: ${baselineMs.toFixed(2)} ms, ${(baselineMs / floorInvoicesMs).toFixed(2)}x the floor ` +
+          `(Tally/baseline ${(invoicesMs / baselineMs).toFixed(2)})\n`,
       );
     }
   } finally {

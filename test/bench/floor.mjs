@@ -6,6 +6,10 @@
 //   GET  /tenants/{tenantId}/notes?limit=&offset=   the key check, then one page of notes, newest first
 //   GET  /tenants/{tenantId}/notes/{noteId}         the key check, then one note
 //   POST /tenants/{tenantId}/notes                  the key check, then the note and its event in one transaction
+//   GET  /tenants/{tenantId}/client-invoices?limit=&offset=
+//                                                   the key check, then Tally's two statements of the list (the page
+//                                                   with its payments, last send and credit note; the page's lines,
+//                                                   prepared), printed as Tally prints them: the same bytes
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
@@ -48,6 +52,170 @@ async function admitted(request, tenantId) {
 
 const columns = 'id, "tenantId", "tenantUserId", content, "createdAt", "updatedAt"';
 
+/** Decimals of a currency (ISO 4217, from Intl), kept per currency. */
+const minorUnits = new Map();
+function decimalsOf(currency) {
+  let digits = minorUnits.get(currency);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+    minorUnits.set(currency, digits);
+  }
+  return digits;
+}
+
+/** Decimal text (`trim_scale`d by the statement) at `digits` decimals; the stored amounts never have more. */
+function fixed(text, digits) {
+  const point = text.indexOf('.');
+  const decimals = point === -1 ? 0 : text.length - point - 1;
+  if (decimals === digits) return text;
+  if (decimals < digits) return `${text}${point === -1 ? '.' : ''}${'0'.repeat(digits - decimals)}`;
+  return Number(text).toFixed(digits);
+}
+const money = (text, currency) => fixed(text, decimalsOf(currency));
+const optionalMoney = (text, currency) => (text === null ? null : money(text, currency));
+const percent = (text) => fixed(text, 2);
+
+// The client-invoices list's two statements, as Tally's `listClientInvoices` makes them for a key's page (days and
+// instants as the text the answer prints, decimals without trailing zeros).
+const day = (column) => `to_char(${column}, 'YYYY-MM-DD')`;
+const instant = (column) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const decimal = (column) => `trim_scale(${column})::text`;
+const invoicePage = `SELECT i.id, i."tenantId", i."clientId", i."clientName", i.type, i."creditNoteForId", i.status, i.number, i."numberYear",
+       i."numberSequence", i.currency, ${['issueDate', 'dueDate', 'periodFrom', 'periodTo'].map((c) => `${day(`i."${c}"`)} AS "${c}"`).join(', ')},
+       i."groupBy", i."buyerReference", i.notes, i.seller, i.buyer,
+       ${['discountPercent', 'discountAmount', 'lineNet', 'allowances', 'taxBasis', 'tax', 'gross', 'paid', 'due'].map((c) => `${decimal(`i."${c}"`)} AS "${c}"`).join(', ')},
+       i."discountReason", i.taxes, ${['issuedAt', 'sentAt'].map((c) => `${instant(`i."${c}"`)} AS "${c}"`).join(', ')}, i."sentTo",
+       ${['paidAt', 'voidedAt', 'createdAt', 'updatedAt'].map((c) => `${instant(`i."${c}"`)} AS "${c}"`).join(', ')},
+       coalesce((SELECT json_agg(json_build_object('paidAt', ${day('p."paidAt"')}, 'amount', ${decimal('p.amount')}) ORDER BY p."paidAt", p."createdAt")
+                   FROM client_invoice_payments p WHERE p."clientInvoiceId" = i.id), '[]') AS payments,
+       (SELECT json_build_object('attach', s.attach, 'attempts', s.attempts, 'cc', s.cc, 'createdAt', ${instant('s."createdAt"')},
+               'deliveredAt', ${instant('s."deliveredAt"')}, 'id', s.id, 'lastError', s."lastError", 'messageId', s."messageId", 'status', s.status,
+               'to', s."to")
+          FROM client_invoice_sends s WHERE s."clientInvoiceId" = i.id ORDER BY s."createdAt" DESC LIMIT 1) AS "lastSend",
+       (SELECT c.id FROM client_invoices c WHERE c."creditNoteForId" = i.id) AS "creditNoteId"
+  FROM client_invoices i WHERE i."tenantId" = $3
+ ORDER BY i."createdAt" DESC, i.id DESC LIMIT $1 OFFSET $2`;
+const pageLines = {
+  name: 'floor-client-invoice-lines',
+  text: `SELECT l."clientInvoiceId", l.position, l.description, ${decimal('l.quantity')} AS quantity, l.unit, l."baseQuantity",
+         ${decimal('l."unitPrice"')} AS "unitPrice", ${decimal('l."netAmount"')} AS "netAmount", l."taxCategory", ${decimal('l."taxRate"')} AS "taxRate",
+         l."taxExemptionReason", l."projectId", l."taskId", l."tenantUserId", l."entryCount"
+    FROM client_invoice_lines l WHERE l."clientInvoiceId" = ANY($1::text[]) ORDER BY l."clientInvoiceId", l.position`,
+};
+
+const address = (value) => ({ city: value.city, countryCode: value.countryCode, line1: value.line1, line2: value.line2 ?? null, postcode: value.postcode });
+const electronicAddress = (value) => (value ? { id: value.id, scheme: value.scheme } : null);
+
+/** An invoice with its lines, as Tally's REST schema prints it (its fields by name). */
+function printedInvoice(row, lines) {
+  const { currency, seller, buyer } = row;
+  return {
+    buyer: buyer && {
+      address: buyer.address ? address(buyer.address) : null,
+      electronicAddress: electronicAddress(buyer.electronicAddress),
+      email: buyer.email ?? null,
+      name: buyer.name,
+      vatId: buyer.vatId ?? null,
+    },
+    buyerReference: row.buyerReference,
+    clientId: row.clientId,
+    createdAt: row.createdAt,
+    creditNoteForId: row.creditNoteForId,
+    creditNoteId: row.creditNoteId,
+    currency,
+    discount:
+      row.discountPercent || row.discountAmount
+        ? {
+            amount: optionalMoney(row.discountAmount, currency),
+            percent: row.discountPercent === null ? null : percent(row.discountPercent),
+            reason: row.discountReason,
+          }
+        : null,
+    dueDate: row.dueDate,
+    groupBy: row.groupBy,
+    id: row.id,
+    issueDate: row.issueDate,
+    issuedAt: row.issuedAt,
+    lastSend: row.lastSend,
+    lines: lines.map((line) => ({
+      baseQuantity: line.baseQuantity,
+      description: line.description,
+      entryCount: line.entryCount,
+      netAmount: money(line.netAmount, currency),
+      position: line.position,
+      projectId: line.projectId,
+      quantity: line.quantity,
+      taskId: line.taskId,
+      taxCategory: line.taxCategory,
+      taxExemptionReason: line.taxExemptionReason,
+      taxRate: percent(line.taxRate),
+      tenantUserId: line.tenantUserId,
+      unit: line.unit,
+      unitPrice: money(line.unitPrice, currency),
+    })),
+    notes: row.notes,
+    number: row.number,
+    paidAt: row.paidAt,
+    payments: row.payments.map((payment) => ({ amount: money(payment.amount, currency), paidAt: payment.paidAt })),
+    periodFrom: row.periodFrom,
+    periodTo: row.periodTo,
+    seller: seller && {
+      address: address(seller.address),
+      bankName: seller.bankName ?? null,
+      bic: seller.bic ?? null,
+      contactName: seller.contactName ?? null,
+      electronicAddress: electronicAddress(seller.electronicAddress),
+      email: seller.email,
+      iban: seller.iban ?? null,
+      legalName: seller.legalName,
+      phone: seller.phone ?? null,
+      smallBusiness: seller.smallBusiness,
+      taxNumber: seller.taxNumber ?? null,
+      vatId: seller.vatId ?? null,
+    },
+    sentAt: row.sentAt,
+    sentTo: row.sentTo,
+    status: row.status,
+    tenantId: row.tenantId,
+    totals: {
+      allowances: money(row.allowances, currency),
+      due: money(row.due, currency),
+      gross: money(row.gross, currency),
+      lineNet: money(row.lineNet, currency),
+      paid: money(row.paid, currency),
+      tax: money(row.tax, currency),
+      taxBasis: money(row.taxBasis, currency),
+      taxes: row.taxes.map((group) => ({
+        amount: money(group.amount, currency),
+        basis: money(group.basis, currency),
+        category: group.category,
+        exemptionReason: group.exemptionReason ?? null,
+        rate: percent(group.rate),
+      })),
+    },
+    type: row.type,
+    updatedAt: row.updatedAt,
+    voidedAt: row.voidedAt,
+  };
+}
+
+/** A page of the tenant's client invoices, newest first, with their lines. */
+async function clientInvoices(tenantId, limit, offset) {
+  const { rows } = await pool.query(invoicePage, [limit, offset, tenantId]);
+  if (rows.length === 0) return [];
+  const linesOf = new Map(rows.map((row) => [row.id, []]));
+  const { rows: lines } = await pool.query({ ...pageLines, values: [[...linesOf.keys()]] });
+  for (const line of lines) linesOf.get(line.clientInvoiceId).push(line);
+  return rows.map((row) => printedInvoice(row, linesOf.get(row.id)));
+}
+
+/** `limit` and `offset` of a list's query, or undefined when either is not what the API takes. */
+function pageOf(url) {
+  const limit = Number(url.searchParams.get('limit') ?? 50);
+  const offset = Number(url.searchParams.get('offset') ?? 0);
+  return Number.isInteger(limit) && limit >= 1 && limit <= 200 && Number.isInteger(offset) && offset >= 0 ? { limit, offset } : undefined;
+}
+
 async function readBody(request) {
   const chunks = [];
   for await (const chunk of request) chunks.push(chunk);
@@ -57,20 +225,25 @@ async function readBody(request) {
 async function handle(request, response) {
   const url = new URL(request.url, 'http://localhost');
   if (url.pathname === '/health') return send(response, 200, { status: 'ok' });
+  const invoices = /^\/tenants\/([^/]+)\/client-invoices$/.exec(url.pathname);
+  if (invoices && request.method === 'GET') {
+    const [, tenantId] = invoices;
+    if (!(await admitted(request, tenantId))) return send(response, 401, { code: 'UNAUTHENTICATED' });
+    const page = pageOf(url);
+    if (!page) return send(response, 400, { code: 'VALIDATION_FAILED' });
+    return send(response, 200, await clientInvoices(tenantId, page.limit, page.offset));
+  }
   const match = /^\/tenants\/([^/]+)\/notes(?:\/([^/]+))?$/.exec(url.pathname);
   if (!match) return send(response, 404, { code: 'NOT_FOUND' });
   const [, tenantId, noteId] = match;
   if (!(await admitted(request, tenantId))) return send(response, 401, { code: 'UNAUTHENTICATED' });
   if (request.method === 'GET' && noteId === undefined) {
-    const limit = Number(url.searchParams.get('limit') ?? 50);
-    const offset = Number(url.searchParams.get('offset') ?? 0);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200 || !Number.isInteger(offset) || offset < 0) {
-      return send(response, 400, { code: 'VALIDATION_FAILED' });
-    }
+    const page = pageOf(url);
+    if (!page) return send(response, 400, { code: 'VALIDATION_FAILED' });
     const { rows } = await pool.query(`SELECT ${columns} FROM notes WHERE "tenantId" = $1 ORDER BY "createdAt" DESC, id DESC LIMIT $2 OFFSET $3`, [
       tenantId,
-      limit,
-      offset,
+      page.limit,
+      page.offset,
     ]);
     return send(response, 200, rows);
   }

@@ -691,6 +691,8 @@ async function main(): Promise<void> {
         tenantId: data.tenantB,
         notesList: { tally: () => listLatency(tally, list), floor: () => listLatency(floor, list) },
         listLatency: (path) => listLatency(tally, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }),
+        floorListLatency: (path) => listLatency(floor, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }),
+        floorUrl: floor.url,
         ...(baseline
           ? { baselineListLatency: (path: string) => listLatency(baseline, { method: 'GET', paths: [path], headers: billingHeaders, expectStatus: 200 }) }
           : {}),
