@@ -11,6 +11,12 @@
 //
 //   POST /graphql   PostGraphile's endpoint
 //   GET  /health    200 once the schema is built (what the bench waits for)
+//
+// With KEY_CHECK=1 (`BENCH_POSTGRAPHILE_KEY_CHECK=1`), every request to /graphql first passes the floor's key check:
+// the same statement (the key by its SHA-256, with its tenant), and 401 for a missing, revoked or expired key or a
+// tenant that is not active. That is the statement Tally and the floor make per request and PostGraphile alone does
+// not: PostGraphile beside them doing the same work.
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 
 // PostGraphile 5 declares Node >= 22 and uses Promise.withResolvers (Node 22); this project also runs on Node 20.19+,
@@ -52,16 +58,45 @@ const serv = instance.createServ(grafserv);
 // (addTo would answer 404 to it). No websockets are needed here.
 const handler = serv.createHandler();
 
-const server = http.createServer((request, response) => {
+const keyCheck = process.env.KEY_CHECK === '1' ? new (await import('pg')).default.Pool({ connectionString: process.env.DATABASE_URL, max: 2 }) : undefined;
+
+/** The floor's check (test/bench/floor.mjs): the key by its hash, with its tenant, in one statement. */
+async function admitted(request) {
+  const header = request.headers.authorization ?? '';
+  if (!header.startsWith('Bearer svc_')) return false;
+  const hash = createHash('sha256').update(header.slice('Bearer '.length)).digest('hex');
+  const { rows } = await keyCheck.query(
+    'SELECT k."tenantId", k."revokedAt", k."expiresAt", t.status FROM api_keys k JOIN tenants t ON t.id = k."tenantId" WHERE k."keyHash" = $1',
+    [hash],
+  );
+  const key = rows[0];
+  return key !== undefined && key.revokedAt === null && key.expiresAt > new Date() && key.status === 'active';
+}
+
+const serve = (request, response) =>
   handler(request, response, () => {
     const found = request.url === '/health';
     const text = found ? '{"status":"ok"}' : '{"code":"NOT_FOUND"}';
     response.writeHead(found ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
     response.end(text);
   });
+
+const server = http.createServer((request, response) => {
+  if (!keyCheck || request.url !== '/graphql') return serve(request, response);
+  admitted(request).then(
+    (admit) => {
+      if (admit) return serve(request, response);
+      response.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
+      response.end('{"code":"UNAUTHENTICATED"}');
+    },
+    (error) => {
+      process.stderr.write(`postgraphile key check: ${error.stack}\n`);
+      response.writeHead(500).end();
+    },
+  );
 });
 server.keepAliveTimeout = 5000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.stdout.write(`listening ${server.address().port}\n`);
 });
-process.on('SIGTERM', () => server.close(() => Promise.resolve(instance.release()).then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => Promise.all([instance.release(), keyCheck?.end()]).then(() => process.exit(0))));

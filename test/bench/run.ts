@@ -43,6 +43,8 @@
  *   BENCH_NODE_OPTIONS=<flags>  Node flags for Tally and the baseline (not the floor) besides those of their package's
  *                       start script (which they run with, as `npm start` does), e.g. --max-semi-space-size=4
  *   BENCH_IDLE_SECONDS=10  how long a process rests before its idle memory is read
+ *   BENCH_POSTGRAPHILE_KEY_CHECK=1  PostGraphile passes the floor's key check (its statement) before each request,
+ *                       so that it does the work Tally and the floor do (test/bench/postgraphile.mjs)
  *   BENCH_CPU_PROFILE=<dir>  write a V8 CPU profile of each Tally process (and the baseline's) into <dir>;
  *                       `node test/bench/profile-summary.mjs <file>` lists its top frames
  */
@@ -72,6 +74,8 @@ const otherNoteCount = Math.round(noteCount / 10);
 const entryCount = Number(process.env.BENCH_ENTRIES ?? 100_000);
 /** How long a process rests before its idle memory is read (after the warm-up, and after the request scenarios). */
 const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+/** PostGraphile checks the floor's key before each request (one statement more: the work Tally and the floor do). */
+const postgraphileKeyCheck = process.env.BENCH_POSTGRAPHILE_KEY_CHECK === '1';
 const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 interface RequestSpec {
@@ -532,7 +536,13 @@ async function main(): Promise<void> {
       servers.baseline = await startServer('baseline', [...startFlagsOf(baselineDirectory), 'dist/cli/main.js', 'serve'], tallyEnv, baselineDirectory);
     }
     // PostGraphile as its docs deploy it: NODE_ENV=production, plain `node` (like the floor, without Tally's flags).
-    if (wanted('postgraphile')) servers.postgraphile = await startServer('postgraphile', [postgraphileScript()], { ...env, NODE_ENV: 'production' });
+    if (wanted('postgraphile')) {
+      servers.postgraphile = await startServer('postgraphile', [postgraphileScript()], {
+        ...env,
+        NODE_ENV: 'production',
+        ...(postgraphileKeyCheck ? { KEY_CHECK: '1' } : {}),
+      });
+    }
     const { tally, floor, baseline, postgraphile } = servers as Servers;
     const running = [floor, tally, ...(baseline ? [baseline] : []), ...(postgraphile ? [postgraphile] : [])];
     const startedRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
@@ -556,7 +566,7 @@ async function main(): Promise<void> {
     const postgraphileList: RequestSpec = {
       method: 'POST',
       paths: ['/graphql'],
-      headers: { 'content-type': 'application/json' },
+      headers: postgraphileKeyCheck ? headers : { 'content-type': 'application/json' },
       body: JSON.stringify({
         query:
           'query ($t: String!) { allNotes(first: 50, condition: { tenantId: $t }, orderBy: [CREATED_AT_DESC, ROW_ID_DESC]) ' +
@@ -659,7 +669,7 @@ async function main(): Promise<void> {
       process.stdout.write(
         `${line(header)}\n${rows.map(line).join('\n')}\n(latencies in ms; ratio = req/s / floor req/s, measured in the same rounds; CPU ms/req = the server process's CPU time per answer, ` +
           `less sensitive to a busy machine than req/s; errors ${running.map((server) => server.name).join('/')}` +
-          `${postgraphile ? '; PostGraphile runs the list scenarios only, with no API key and no tenant gate' : ''})\n`,
+          `${postgraphile ? `; PostGraphile runs the list scenarios only, ${postgraphileKeyCheck ? "after the floor's key check (its statement), with no tenant gate" : 'with no API key and no tenant gate'}` : ''})\n`,
       );
       await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
       afterLoadRss = Object.fromEntries(running.map((server) => [server.name, rssKb(server.child.pid as number)]));
