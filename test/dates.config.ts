@@ -5,7 +5,7 @@
  * date's longest file (a run per date took 98 s for two; docs/performance.md, "CI time").
  */
 import { defineConfig } from 'vitest/config';
-import suite, { project, sharedProcessFiles } from './vitest.config.js';
+import suite, { project, setupFiles, sharedProcessFiles } from './vitest.config.js';
 
 const dates = (process.env.TEST_DATES ?? '').split(/\s+/).filter((date) => date !== '');
 if (dates.length === 0) throw new Error('TEST_DATES names no date: run npm run test:dates');
@@ -18,6 +18,15 @@ export default defineConfig({
     ...suite.test,
     outputFile: { json: 'test-results/dates.json' },
     // The clock is read when test/helpers/clock.ts loads: a date's files share processes with each other only.
-    projects: dates.map((date) => project({ name: `at ${date}`, include: suites, env: { TEST_CLOCK: date }, ...sharedProcessFiles })),
+    // Each test's meta names its date (test/setup/clock-meta.ts), which .ci/run prints beside a failure.
+    projects: dates.map((date) =>
+      project({
+        name: `at ${date}`,
+        include: suites,
+        env: { TEST_CLOCK: date },
+        setupFiles: [...setupFiles, 'test/setup/clock-meta.ts'],
+        ...sharedProcessFiles,
+      }),
+    ),
   },
 });

@@ -11,6 +11,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 const isolatedFiles = ['src/lib/idle-collector.test.ts'];
 
+/** A test fails when pg warns that its queries overlapped on one connection (pg 9 refuses them). */
+export const setupFiles = ['test/setup/overlapping-queries.ts'];
+
 /** What every project of a run has (a project does not inherit the root's options: see `project`). */
 const projectDefaults = {
   resolve: {
@@ -21,8 +24,7 @@ const projectDefaults = {
   },
   test: {
     root,
-    // A test fails when pg warns that its queries overlapped on one connection (pg 9 refuses them).
-    setupFiles: ['test/setup/overlapping-queries.ts'],
+    setupFiles,
     // Each file starts its own server on its own database; files run in parallel.
     pool: 'forks',
     testTimeout: 30_000,
