@@ -167,6 +167,18 @@ describe('sending an invoice by e-mail', () => {
     },
   );
 
+  it("writes the subject and the default text in the invoice's language, the client's", { timeout: 120_000 }, async () => {
+    const { b, invoice } = await issuedInvoice(xrechnungSeller, { ...publicClient, language: 'de' });
+    const answer = await b.api.post<ClientInvoice>(`${b.path}/${invoice.id}/send`, { attach: ['pdf'] });
+    expect(answer.status).toBe(200);
+    await eventually(async () => {
+      expect((await b.api.get<ClientInvoice>(`${b.path}/${invoice.id}`)).body.lastSend?.status).toBe('delivered');
+    }, 30_000);
+    const [mail] = await mailsWith(answer.body.lastSend?.messageId as string);
+    expect(mail?.subject).toBe(`Rechnung ${invoice.number} von Tally Test GmbH`);
+    expect(mail?.text?.trim()).toBe(`Anbei erhalten Sie die Rechnung ${invoice.number} von Tally Test GmbH.`);
+  });
+
   it('notes an attempt the SMTP server refuses and delivers on the next, once', { timeout: 120_000 }, async () => {
     const { b, invoice } = await issuedInvoice();
     const work = server.workers?.work.clientInvoices;

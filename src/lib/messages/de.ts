@@ -112,6 +112,14 @@ export const de: Catalogue = {
     request:
       'Bitte überweisen Sie {{amount}} unter Angabe der Rechnungsnummer {{number}}. Sollten Sie inzwischen bezahlt haben, betrachten Sie dieses Schreiben bitte als gegenstandslos.',
   },
+  mail: {
+    invoiceSubject: 'Rechnung {{number}} von {{seller}}',
+    creditNoteSubject: 'Gutschrift {{number}} von {{seller}}',
+    reminderSubject: '{{level}}. Mahnung: Rechnung {{number}} von {{seller}}',
+    invoiceText: 'Anbei erhalten Sie die Rechnung {{number}} von {{seller}}.',
+    creditNoteText: 'Anbei erhalten Sie die Gutschrift {{number}} von {{seller}}.',
+    reminderText: 'Anbei erhalten Sie die {{level}}. Mahnung zur Rechnung {{number}} von {{seller}}.',
+  },
   timesheet: {
     title: 'Stundenzettel {{month}}: {{member}}',
     tenant: 'Mandant: {{tenant}}. Zeiten in {{timezone}}; Dauern in Minuten in CSV und XLSX, in Stunden:Minuten im PDF',

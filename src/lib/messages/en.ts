@@ -113,6 +113,15 @@ export const en = {
     totalDue: 'Now due ({{currency}})',
     request: 'Please transfer {{amount}}, quoting invoice number {{number}}. If you have paid in the meantime, please disregard this reminder.',
   },
+  /** The subject and default text of a mail that carries a document. */
+  mail: {
+    invoiceSubject: 'Invoice {{number}} from {{seller}}',
+    creditNoteSubject: 'Credit note {{number}} from {{seller}}',
+    reminderSubject: 'Payment reminder {{level}}: invoice {{number}} from {{seller}}',
+    invoiceText: 'Please find attached invoice {{number}} from {{seller}}.',
+    creditNoteText: 'Please find attached credit note {{number}} from {{seller}}.',
+    reminderText: 'Please find attached payment reminder {{level}} for invoice {{number}} from {{seller}}.',
+  },
   timesheet: {
     title: 'Timesheet {{month}}: {{member}}',
     tenant: 'Tenant: {{tenant}}. Times in {{timezone}}; durations in minutes in CSV and XLSX, in hours:minutes in the PDF',

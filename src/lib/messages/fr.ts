@@ -112,6 +112,14 @@ export const fr: Catalogue = {
     request:
       'Merci de virer {{amount}} en indiquant le numéro de facture {{number}}. Si vous avez réglé entre-temps, veuillez ne pas tenir compte de cette relance.',
   },
+  mail: {
+    invoiceSubject: 'Facture {{number}} de {{seller}}',
+    creditNoteSubject: 'Avoir {{number}} de {{seller}}',
+    reminderSubject: 'Relance n° {{level}} : facture {{number}} de {{seller}}',
+    invoiceText: 'Veuillez trouver ci-joint la facture {{number}} de {{seller}}.',
+    creditNoteText: "Veuillez trouver ci-joint l'avoir {{number}} de {{seller}}.",
+    reminderText: 'Veuillez trouver ci-joint la relance n° {{level}} concernant la facture {{number}} de {{seller}}.',
+  },
   timesheet: {
     title: 'Feuille de temps {{month}} : {{member}}',
     tenant: 'Compte : {{tenant}}. Heures en {{timezone}} ; durées en minutes en CSV et XLSX, en heures:minutes dans le PDF',

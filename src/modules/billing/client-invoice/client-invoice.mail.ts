@@ -17,6 +17,7 @@ import type { Transporter } from 'nodemailer';
 import { systemActor } from '../../../auth/actor.js';
 import { systemAccess } from '../../../auth/tenant-access.js';
 import { recordEvent, withDays } from '../../../events/outbox.js';
+import { documentLocale } from '../../../lib/i18n.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { WorkDependencies } from '../../module.js';
 import type { ClientInvoiceDocument } from './client-invoice.document.js';
@@ -25,19 +26,23 @@ import { attachmentFile, type AttachableFormat } from './client-invoice.files.js
 /** Long enough for a slow SMTP server; short of the queue's expiry, so a hung attempt ends before another starts. */
 const deliveryTransaction = { maxWait: 10_000, timeout: 240_000 };
 
+/** A mail's subject and default text, in the document's language (fixed at issue: the client's, else the billing profile's). */
+function localized(document: ClientInvoiceDocument, subject: string, text: string, message: string | null, level?: number) {
+  const { t } = documentLocale(document.buyer.language);
+  const values = { number: document.number ?? '', seller: document.seller.legalName, level };
+  return { subject: t(subject, values).replace(/\s+/g, ' ').trim(), text: message ?? t(text, values).replace(/ +/g, ' ') };
+}
+
 /** The subject and default text of the mail: the document and its number. */
-function mailText(document: ClientInvoiceDocument, message: string | null): { subject: string; text: string } {
-  const kind = document.type === 'credit_note' ? 'Credit note' : 'Invoice';
-  const subject = `${kind} ${document.number ?? ''} from ${document.seller.legalName}`.replace(/\s+/g, ' ').trim();
-  const text = message ?? `Please find attached ${kind.toLowerCase()} ${document.number ?? ''} from ${document.seller.legalName}.`;
-  return { subject, text };
+export function mailText(document: ClientInvoiceDocument, message: string | null): { subject: string; text: string } {
+  return document.type === 'credit_note'
+    ? localized(document, 'mail.creditNoteSubject', 'mail.creditNoteText', message)
+    : localized(document, 'mail.invoiceSubject', 'mail.invoiceText', message);
 }
 
 /** The subject and default text of a payment reminder's mail: its level and the invoice's number. */
-function reminderText(document: ClientInvoiceDocument, level: number, message: string | null): { subject: string; text: string } {
-  const subject = `Payment reminder ${level}: invoice ${document.number ?? ''} from ${document.seller.legalName}`.replace(/\s+/g, ' ').trim();
-  const text = message ?? `Please find attached payment reminder ${level} for invoice ${document.number ?? ''} from ${document.seller.legalName}.`;
-  return { subject, text };
+export function reminderText(document: ClientInvoiceDocument, level: number, message: string | null): { subject: string; text: string } {
+  return localized(document, 'mail.reminderSubject', 'mail.reminderText', message, level);
 }
 
 export function createClientInvoiceMailWork({ db, clock, config, services }: Pick<WorkDependencies, 'db' | 'clock' | 'config' | 'services'>) {
