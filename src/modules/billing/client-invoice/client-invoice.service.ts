@@ -42,7 +42,7 @@ import { settingsFor } from '../../platform/tenant/tenant.settings.js';
 import type { JobQueue } from '../../../events/jobs.js';
 import type { Config } from '../../../config.js';
 import { createSendStep } from './client-invoice.send.js';
-import { findClient, lockInvoice } from './client-invoice.rows.js';
+import { findClient, insertLines, lockInvoice } from './client-invoice.rows.js';
 import { addDays, dayColumn, dayText, optionalDayColumn } from '../../../lib/day.js';
 
 const Decimal = Prisma.Decimal;
@@ -191,7 +191,7 @@ export function createClientInvoiceService({
         const billed = within?.withTime === false ? { ...input, projectIds: [], includeExpenses: false } : input;
         const lines = await draftLines(tx, access, billed, { invoiceId: invoice.id, client, profile, timeZone: settings.timezone, digits });
         const totals = checkedTotals(lines, discountOf(discountColumns(input.discount ?? null)), digits);
-        await tx.clientInvoiceLine.createMany({ data: lines.map((line) => ({ ...line, clientInvoiceId: invoice.id })) });
+        await insertLines(tx, invoice.id, lines);
         const created = await tx.clientInvoice.update({ where: { id: invoice.id }, data: totalColumns(totals, digits) });
         await record(tx, access, 'client_invoice.created', created);
         return reread(tx, invoice.id, query, created);
@@ -224,7 +224,7 @@ export function createClientInvoiceService({
         if (input.lines !== undefined) {
           await tx.clientInvoiceLine.deleteMany({ where: { clientInvoiceId: id, source: 'manual' } });
           const added = lines.filter((line) => line.source === 'manual');
-          if (added.length > 0) await tx.clientInvoiceLine.createMany({ data: added.map((line) => ({ ...line, clientInvoiceId: id })) });
+          await insertLines(tx, id, added);
         }
         const updated = await tx.clientInvoice.update({
           where: { id },
@@ -363,9 +363,7 @@ export function createClientInvoiceService({
           const draftCreditNote = await tx.clientInvoice.create({
             data: creditNoteColumns(existing, { number, issueDate, now, createdById: access.tenantUserId }),
           });
-          await tx.clientInvoiceLine.createMany({
-            data: lines.map(({ id: _line, clientInvoiceId: _invoice, ...line }) => ({ ...line, clientInvoiceId: draftCreditNote.id })),
-          });
+          await insertLines(tx, draftCreditNote.id, lines);
           const creditNote = await tx.clientInvoice.update({ where: { id: draftCreditNote.id }, data: { status: 'issued' } });
           await releaseBilled(tx, access, id);
           const voided = await tx.clientInvoice.update({ where: { id }, data: { status: 'void', voidedAt: now } });
