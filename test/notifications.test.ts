@@ -195,6 +195,40 @@ describe('notifications over REST and GraphQL', () => {
     expect(deleted.body.data?.deleteNotification.id).toBe(assigned.id);
   });
 
+  it('go to approvers for an expense submitted (not its owner), and to its owner once it is rejected', async () => {
+    const crew = await team();
+    const t = crew.tenant.id;
+    const created = await crew.member.api.post<{ id: string }>(`/tenants/${t}/expenses`, {
+      date: '2026-11-16',
+      category: 'travel',
+      description: 'Train to the client',
+      amount: '119',
+      taxRate: '19',
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await crew.member.api.post(`/tenants/${t}/expenses/${created.body.id}/submit`)).status).toBe(200);
+    const toReview = await eventually(async () => {
+      const mine = await notificationsOf(crew.manager, t);
+      expect(mine).toHaveLength(1);
+      return mine[0]!;
+    });
+    expect(toReview).toMatchObject({
+      type: 'expense.submitted',
+      title: expect.stringContaining('submitted an expense for approval'),
+      body: '2026-11-16 · travel · 119.00 EUR · Train to the client',
+      data: { expenseId: created.body.id },
+    });
+    expect(await notificationsOf(crew.member, t)).toEqual([]);
+    const rejected = await crew.manager.api.post(`/tenants/${t}/expenses/${created.body.id}/reject`, { reason: 'No receipt' });
+    expect(rejected.status, rejected.text).toBe(200);
+    const told = await eventually(async () => {
+      const mine = await notificationsOf(crew.member, t);
+      expect(mine).toHaveLength(1);
+      return mine[0]!;
+    });
+    expect(told).toMatchObject({ type: 'expense.rejected', title: 'Your expense was rejected', data: { expenseId: created.body.id, reason: 'No receipt' } });
+  });
+
   it('tell no reviewer when the tenant needs no approval (submitting approves at once), nor the owner of what they did themselves', async () => {
     const crew = await team({ approvalRequired: false });
     await submittedEntry(crew);

@@ -65,6 +65,35 @@ describe('who is notified', () => {
     expect(recipients(event('entry.approved', entry, { actorType: 'api_key', actorId: 'key-1' }))).toEqual(['ann']);
   });
 
+  it('tells the approvers of an expense submitted, not its owner; the owner of its approval or rejection', () => {
+    const expense = {
+      tenantUserId: 'ann',
+      status: 'submitted',
+      date: '2026-03-05',
+      category: 'travel',
+      amount: '119',
+      currency: 'EUR',
+      description: 'Train Berlin-Hamburg',
+    };
+    const drafts = notificationsFor(event('expense.submitted', expense), audience);
+    expect(drafts.map((draft) => draft.tenantUserId).sort()).toEqual(['admin', 'manager', 'owner']);
+    expect(drafts[0]).toMatchObject({
+      title: 'Ann submitted an expense for approval',
+      body: '2026-03-05 · travel · 119.00 EUR · Train Berlin-Hamburg',
+      data: { expenseId: 's1' },
+    });
+    // Waiting for its receipt to be read: no date or amount yet.
+    expect(notificationsFor(event('expense.submitted', { ...expense, date: null, amount: null }), audience)[0]?.body).toBe('travel · Train Berlin-Hamburg');
+    const rejected = notificationsFor(
+      event('expense.rejected', { ...expense, status: 'rejected', rejectionReason: 'No receipt' }, { actorId: 'user-manager' }),
+      audience,
+    );
+    expect(rejected).toMatchObject([
+      { tenantUserId: 'ann', title: 'Your expense was rejected', body: 'No receipt (2026-03-05 · travel · 119.00 EUR · Train Berlin-Hamburg)' },
+    ]);
+    expect(recipients(event('expense.approved', { ...expense, status: 'approved' }, { actorId: 'user-admin' }))).toEqual(['ann']);
+  });
+
   it('tells an assignee, an uploader, and the admins of failures; never a deactivated member or another tenant', () => {
     expect(recipients(event('task.assigned', { assigneeId: 'bob', title: 'Do it' }, { actorId: 'user-manager' }))).toEqual(['bob']);
     expect(recipients(event('task.assigned', { assigneeId: 'away', title: 'Do it' }))).toEqual([]);

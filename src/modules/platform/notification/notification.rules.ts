@@ -3,6 +3,8 @@
  *
  *   entry.submitted         -> the tenant's approvers (owners, admins, managers), not the entry's owner
  *   entry.approved|rejected -> the entry's owner
+ *   expense.submitted       -> the tenant's approvers, not the expense's owner (as an entry's submission)
+ *   expense.approved|rejected -> the expense's owner
  *   absence.requested       -> the tenant's approvers, not the absence's owner (when it waits for approval)
  *   absence.approved|rejected -> the absence's owner
  *   task.assigned           -> the assignee
@@ -18,6 +20,7 @@
  */
 import type { OutboxEvent } from '../../../events/dispatcher.js';
 import type { TenantRole, TenantUserStatus } from '../../../generated/prisma/enums.js';
+import { moneyText } from '../../../lib/money.js';
 import { localDate } from '../../../lib/time.js';
 
 export interface Member {
@@ -59,6 +62,9 @@ export function namedRecipients(event: OutboxEvent): string[] {
     case 'entry.submitted':
     case 'entry.approved':
     case 'entry.rejected':
+    case 'expense.submitted':
+    case 'expense.approved':
+    case 'expense.rejected':
     case 'absence.requested':
     case 'absence.approved':
     case 'absence.rejected':
@@ -83,6 +89,8 @@ export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
   switch (event.type) {
     case 'entry.submitted':
       // Without required approval, submitting approved at once: nothing waits for review.
+      return event.data.status === 'submitted' ? reviewerRoles : [];
+    case 'expense.submitted':
       return event.data.status === 'submitted' ? reviewerRoles : [];
     case 'absence.requested':
       // A type without approval is approved at once: nothing waits for review.
@@ -115,6 +123,14 @@ function entrySummary(data: Record<string, unknown>, timeZone: string): string {
   return [started, duration, text(data.description)].filter((part) => part !== null).join(' · ');
 }
 
+/** `2026-03-05 · travel · 119.00 EUR · Train Berlin-Hamburg` (an expense waiting for its receipt has no date or amount yet). */
+function expenseSummary(data: Record<string, unknown>): string {
+  const currency = text(data.currency);
+  const amount =
+    (typeof data.amount === 'string' || typeof data.amount === 'number') && currency ? `${moneyText(String(data.amount), currency)} ${currency}` : null;
+  return [text(data.date), text(data.category), amount, text(data.description)].filter((part) => part !== null).join(' · ');
+}
+
 /** `2027-03-25 to 2027-03-31`, `2027-03-02 (am)` */
 function absenceSummary(data: Record<string, unknown>): string {
   const day = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : '?');
@@ -128,45 +144,38 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
   const { data } = event;
   const tenantId = event.tenantId as string;
   const subject = { subjectId: event.subjectId };
+  /** The member the event is about, by name (or e-mail). */
+  const ownerName = (): string => {
+    const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
+    return owner?.name ?? owner?.email ?? 'A member';
+  };
+  /** A member asks the reviewers (time, an expense, time off): "Ann submitted time for approval". */
+  const request = (asked: string, body: string, idKey: string) => ({ title: `${ownerName()} ${asked}`, body, data: { ...subject, [idKey]: event.subjectId } });
+  /** The reviewers' answer to the member, with the reason of a rejection. */
+  const answer = (what: string, outcome: 'approved' | 'rejected', summary: string, idKey: string) => {
+    if (outcome === 'approved') return { title: `Your ${what} was approved`, body: summary, data: { ...subject, [idKey]: event.subjectId } };
+    const reason = text(data.rejectionReason);
+    return { title: `Your ${what} was rejected`, body: reason ? `${reason} (${summary})` : summary, data: { ...subject, [idKey]: event.subjectId, reason } };
+  };
   switch (event.type) {
-    case 'entry.submitted': {
-      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
-      const who = owner?.name ?? owner?.email ?? 'A member';
-      return {
-        title: `${who} submitted time for approval`,
-        body: entrySummary(data, audience.timeZone(tenantId)),
-        data: { ...subject, entryId: event.subjectId },
-      };
-    }
+    case 'entry.submitted':
+      return request('submitted time for approval', entrySummary(data, audience.timeZone(tenantId)), 'entryId');
     case 'entry.approved':
-      return { title: 'Your time entry was approved', body: entrySummary(data, audience.timeZone(tenantId)), data: { ...subject, entryId: event.subjectId } };
-    case 'entry.rejected': {
-      const reason = text(data.rejectionReason);
-      const summary = entrySummary(data, audience.timeZone(tenantId));
-      return {
-        title: 'Your time entry was rejected',
-        body: reason ? `${reason} (${summary})` : summary,
-        data: { ...subject, entryId: event.subjectId, reason },
-      };
-    }
-    case 'absence.requested': {
-      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
-      return {
-        title: `${owner?.name ?? owner?.email ?? 'A member'} requested time off`,
-        body: absenceSummary(data),
-        data: { ...subject, absenceId: event.subjectId },
-      };
-    }
+      return answer('time entry', 'approved', entrySummary(data, audience.timeZone(tenantId)), 'entryId');
+    case 'entry.rejected':
+      return answer('time entry', 'rejected', entrySummary(data, audience.timeZone(tenantId)), 'entryId');
+    case 'expense.submitted':
+      return request('submitted an expense for approval', expenseSummary(data), 'expenseId');
+    case 'expense.approved':
+      return answer('expense', 'approved', expenseSummary(data), 'expenseId');
+    case 'expense.rejected':
+      return answer('expense', 'rejected', expenseSummary(data), 'expenseId');
+    case 'absence.requested':
+      return request('requested time off', absenceSummary(data), 'absenceId');
     case 'absence.approved':
-      return { title: 'Your absence was approved', body: absenceSummary(data), data: { ...subject, absenceId: event.subjectId } };
-    case 'absence.rejected': {
-      const reason = text(data.rejectionReason);
-      return {
-        title: 'Your absence was rejected',
-        body: reason ? `${reason} (${absenceSummary(data)})` : absenceSummary(data),
-        data: { ...subject, absenceId: event.subjectId, reason },
-      };
-    }
+      return answer('absence', 'approved', absenceSummary(data), 'absenceId');
+    case 'absence.rejected':
+      return answer('absence', 'rejected', absenceSummary(data), 'absenceId');
     case 'task.assigned':
       return { title: 'A task was assigned to you', body: text(data.title), data: { ...subject, taskId: event.subjectId, taskListId: text(data.taskListId) } };
     case 'invoice.ocr_completed':
@@ -200,22 +209,19 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
       };
     }
     case 'time_balance.cap_exceeded': {
-      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
       const minutes = (key: string) => (typeof data[key] === 'number' ? formatMinutes(data[key]) : '?');
       return {
-        title: `${owner?.name ?? owner?.email ?? 'A member'}'s overtime is above the cap`,
+        title: `${ownerName()}'s overtime is above the cap`,
         body: `${minutes('balanceMinutes')} on the account, the cap is ${minutes('capMinutes')} (as of ${text(data.asOf) ?? '?'})`,
         data: { ...subject, tenantUserId: text(data.tenantUserId) },
       };
     }
-    case 'working_time.violation': {
-      const owner = typeof data.tenantUserId === 'string' ? audience.member(data.tenantUserId) : undefined;
+    case 'working_time.violation':
       return {
-        title: `${owner?.name ?? owner?.email ?? 'A member'}'s working day ${String(data.date)} breaks ${String(data.rule)}`,
+        title: `${ownerName()}'s working day ${String(data.date)} breaks ${String(data.rule)}`,
         body: text(data.detail),
         data: { ...subject, tenantUserId: text(data.tenantUserId), date: text(data.date), rule: text(data.rule) },
       };
-    }
     case 'webhook.disabled':
       return {
         title: 'A webhook was disabled',
@@ -227,6 +233,9 @@ function wording(event: OutboxEvent, audience: Audience): { title: string; body:
   }
 }
 
+/** Events that ask the member's reviewers for something: never sent to the member they are about. */
+const reviewRequests = new Set<string>(['entry.submitted', 'expense.submitted', 'absence.requested', 'working_time.violation']);
+
 /** The notifications one event causes. */
 export function notificationsFor(event: OutboxEvent, audience: Audience): NotificationDraft[] {
   if (event.tenantId === null) return [];
@@ -234,7 +243,7 @@ export function notificationsFor(event: OutboxEvent, audience: Audience): Notifi
   const words = wording(event, audience);
   if (!words) return [];
   // A request goes to its reviewers: the one who asked is not among them.
-  const toReviewers = event.type === 'entry.submitted' || event.type === 'absence.requested' || event.type === 'working_time.violation';
+  const toReviewers = reviewRequests.has(event.type);
   const named = toReviewers ? [] : namedRecipients(event).flatMap((id) => audience.member(id) ?? []);
   const byRole = audience.withRoles(tenantId, notifiedRoles(event));
   // The entry's owner is not their own reviewer.
