@@ -88,9 +88,8 @@ export function namedRecipients(event: OutboxEvent): string[] {
 export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
   switch (event.type) {
     case 'entry.submitted':
-      // Without required approval, submitting approved at once: nothing waits for review.
-      return event.data.status === 'submitted' ? reviewerRoles : [];
     case 'expense.submitted':
+      // An entry submitted without required approval is approved at once: nothing waits for review.
       return event.data.status === 'submitted' ? reviewerRoles : [];
     case 'absence.requested':
       // A type without approval is approved at once: nothing waits for review.
