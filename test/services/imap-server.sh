@@ -119,13 +119,15 @@ start() {
   # a stale socket left by a killed instance would make the auth process retry
   # for 5 s before giving up on the (deliberately disabled) penalty service
   rm -f "$IMAP_DIR/run/anvil-auth-penalty"
-  "$DOVECOT" -c "$CONF"
+  # Dovecot keeps running with the stdio it is started with: a caller that reads this script's output (the tests'
+  # global setup, through execFileSync) would wait for the end of it until Dovecot stopped. Its output goes to a file.
+  "$DOVECOT" -c "$CONF" </dev/null >>"$IMAP_DIR/log/start.log" 2>&1
   for _ in $(seq 1 100); do            # up to 10 s
     if port_open; then echo "dovecot ready on 127.0.0.1:$IMAP_PORT ($IMAP_DIR)"; return 0; fi
     sleep 0.1
   done
   echo "dovecot did not open port $IMAP_PORT; log:" >&2
-  tail -n 30 "$IMAP_DIR/log/dovecot.log" >&2 || true
+  tail -n 30 "$IMAP_DIR/log/start.log" "$IMAP_DIR/log/dovecot.log" >&2 || true
   exit 1
 }
 
