@@ -3,14 +3,13 @@ import { AppError, forbidden, notFound } from '../lib/errors.js';
 import type { TenantStatus } from '../generated/prisma/enums.js';
 import type { Actor } from './actor.js';
 import {
-  canAny,
-  canSome,
   grantsOf,
   switchesOf,
   ownership,
   ownershipRefusal,
-  reachOf,
+  reachesOf,
   tenantFieldOf,
+  type Action,
   type ActionOn,
   type Grant,
   type OwnedSubject,
@@ -114,9 +113,11 @@ const column = (alias: string, field: string): string => `${alias}."${field}"`;
 export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenantUserId: string | null): TenantAccess {
   const tenantId = tenant.id;
   const switches = switchesOf(tenant.settings);
+  const reachOf = reachesOf(role, switches);
+  const may = (action: Action, subject: Subject): boolean => reachOf(action, subject) !== 'none';
   /** The owner condition of (action, subject), or null when every record of the tenant is reachable. */
   function ownerCondition(action: ActionOn<Subject>, subject: Subject): { field: string; reach: 'own' | 'others' } | null {
-    const reach = reachOf(role, action, subject, switches);
+    const reach = reachOf(action, subject);
     if (reach === 'none') throw permissionRefusal(action, subject);
     if (reach === 'any') return null;
     // A limited grant without an owner declared cannot compile (permissions.ts); this guards the data, not the types.
@@ -134,11 +135,11 @@ export function accessFor(tenant: TenantRecord, actor: Actor, role: Role, tenant
     role,
     tenantUserId,
     grants: grantsOf(role, switches),
-    can: (action, subject) => canSome(role, action, subject, switches),
-    canAny: (action, subject) => canAny(role, action, subject, switches),
-    holds: ([action, subject]) => canSome(role, action, subject, switches),
+    can: may,
+    canAny: (action, subject) => reachOf(action, subject) === 'any',
+    holds: ([action, subject]) => may(action, subject),
     assert(action, subject) {
-      if (!canSome(role, action, subject, switches)) throw permissionRefusal(action, subject);
+      if (!may(action, subject)) throw permissionRefusal(action, subject);
     },
     scope<S extends Subject>(action: ActionOn<S>, subject: S): Scope<S> {
       const condition = ownerCondition(action, subject);
