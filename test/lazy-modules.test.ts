@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** The packages (under node_modules) that importing `modules` in a fresh process resolves. */
-async function packagesLoadedBy(modules: string[]): Promise<Set<string>> {
+/** The URLs that importing `modules` in a fresh process resolves. */
+async function urlsResolvedBy(modules: string[]): Promise<string[]> {
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tally-resolved-')), 'resolved.txt');
   const script = [
     "import { register } from 'node:module';",
@@ -26,22 +26,32 @@ async function packagesLoadedBy(modules: string[]): Promise<Set<string>> {
     cwd: root,
     env: { ...process.env, RESOLVED_LOG: log },
   });
+  const urls = fs.readFileSync(log, 'utf8').split('\n');
+  fs.rmSync(path.dirname(log), { recursive: true, force: true });
+  return urls;
+}
+
+/** The packages (under node_modules) of `urls`. */
+function packagesOf(urls: readonly string[]): Set<string> {
   const packages = new Set<string>();
-  for (const url of fs.readFileSync(log, 'utf8').split('\n')) {
+  for (const url of urls) {
     const found = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     if (found) packages.add(found[1] as string);
   }
-  fs.rmSync(path.dirname(log), { recursive: true, force: true });
   return packages;
 }
 
 describe('an API process at start', () => {
   it('loads none of the packages loaded on first use', async () => {
-    const loaded = await packagesLoadedBy(['src/runtime.ts', 'src/app.ts']);
+    const urls = await urlsResolvedBy(['src/runtime.ts', 'src/app.ts']);
+    const loaded = packagesOf(urls);
     // The graph was recorded: the engines every request uses are in it.
     expect(loaded).toContain('graphql');
     expect(loaded).toContain('sofa-api');
     const onFirstUse = ['nodemailer', 'pg-boss', 'better-auth', 'exceljs', 'pdfkit', 'xmlbuilder2', 'ics', 'csv-parse', 'csv-stringify', 'file-type', 'yaml'];
     expect(onFirstUse.filter((name) => loaded.has(name))).toEqual([]);
+    // Country codes without the countries' names in 80 languages (the package's main entry registers them all).
+    expect(loaded).toContain('i18n-iso-countries');
+    expect(urls.filter((url) => url.endsWith('/i18n-iso-countries/entry-node.js'))).toEqual([]);
   }, 120_000);
 });

@@ -5,7 +5,9 @@
  * 3166-1 alpha-2), currencies from the platform's ICU data (ISO 4217),
  * IBANs and BICs from ibantools; nothing here is a hand-kept list.
  */
-import countries from 'i18n-iso-countries';
+// The library without its names: its main entry registers the names of every country in 80 languages
+// (1.8 MB of heap in every process); the codes are all this checks (docs/performance.md, "Memory").
+import countries from 'i18n-iso-countries/index.js';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import { z } from 'zod';
 import { TaxCategory } from '../../../generated/prisma/enums.js';
