@@ -61,6 +61,22 @@ describe('a checkout compiles its sources once per change', () => {
     expect(fs.existsSync(path.join(root, 'dist', '.building'))).toBe(false);
   });
 
+  it('imports no esbuild when dist/ is fresh: a started process would keep it', async () => {
+    expect(await build(root)).toEqual({ outcome: 'fresh' });
+    const log = path.join(root, 'resolved.txt');
+    const script = [
+      "import { register } from 'node:module';",
+      `register(${JSON.stringify(new URL('helpers/record-resolved.mjs', import.meta.url).href)});`,
+      `const { ensureBuilt } = await import(${JSON.stringify(new URL('../bin/build.mjs', import.meta.url).href)});`,
+      `process.stdout.write((await ensureBuilt(${JSON.stringify(root)})).outcome);`,
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, RESOLVED_LOG: log } });
+    expect(stdout).toBe('fresh');
+    const resolved = fs.readFileSync(log, 'utf8').split('\n');
+    expect(resolved.some((url) => url.endsWith('/bin/build.mjs'))).toBe(true);
+    expect(resolved.filter((url) => url.includes('/node_modules/esbuild/'))).toEqual([]);
+  });
+
   it('bin/tally.js runs the compiled program of this checkout', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [path.resolve('bin/tally.js'), '--help'], { env: { PATH: process.env.PATH ?? '' } });
     expect(stdout).toContain('Usage: tally');
