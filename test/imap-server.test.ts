@@ -26,11 +26,9 @@ describe('the IMAP server script', () => {
 
   it('returns once Dovecot listens, to a caller that reads its output', async () => {
     environment = { ...process.env, IMAP_DIR: directory, IMAP_PORT: String(await freePort()) };
-    const started = Date.now();
     // With Dovecot holding the script's stdout or stderr, this waits until the timeout and throws ETIMEDOUT.
     const output = execFileSync('bash', [script, 'start'], { stdio: 'pipe', env: environment, timeout: 20_000 }).toString();
     expect(output).toContain(`dovecot ready on 127.0.0.1:${environment.IMAP_PORT}`);
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(execFileSync('bash', [script, 'status'], { env: environment }).toString().trim()).toBe('running');
   });
 });
