@@ -21,12 +21,24 @@ export function dovecotInstalled(): boolean {
   return directories.some((directory) => directory !== '' && fs.existsSync(path.join(directory, 'dovecot')));
 }
 
+/** The script waits up to 10 s for Dovecot to listen; past this, something holds it (the run fails rather than hangs). */
+const startTimeoutMs = 30_000;
+
 /** Starts the server unless it runs (quick when it does); fails with what to do when Dovecot is missing. */
 export function ensureImapServer(): void {
   const script = path.resolve(import.meta.dirname, '../services/imap-server.sh');
   try {
-    execFileSync('bash', [script, 'start'], { stdio: 'pipe', env: { ...process.env, IMAP_PORT: String(imapPort), IMAP_PASSWORD: imapPassword } });
+    execFileSync('bash', [script, 'start'], {
+      stdio: 'pipe',
+      timeout: startTimeoutMs,
+      env: { ...process.env, IMAP_PORT: String(imapPort), IMAP_PASSWORD: imapPassword },
+    });
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+      throw new Error(
+        `test/services/imap-server.sh start did not return in ${startTimeoutMs / 1000} s (Dovecot's start-up output: ${process.env.IMAP_DIR ?? '/tmp/tally-imap'}/log/start.log)`,
+      );
+    }
     const output = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
     throw new Error(
       `The IMAP tests need Dovecot on 127.0.0.1:${imapPort}: install Debian's dovecot-imapd (as root, \`npm run test:services\` does).\n${output}`,
