@@ -89,7 +89,7 @@ export function notifiedRoles(event: OutboxEvent): readonly TenantRole[] {
   switch (event.type) {
     case 'entry.submitted':
     case 'expense.submitted':
-      // An entry submitted without required approval is approved at once: nothing waits for review.
+      // An entry submitted without required approval is approved at once (an expense always waits): then nothing waits for review.
       return event.data.status === 'submitted' ? reviewerRoles : [];
     case 'absence.requested':
       // A type without approval is approved at once: nothing waits for review.
