@@ -5,6 +5,7 @@
  */
 import type { App } from './app.js';
 import type { Config, ProcessRole } from './config.js';
+import type { LiveEvents } from './events/live.js';
 import { createRuntime, type RuntimeOptions, type RuntimeRole } from './runtime.js';
 import type { Workers } from './worker.js';
 
@@ -18,6 +19,8 @@ export interface RunningTally {
   app: App | undefined;
   /** The outbox dispatcher and job workers, in processes with the worker role. */
   workers: Workers | undefined;
+  /** Live pushes to GraphQL subscribers (`counts()`: how many listen in this process). */
+  live: LiveEvents;
   stop(): Promise<void>;
 }
 
@@ -26,5 +29,5 @@ const rolesOf: Record<ProcessRole, readonly RuntimeRole[]> = { all: ['api', 'wor
 /** Starts what `config.role` runs, on the database it names (or the embedded one). */
 export async function startTally(options: StartOptions & { config: Config }): Promise<RunningTally> {
   const runtime = await createRuntime({ ...options, roles: rolesOf[options.config.role] });
-  return { url: runtime.url, databaseUrl: runtime.databaseUrl, app: runtime.app, workers: runtime.workers, stop: runtime.stop };
+  return { url: runtime.url, databaseUrl: runtime.databaseUrl, app: runtime.app, workers: runtime.workers, live: runtime.live, stop: runtime.stop };
 }

@@ -21,7 +21,7 @@ import { createReplicaReads, primaryReads, type ReadRouting } from './db/replica
 import { createPgListener } from './db/listener.js';
 import { migrateDatabase } from './db/migrations.js';
 import { lazyJobQueue, startJobs, type JobQueue, type JobRunner, type QueueDepth } from './events/jobs.js';
-import { createLiveEvents } from './events/live.js';
+import { createLiveEvents, type LiveEvents } from './events/live.js';
 import { createMetrics } from './http/metrics.js';
 import { createHttpServer } from './http/server.js';
 import { attachGraphQLWebSocket } from './http/websocket.js';
@@ -74,6 +74,8 @@ export interface Runtime extends AsyncDisposable {
   url: string | undefined;
   /** The outbox dispatcher and job workers, in worker processes. */
   workers: Workers | undefined;
+  /** Live pushes to GraphQL subscribers (their counts: how many subscriptions listen now). */
+  live: LiveEvents;
   /** Tears everything down, last built first; once, however often it is called. */
   stop(): Promise<void>;
 }
@@ -166,7 +168,7 @@ export async function createRuntime({
     }
     const dependencies = { db, sql, reads, log, config, secrets, jobs, live, clock, besideWrites: createBesideWrites() };
     const services = createServices(dependencies);
-    const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths, reads }) : undefined;
+    const metrics = serves || works ? createMetrics({ poolUse: client.poolUse, queueDepths, reads, liveSubscribers: live.counts }) : undefined;
 
     // Workers first: once the process says it listens, it runs everything its role has.
     let workers: Workers | undefined;
@@ -211,7 +213,7 @@ export async function createRuntime({
     const teardown = stack.move();
     let stopping: Promise<void> | undefined;
     const stop = (): Promise<void> => (stopping ??= teardown.disposeAsync());
-    return { config, log, clock, databaseUrl: database.url, db, sql, services, app, url, workers, stop, [Symbol.asyncDispose]: stop };
+    return { config, log, clock, databaseUrl: database.url, db, sql, services, app, url, workers, live, stop, [Symbol.asyncDispose]: stop };
   } catch (error) {
     await stack.disposeAsync().catch((teardownError: unknown) => log.error({ err: teardownError }, 'tearing down a failed start failed too'));
     throw error;

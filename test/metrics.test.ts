@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from './helpers/eventually.js';
+import { connectWs, untilListening, wsSubscribe } from './helpers/graphql-ws.js';
 import { invoiceForm, invoicePng } from './helpers/invoices.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { seedTeam, type Team } from './helpers/seed.js';
@@ -57,6 +58,32 @@ describe('/metrics', () => {
     // Labels carry templates, never ids.
     expect(text).not.toContain(team.tenant.id);
     expect(text).not.toContain('no-such-note');
+  });
+
+  it('shows the GraphQL subscriptions listening now, by kind: up while a socket subscribes, down once it closes', async () => {
+    const gauge = async (kind: string): Promise<number> => {
+      const text = await (await scrape({ authorization: `Bearer ${metricsToken}` })).text();
+      const value = new RegExp(`^tally_live_subscribers\\{kind="${kind}"\\} (\\d+)$`, 'm').exec(text)?.[1];
+      expect(value, text).toBeDefined();
+      return Number(value);
+    };
+    const before = { notifications: await gauge('notifications'), events: await gauge('events') };
+    const socket = connectWs(server.url, { headers: { cookie: team.member.cookie, origin: server.url } });
+    const keySocket = connectWs(server.url, { authorization: `Bearer ${team.tenant.key}` });
+    try {
+      wsSubscribe(socket.client, 'subscription ($t: ID!) { notificationAdded(tenantId: $t) { id } }', { t: team.tenant.id });
+      wsSubscribe(keySocket.client, 'subscription ($t: ID!) { tenantEvents(tenantId: $t) { id } }', { t: team.tenant.id });
+      await untilListening(server.live, 'notifications', before.notifications + 1);
+      await untilListening(server.live, 'events', before.events + 1);
+      expect(await gauge('notifications')).toBe(before.notifications + 1);
+      expect(await gauge('events')).toBe(before.events + 1);
+    } finally {
+      await Promise.all([socket.client.dispose(), keySocket.client.dispose()]);
+    }
+    await eventually(async () => {
+      expect(await gauge('notifications')).toBe(before.notifications);
+      expect(await gauge('events')).toBe(before.events);
+    }, 5_000);
   });
 
   it('is for owners and admins, API keys and the token: 401 without credentials, 403 for a member', async () => {

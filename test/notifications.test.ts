@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarkedRead, Notification } from './generated/openapi/types.gen.js';
-import { connectWs, wsSubscribe, type WsConnection } from './helpers/graphql-ws.js';
+import { connectWs, untilListening, wsSubscribe, type WsConnection } from './helpers/graphql-ws.js';
 import type { Json } from './helpers/http.js';
 import { startIdentityProvider, type IdentityProvider } from './helpers/oidc.js';
 import { eventually } from './helpers/eventually.js';
@@ -62,11 +62,11 @@ async function notificationsOf(person: { api: SeededMember['api'] }, tenantId: s
 describe('live notifications', () => {
   it('reach the member whose entry was rejected within a second, and never the manager who rejected it', async () => {
     const crew = await team();
+    const listening = server.live.counts().notifications;
     const memberFeed = wsSubscribe<Pushed>(socketOf(crew.member).client, notificationAdded, { t: crew.tenant.id });
     const managerFeed = wsSubscribe<Pushed>(socketOf(crew.manager).client, notificationAdded, { t: crew.tenant.id });
     const colleagueFeed = wsSubscribe<Pushed>(socketOf(crew.colleague).client, notificationAdded, { t: crew.tenant.id });
-    // Subscriptions are open once a first push can arrive: give the sockets a moment to subscribe.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilListening(server.live, 'notifications', listening + 3);
 
     const entryId = await submittedEntry(crew);
     const toReview = await managerFeed.next(5_000);
@@ -245,12 +245,13 @@ describe('the live event stream', () => {
     const crew = await team();
     const keySocket = connectWs(server.url, { authorization: `Bearer ${crew.tenant.key}` });
     sockets.push(keySocket);
+    const listening = server.live.counts().events;
     const stream = wsSubscribe<{ tenantEvents: { id: string; type: string; tenantId: string; actor: { type: string; id: string }; data: Json } }>(
       keySocket.client,
       'subscription ($t: ID!) { tenantEvents(tenantId: $t, types: ["note.created"]) { id type tenantId timestamp actor { type id } data } }',
       { t: crew.tenant.id },
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilListening(server.live, 'events', listening + 1);
     const note = await crew.member.api.post<{ id: string }>(`/tenants/${crew.tenant.id}/notes`, { content: 'streamed' });
     await crew.member.api.patch(`/tenants/${crew.tenant.id}/notes/${note.body.id}`, { content: 'not streamed: an update' });
     const pushed = await stream.next();
@@ -274,8 +275,9 @@ describe('a socket whose credential ends', () => {
     const second = await tenant.api.post<{ id: string; key: string }>(`/tenants/${tenant.id}/api-keys`, { name: 'short-lived' });
     const socket = connectWs(server.url, { authorization: `Bearer ${second.body.key}` });
     sockets.push(socket);
+    const listening = server.live.counts().events;
     const stream = wsSubscribe(socket.client, 'subscription ($t: ID!) { tenantEvents(tenantId: $t, types: ["api_key.revoked"]) { id } }', { t: tenant.id });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilListening(server.live, 'events', listening + 1);
     const revokedAt = Date.now();
     expect((await tenant.api.delete(`/tenants/${tenant.id}/api-keys/${second.body.id}`)).status).toBe(204);
     expect(await socket.closed).toBe(4401);
@@ -287,8 +289,9 @@ describe('a socket whose credential ends', () => {
   it('is closed within the recheck interval when its session signs out', async () => {
     const crew = await team();
     const socket = socketOf(crew.member);
+    const listening = server.live.counts().notifications;
     wsSubscribe(socket.client, notificationAdded, { t: crew.tenant.id });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilListening(server.live, 'notifications', listening + 1);
     const signedOut = await crew.member.api.post('/api/auth/signout', undefined, { headers: { origin: server.url } });
     expect(signedOut.status, signedOut.text).toBeLessThan(400);
     expect(await socket.closed).toBe(4401);

@@ -35,7 +35,14 @@ async function stopRightAfterLoad(): Promise<string[]> {
   const admin = new pg.Client({ connectionString: databaseUrl('postgres') });
   await admin.connect();
   try {
-    const server = { url: `http://localhost:${port}`, app: tally.app!, databaseUrl: database.url, workers: tally.workers, stop: async () => undefined };
+    const server = {
+      url: `http://localhost:${port}`,
+      app: tally.app!,
+      databaseUrl: database.url,
+      workers: tally.workers,
+      live: tally.live,
+      stop: async () => undefined,
+    };
     const tenant = await seeder(server).tenant();
     // Every pooled connection busy at once, as on a loaded server.
     await Promise.all(Array.from({ length: 40 }, () => tenant.api.get(`/tenants/${tenant.tenant.id}/notes`)));

@@ -89,6 +89,43 @@ function feed<Item>(log: Logger, onClose: () => void): { push(item: Item): void;
   };
 }
 
+/**
+ * A subscription's iterator over a live feed: each pushed item read as the subscriber (`read` answers undefined
+ * for what they may not see, which is skipped). Ending it (the socket closed) closes the feed at once. An async
+ * generator would not: its `return()` waits for the `next()` under way, which waits for the next push, so a
+ * closed socket kept its place among the subscribers until the member's next notification, or for ever.
+ */
+export function readEach<Item, Read>(feed: LiveFeed<Item>, read: (item: Item) => Promise<Read | undefined>): AsyncIterableIterator<Read> {
+  const ended = async (): Promise<IteratorResult<Read>> => {
+    await feed.return();
+    return { value: undefined, done: true };
+  };
+  const iterator: AsyncIterableIterator<Read> = {
+    async next() {
+      try {
+        for (;;) {
+          const pushed = await feed.next();
+          if (pushed.done) return { value: undefined, done: true };
+          const value = await read(pushed.value);
+          if (value !== undefined) return { value, done: false };
+        }
+      } catch (error) {
+        await feed.return();
+        throw error;
+      }
+    },
+    return: ended,
+    async throw(error?: unknown) {
+      await ended();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
+
 export function createLiveEvents({ listener, log }: { listener: PgListener; log: Logger }): LiveEvents {
   const notificationSubscribers = new Map<string, Set<(id: string) => void>>();
   const eventSubscribers = new Map<string, Set<(event: LiveEvent) => void>>();

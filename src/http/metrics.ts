@@ -26,11 +26,14 @@ export function createMetrics({
   poolUse,
   queueDepths,
   reads,
+  liveSubscribers,
 }: {
   poolUse: () => PoolUse;
   queueDepths: () => Promise<QueueDepth[]>;
   /** The replicas and the reads each served (none without DATABASE_REPLICA_URL). */
   reads?: Pick<ReadRouting, 'replicas' | 'primaryReads'>;
+  /** GraphQL subscriptions listening in this process now, by kind. */
+  liveSubscribers?: () => { notifications: number; events: number };
 }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'tally_' });
@@ -80,6 +83,18 @@ export function createMetrics({
       }
     },
   });
+  if (liveSubscribers)
+    new Gauge({
+      name: 'tally_live_subscribers',
+      help: 'GraphQL subscriptions listening in this process (notifications: notificationAdded; events: tenantEvents)',
+      labelNames: ['kind'],
+      registers: [registry],
+      collect() {
+        const counts = liveSubscribers();
+        this.set({ kind: 'notifications' }, counts.notifications);
+        this.set({ kind: 'events' }, counts.events);
+      },
+    });
   if (reads && reads.replicas().length > 0) replicaMetrics(registry, reads);
   return {
     request(method, route, status, seconds) {

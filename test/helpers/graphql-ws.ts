@@ -4,7 +4,10 @@
  * one-shot operations, and subscriptions read one push at a time.
  */
 import { createClient, type Client } from 'graphql-ws';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
+import type { LiveEvents } from '../../src/events/live.js';
+import { eventually } from './eventually.js';
 
 export interface WsConnection {
   client: Client;
@@ -102,4 +105,14 @@ export function wsSubscribe<Data>(client: Client, document: string, variables: R
     ended,
     stop,
   };
+}
+
+/**
+ * Waits until at least `count` subscriptions of a kind listen in the server's process: a subscription pushes
+ * only what commits after it listens, and graphql-ws says nothing when it starts.
+ */
+export async function untilListening(live: Pick<LiveEvents, 'counts'>, kind: 'notifications' | 'events', count: number): Promise<void> {
+  await eventually(async () => {
+    expect(live.counts()[kind]).toBeGreaterThanOrEqual(count);
+  }, 5_000);
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import type { LiveEvents } from '../../src/events/live.js';
 import type { QueryObserver } from '../../src/db/client.js';
 import { createLogger, type Logger } from '../../src/lib/logger.js';
 import { startTally, type StartOptions } from '../../src/main.js';
@@ -18,6 +19,8 @@ export interface TestServer {
   databaseUrl: string;
   /** The dispatcher and job workers (ROLE all or worker). */
   workers: Workers | undefined;
+  /** Live pushes to GraphQL subscribers: `counts()` says how many subscriptions listen. */
+  live: LiveEvents;
   stop(): Promise<void>;
 }
 
@@ -88,6 +91,7 @@ export async function startTestServer({
     },
     databaseUrl: database.url,
     workers: tally.workers,
+    live: tally.live,
     async stop() {
       await tally.stop();
       await database.drop();

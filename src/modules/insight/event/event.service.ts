@@ -4,6 +4,7 @@ import type { Sql } from '../../../db/client.js';
 import { Parameters } from '../../../db/parameters.js';
 import type { ReadClient } from '../../../db/replicas.js';
 import { envelopeOf, type EventEnvelope } from '../../../events/envelope.js';
+import { readEach } from '../../../events/live.js';
 import type { ActorType } from '../../../generated/prisma/enums.js';
 import { notFound, validationFailed } from '../../../lib/errors.js';
 import type { ServiceDependencies } from '../../module.js';
@@ -78,18 +79,11 @@ export function createEventService({ db, reads, live }: Pick<ServiceDependencies
       const readable = access.scope('read', 'Event');
       const wanted = input.types && input.types.length > 0 ? new Set<string>(input.types) : undefined;
       const feed = await live.eventsOf(access.tenantId);
-      async function* envelopes(): AsyncGenerator<EventEnvelope> {
-        try {
-          for await (const pushed of feed) {
-            if (wanted && !wanted.has(pushed.type)) continue;
-            const event = await db.event.findFirst({ where: { id: pushed.id, ...readable } });
-            if (event) yield envelopeOf(event);
-          }
-        } finally {
-          await feed.return();
-        }
-      }
-      return envelopes();
+      return readEach(feed, async (pushed) => {
+        if (wanted && !wanted.has(pushed.type)) return undefined;
+        const event = await db.event.findFirst({ where: { id: pushed.id, ...readable } });
+        return event ? envelopeOf(event) : undefined;
+      });
     },
 
     /** The change feed: committed events, oldest first, after the cursor `after` (owners, admins, API keys). */

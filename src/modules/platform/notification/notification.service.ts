@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TenantAccess } from '../../../auth/tenant-access.js';
 import { newestFirst } from '../../../db/list.js';
 import type { PrismaQuery } from '../../../db/query.js';
+import { readEach } from '../../../events/live.js';
 import type { Notification, Prisma } from '../../../generated/prisma/client.js';
 import { args, fields, pagination } from '../../../lib/dto.js';
 import { forbidden, notFound } from '../../../lib/errors.js';
@@ -72,17 +73,7 @@ export function createNotificationService({ db, reads, live, clock }: Pick<Servi
       const recipient = readable.tenantUserId;
       if (typeof recipient !== 'string') throw forbidden('Notifications belong to members; an API key has none');
       const ids = await live.notificationsOf(recipient);
-      async function* notifications(): AsyncGenerator<Notification> {
-        try {
-          for await (const id of ids) {
-            const notification = await db.notification.findFirst({ where: { id, ...readable } });
-            if (notification) yield notification;
-          }
-        } finally {
-          await ids.return();
-        }
-      }
-      return notifications();
+      return readEach(ids, async (id) => (await db.notification.findFirst({ where: { id, ...readable } })) ?? undefined);
     },
   };
 }
