@@ -88,12 +88,21 @@ interface Reading {
   malloced?: number;
   external?: number;
   arrayBuffers?: number;
+  /** V8's heap by space: what it has reserved, what is in use, and what is resident. */
+  spaces?: Record<string, HeapSpace>;
+}
+
+interface HeapSpace {
+  size: number;
+  used: number;
+  physical: number;
 }
 
 interface Probed {
   type: 'measured';
   usage: NodeJS.MemoryUsage;
   mallocedMemory: number;
+  spaces: Record<string, HeapSpace>;
 }
 
 function readKb(pid: number): { rssKb: number; anonymousKb: number; fileKb: number } {
@@ -184,8 +193,9 @@ async function runPhases(
     const reading: Reading = { phase, ...readKb(pid) };
     if (detail) {
       const snapshot = snapshotDirectory ? path.join(snapshotDirectory, `${label}-${readings.length}-${phase.replace(/\W+/g, '-')}.heapsnapshot`) : undefined;
-      const { usage, mallocedMemory } = await probe(snapshot);
+      const { usage, mallocedMemory, spaces } = await probe(snapshot);
       Object.assign(reading, {
+        spaces,
         heapUsed: usage.heapUsed,
         heapTotal: usage.heapTotal,
         malloced: mallocedMemory,
@@ -288,6 +298,16 @@ function printReadings(label: string, readings: Reading[]): void {
   const line = (cells: string[]) =>
     cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number))).join('  ');
   process.stdout.write(`\n${label}\n${line(header)}\n${rows.map(line).join('\n')}\n`);
+  const last = readings.at(-1)?.spaces;
+  if (last) {
+    // Where heap total exceeds heap used: a space's reserved, used and resident MB at the last reading.
+    const spaces = Object.entries(last).filter(([, space]) => space.size > 0);
+    process.stdout.write(
+      `V8 spaces at "${readings.at(-1)?.phase}" (size / used / resident MB): ${spaces
+        .map(([name, space]) => `${name.replace(/_space$/, '')} ${mb(space.size, 'b')} / ${mb(space.used, 'b')} / ${mb(space.physical, 'b')}`)
+        .join(', ')}\n`,
+    );
+  }
 }
 
 async function main(): Promise<void> {

@@ -18,7 +18,11 @@ if (process.send) {
     }
     const usage = process.memoryUsage();
     const heap = v8.getHeapStatistics();
-    const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.space_used_size]));
+    const spaces = Object.fromEntries(
+      v8
+        .getHeapSpaceStatistics()
+        .map((space) => [space.space_name, { size: space.space_size, used: space.space_used_size, physical: space.physical_space_size }]),
+    );
     if (message.snapshot) v8.writeHeapSnapshot(message.snapshot);
     process.send?.({ type: 'measured', usage, mallocedMemory: heap.malloced_memory, externalMemory: heap.external_memory, spaces });
   });
