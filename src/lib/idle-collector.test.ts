@@ -43,6 +43,47 @@ describe('the idle collector', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('collects three times in a row (the later ones compact what the first swept), and stops as soon as work comes', async () => {
+    const { log, collections } = capturedLog();
+    let calls = 0;
+    collector = createIdleCollector({
+      quietMs: 100,
+      log,
+      collect: async () => {
+        calls += 1;
+      },
+    });
+    collector.busy()();
+    await sleep(400);
+    expect(collections()).toBe(1);
+    expect(calls).toBe(3);
+
+    // A request that comes during the first collection ends the sequence there.
+    calls = 0;
+    let request: (() => void) | undefined;
+    const interrupted = createIdleCollector({
+      quietMs: 100,
+      log,
+      collect: async () => {
+        calls += 1;
+        request ??= interrupted.busy();
+      },
+    });
+    try {
+      interrupted.busy()();
+      await sleep(400);
+      expect(calls).toBe(1);
+      expect(collections()).toBe(2);
+      // Once that request is answered, the process is quiet again and collects anew, three times.
+      request?.();
+      await sleep(400);
+      expect(calls).toBe(4);
+      expect(collections()).toBe(3);
+    } finally {
+      interrupted.close();
+    }
+  });
+
   it('does not collect while work keeps coming, nor before any came', async () => {
     const { log, collections } = capturedLog();
     collector = createIdleCollector({ quietMs: 200, log });

@@ -175,7 +175,15 @@ async function runPhases(
     stdio: detail ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+  // With LOG_LEVEL=debug in a variant's environment (`.@LOG_LEVEL=debug`): how long each idle collection took.
+  const idleCollections: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+    for (const found of chunk.toString().matchAll(/^.*"collected garbage while idle".*$/gm)) {
+      const { collections, ms } = JSON.parse(found[0]) as { collections?: number; ms: number };
+      idleCollections.push(`${collections ?? 1} in ${ms} ms`);
+    }
+  });
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const pid = child.pid as number;
   const readings: Reading[] = [];
@@ -262,6 +270,7 @@ async function runPhases(
 
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     await note(`${idleSeconds} s idle`);
+    if (idleCollections.length > 0) process.stdout.write(`idle collections (collections in a row, and the time they took): ${idleCollections.join(', ')}\n`);
     return readings;
   } catch (error) {
     process.stderr.write(`\n--- Tally's last output ---\n${output}\n`);
