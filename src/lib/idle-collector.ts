@@ -1,14 +1,14 @@
 /**
- * One full garbage collection once a busy process has gone quiet.
+ * Full garbage collections once a busy process has gone quiet.
  *
  * V8 collects when it needs room, not when a process rests: after a burst of
  * requests an API process kept its garbage, and the young generation it had
  * grown to, until V8's memory reducer came by, many seconds later or not at
  * all. So when a process that has done work since its last collection has
- * done none for `quietMs`, it has V8 collect once (docs/performance.md,
+ * done none for `quietMs`, it has V8 collect (docs/performance.md,
  * "Memory", has what it saves).
  *
- * It collects up to three times in a row, stopping as soon as work comes.
+ * Up to three times in a row, stopping as soon as work comes.
  * One collection freed the garbage but left the old generation's pages as
  * fragmented as the load had made them: V8 picks the pages to compact when
  * a collection starts, by what the last sweep found live on them, and
