@@ -64,7 +64,7 @@ export const measuringCollect: Collect = async () => {
   await measured;
 };
 
-/** Collections in a row once quiet: after the first, the others compact what the first swept (see above). */
+/** Collections in a row once quiet: after the first, the others compact the pages it emptied (see above). */
 const collectionsWhenQuiet = 3;
 
 export function createIdleCollector({ quietMs, log, collect = measuringCollect }: { quietMs: number; log: Logger; collect?: Collect }): IdleCollector {
