@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createIdleCollector, type IdleCollector } from './idle-collector.js';
 import { createLogger } from './logger.js';
 
@@ -13,9 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until `count` sequences of collections have ended: three full collections of this process's heap take longer on a loaded machine. */
 async function untilCollected(collections: () => number, count: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (collections() < count && Date.now() < deadline) await sleep(20);
-  expect(collections()).toBe(count);
+  await vi.waitFor(() => expect(collections()).toBe(count), { timeout: 10_000, interval: 20 });
 }
 
 /** Old-generation garbage: objects that lived long enough to be promoted, then let go. */
