@@ -15,7 +15,10 @@
  *   MEMORY_CHECKOUTS=a,b      checkouts (each with its dist/ built) run one after another on the same database,
  *                             e.g. this one and a worktree of the code before a lever (default: this checkout);
  *                             `dir@K=V --flag` runs one with environment and Node flags of its own
- *                             (`.,.@MALLOC_ARENA_MAX=2,.@--max-semi-space-size=4`)
+ *                             (`.,.@MALLOC_ARENA_MAX=2,.@--max-semi-space-size=4`); `stack` runs
+ *                             test/bench/stack-floor.mjs instead (the chosen libraries serving one resource, no
+ *                             Tally code) with this checkout's start flags, through the phases it can answer:
+ *                             the entry lists, gets and GraphQL lists, without sign-in, POSTs, /docs-json or search
  *   MEMORY_RUNS=3             how many times each checkout runs, in turn (default 1)
  *   MEMORY_DETAIL=1           also heap used, external and array buffers after each phase, through a preloaded
  *                             probe (test/bench/memory-probe.mjs) on an IPC channel
@@ -55,6 +58,8 @@ const snapshotDirectory = detail && process.env.MEMORY_SNAPSHOTS ? path.resolve(
 /** A checkout to run, with environment of its own (`dir@K=V K=V`: the same code with and without a lever). */
 interface Variant {
   label: string;
+  /** test/bench/stack-floor.mjs instead of Tally: what the libraries alone hold. */
+  stackFloor: boolean;
   directory: string;
   env: Record<string, string>;
   /** Node flags after the start script's (a later V8 flag wins). */
@@ -74,7 +79,8 @@ const variants: Variant[] = (process.env.MEMORY_CHECKOUTS ?? projectRoot)
   .map((item) => {
     const [directory = '', env = ''] = item.split('@');
     const flags = env.split(/\s+/).filter((word) => word.startsWith('--'));
-    return { label: item, directory: path.resolve(directory), env: assignments(env), flags };
+    const stackFloor = directory === 'stack';
+    return { label: item, stackFloor, directory: stackFloor ? projectRoot : path.resolve(directory), env: assignments(env), flags };
   });
 const extraEnv = assignments(process.env.MEMORY_ENV ?? '');
 
@@ -138,7 +144,7 @@ interface Seeded {
 }
 
 async function runPhases(
-  { directory: checkout, env: variantEnv, flags: variantFlags }: Variant,
+  { directory: checkout, env: variantEnv, flags: variantFlags, stackFloor }: Variant,
   seeded: Seeded,
   provider: IdentityProvider,
   label: string,
@@ -151,7 +157,8 @@ async function runPhases(
     ...(detail ? ['--import', path.join(projectRoot, 'test/bench/memory-probe.mjs')] : []),
     ...(forcedGc ? ['--expose-gc'] : []),
   ];
-  const child: ChildProcess = spawn(process.execPath, [...flags, 'dist/cli/main.js', 'serve'], {
+  const program = stackFloor ? [path.join(projectRoot, 'test/bench/stack-floor.mjs')] : ['dist/cli/main.js', 'serve'];
+  const child: ChildProcess = spawn(process.execPath, [...flags, ...program], {
     cwd: checkout,
     env: {
       PATH: process.env.PATH ?? '',
@@ -225,6 +232,7 @@ async function runPhases(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await note('after start');
+    if (stackFloor) return await stackFloorPhases(url, seeded, note, readings);
 
     const keyHeaders = { authorization: `Bearer ${seeded.key}`, 'content-type': 'application/json' };
     const email = `memory-${randomBytes(4).toString('hex')}@example.test`;
@@ -238,13 +246,7 @@ async function runPhases(
     const headers = { cookie: person.cookie, origin: url, 'content-type': 'application/json' };
     await note('sign-in');
 
-    const entries = `${url}/tenants/${seeded.tenantId}/entries`;
-    await requests(200, 4, () => fetch(`${entries}?limit=50`, { headers }), 200);
-    await note('200 entry lists');
-
-    const ids = ((await (await fetch(`${entries}?limit=200`, { headers })).json()) as { id: string }[]).map((entry) => entry.id);
-    await requests(200, 4, (index) => fetch(`${entries}/${ids[index % ids.length]}`, { headers }), 200);
-    await note('200 entry gets');
+    await entryListsAndGets(url, seeded, headers, note);
 
     await requests(
       200,
@@ -254,12 +256,7 @@ async function runPhases(
     );
     await note('200 note POSTs');
 
-    const query = JSON.stringify({
-      query: 'query ($t: ID!) { entries(tenantId: $t, limit: 50) { id startedAt durationMinutes description project { name } } }',
-      variables: { t: seeded.tenantId },
-    });
-    await requests(200, 4, () => fetch(`${url}/graphql`, { method: 'POST', headers, body: query }), 200);
-    await note('200 GraphQL entry lists');
+    await graphqlEntryLists(url, seeded, headers, note, 'id startedAt durationMinutes description project { name }');
 
     await requests(1, 1, () => fetch(`${url}/docs-json`, { headers }), 200);
     await note('/docs-json');
@@ -279,6 +276,37 @@ async function runPhases(
     child.kill('SIGTERM');
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
   }
+}
+
+type Note = (phase: string) => Promise<void>;
+
+/** 200 REST entry lists of 50, then 200 gets of those entries. */
+async function entryListsAndGets(url: string, seeded: Seeded, headers: Record<string, string>, note: Note): Promise<void> {
+  const entries = `${url}/tenants/${seeded.tenantId}/entries`;
+  await requests(200, 4, () => fetch(`${entries}?limit=50`, { headers }), 200);
+  await note('200 entry lists');
+
+  const ids = ((await (await fetch(`${entries}?limit=200`, { headers })).json()) as { id: string }[]).map((entry) => entry.id);
+  await requests(200, 4, (index) => fetch(`${entries}/${ids[index % ids.length]}`, { headers }), 200);
+  await note('200 entry gets');
+}
+
+/** 200 GraphQL lists of 50 entries with these fields. */
+async function graphqlEntryLists(url: string, seeded: Seeded, headers: Record<string, string>, note: Note, fields: string): Promise<void> {
+  const query = JSON.stringify({ query: `query ($t: ID!) { entries(tenantId: $t, limit: 50) { ${fields} } }`, variables: { t: seeded.tenantId } });
+  await requests(200, 4, () => fetch(`${url}/graphql`, { method: 'POST', headers, body: query }), 200);
+  await note('200 GraphQL entry lists');
+}
+
+/** The phases test/bench/stack-floor.mjs can answer: Tally's entry lists, gets and GraphQL lists, then the idle rest. */
+async function stackFloorPhases(url: string, seeded: Seeded, note: Note, readings: Reading[]): Promise<Reading[]> {
+  const headers = { origin: url, 'content-type': 'application/json' };
+  await entryListsAndGets(url, seeded, headers, note);
+  // The floor's Entry has no relations and no derived fields.
+  await graphqlEntryLists(url, seeded, headers, note, 'id startedAt billable description');
+  await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  await note(`${idleSeconds} s idle`);
+  return readings;
 }
 
 const mb = (bytesOrKb: number | undefined, unit: 'kb' | 'b' = 'kb'): string =>
