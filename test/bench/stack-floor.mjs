@@ -2,14 +2,16 @@
  * What the chosen stack holds before any of Tally's code: a server with one
  * resource, built from the libraries Tally serves every request with, so that
  * Tally's resident memory can be read against what its stack alone needs
- * (issue 41's 120 MB goal; docs/performance.md, "What the stack alone holds").
+ * (issue 41's 120 MB goal; docs/performance.md, "Stop 51: what the stack
+ * alone holds").
  *
- * Run by test/bench/memory-phases.ts with `MEMORY_STACK_FLOOR=1`, as a
- * checkout of its own, on the same database and with the same Node flags:
+ * Run by test/bench/memory-phases.ts as the checkout named `stack`
+ * (`MEMORY_CHECKOUTS=stack,.`), on the same database and with the same Node
+ * flags as Tally:
  * - a Pothos schema (scope-auth, prisma and relay plugins, the generated
- *   datamodel from dist/) with one type, Entry, and one list, `entries`;
- * - graphql-yoga with graphql-jit at /graphql, sofa-api's REST row for that
- *   list at /tenants/:tenantId/entries;
+ *   datamodel from dist/) with one type, Entry, its list and its get;
+ * - graphql-yoga with graphql-jit at /graphql, sofa-api's REST rows for the
+ *   two at /tenants/:tenantId/entries and /tenants/:tenantId/entries/:id;
  * - Prisma's client with the pg adapter (its query compiler read as Tally
  *   reads it), better-auth with its Prisma adapter and the generic OAuth
  *   plugin, asked for the session of every request as Tally asks it.
