@@ -22,6 +22,19 @@ export interface Metrics {
   render(): Promise<string>;
 }
 
+/** A gauge with one label, read at each scrape from a record of counts: one series per key, the key as the label's value. */
+function countsGauge<Key extends string>(registry: Registry, name: string, help: string, label: string, read: () => Record<Key, number>): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      for (const [key, value] of Object.entries<number>(read())) this.set({ [label]: key }, value);
+    },
+  });
+}
+
 export function createMetrics({
   poolUse,
   queueDepths,
@@ -57,19 +70,7 @@ export function createMetrics({
     registers: [registry],
   });
   const jobs = new Counter({ name: 'tally_jobs_total', help: 'Jobs finished by this worker process', labelNames: ['queue', 'outcome'], registers: [registry] });
-  new Gauge({
-    name: 'tally_db_pool_connections',
-    help: 'Database pool connections by state (waiting: queries waiting for one)',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const use = poolUse();
-      this.set({ state: 'total' }, use.total);
-      this.set({ state: 'idle' }, use.idle);
-      this.set({ state: 'waiting' }, use.waiting);
-      this.set({ state: 'max' }, use.max);
-    },
-  });
+  countsGauge(registry, 'tally_db_pool_connections', 'Database pool connections by state (waiting: queries waiting for one)', 'state', poolUse);
   new Gauge({
     name: 'tally_queue_jobs',
     help: 'Jobs in each queue by state (shared by all processes)',
@@ -84,17 +85,13 @@ export function createMetrics({
     },
   });
   if (liveSubscribers)
-    new Gauge({
-      name: 'tally_live_subscribers',
-      help: 'GraphQL subscriptions listening in this process (notifications: notificationAdded; events: tenantEvents)',
-      labelNames: ['kind'],
-      registers: [registry],
-      collect() {
-        const counts = liveSubscribers();
-        this.set({ kind: 'notifications' }, counts.notifications);
-        this.set({ kind: 'events' }, counts.events);
-      },
-    });
+    countsGauge(
+      registry,
+      'tally_live_subscribers',
+      'GraphQL subscriptions listening in this process (notifications: notificationAdded; events: tenantEvents)',
+      'kind',
+      liveSubscribers,
+    );
   if (reads && reads.replicas().length > 0) replicaMetrics(registry, reads);
   return {
     request(method, route, status, seconds) {
